@@ -1,0 +1,35 @@
+# Feltguard: the two commands (see README). Both set everything up on a fresh machine
+# (Python 3.11, pip, Debian apt) into .venv; nothing is installed system-wide but Chromium.
+PY      ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+# The simulated 6-seat table with its live view on http://127.0.0.1:5000/ (Ctrl-C to stop).
+demo: $(STAMP)
+	$(BIN)/feltguard sim
+
+# The whole test suite, Chromium included (apt-get when it is missing and we are root).
+test: $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Feltguard controller: the daemon, sensing, journal, CLI and the pure rules core (``rules``)."""

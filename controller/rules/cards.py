@@ -1,0 +1,45 @@
+"""Cards and the deck registry: the tag uid written in each card's RFID inlay -> the card.
+
+Cards are two-character strings, rank then suit: ``As``, ``Td``, ``2c`` (ranks 2-9 T J Q K A,
+suits c d h s), the notation of PHH and PokerKit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+FULL_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+
+
+def is_card(text: str) -> bool:
+    return len(text) == 2 and text[0] in RANKS and text[1] in SUITS
+
+
+def rank_index(card: str) -> int:
+    """0 for a deuce .. 12 for an ace."""
+    return RANKS.index(card[0])
+
+
+@dataclass(frozen=True)
+class DeckRegistry:
+    """The registered deck: which tag is which card. Several tags may carry the same card
+    (a duplicate card in a defective deck); the registry keeps them all so the monitor can
+    tell a duplicate (two tags, one card) from a re-read (one tag, read twice)."""
+
+    deck: str = ""
+    tags: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def of(cls, deck: str, tags: Mapping[str, str]) -> DeckRegistry:
+        return cls(deck=deck, tags=MappingProxyType(dict(tags)))
+
+    def card_of(self, uid: str) -> str | None:
+        """The card a tag carries, or None for a tag that is not in this deck."""
+        return self.tags.get(uid)
+
+    def __len__(self) -> int:
+        return len(self.tags)
