@@ -1,0 +1,253 @@
+"""Role payloads: what each Socket.IO namespace may see of a table snapshot.
+
+The rules core's snapshot (docs/snapshot.md) holds everything, hole cards included. These pure
+functions build the per-role views from it by WHITELIST: each payload is a fresh dict into which
+named keys are copied; nothing is ever deleted from a copy of the snapshot, so a key the core adds
+later stays out of every view until someone names it here on purpose (DESIGN.md, Security).
+
+- `table_payload` is the public view (`/table` namespace, the broadcast screen): stakes, board,
+  pots, stacks and bets, how many hole cards each seat holds, and a seat's hole cards only once the
+  seat is in `hand.showdown` (its hand is tabled). Findings carry only code, seq, severity, title
+  and seats: a finding's message, cards and remedy may name hole cards.
+- `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards,
+  each finding in full and `hand.expect`.
+
+Both tolerate a malformed snapshot: a field of the wrong type is replaced by its empty value
+(None, 0, [] or ""), an entry that is not an object is skipped, and any doubt about whether a
+seat's hand is tabled keeps its hole cards out of the public view (fail closed). Only a snapshot
+that is not a dict at all is refused, with a TypeError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["dealer_payload", "table_payload"]
+
+Payload = dict[str, Any]
+
+# The keys each role may see. Sub-objects are listed separately below.
+_TABLE_KEYS_PUBLIC = ("game", "seats", "small_blind", "big_blind", "ante")
+_TABLE_KEYS_DEALER = (*_TABLE_KEYS_PUBLIC, "profile")
+
+
+def _int(value: Any) -> int | None:
+    """An int (bools are not counts or seats), else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _count(value: Any) -> int:
+    n = _int(value)
+    return n if n is not None else 0
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _bool(value: Any) -> bool:
+    return value is True
+
+
+def _ints(value: Any) -> list[int]:
+    if not isinstance(value, list | tuple):
+        return []
+    return [n for n in (_int(v) for v in value) if n is not None]
+
+
+def _strs(value: Any) -> list[str]:
+    if not isinstance(value, list | tuple):
+        return []
+    return [v for v in value if isinstance(v, str)]
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _objs(value: Any) -> list[Mapping[str, Any]]:
+    if not isinstance(value, list | tuple):
+        return []
+    return [v for v in value if isinstance(v, Mapping)]
+
+
+def _scalar(value: Any) -> str | int | float | bool | None:
+    """A JSON scalar, else None (stakes and table settings are scalars)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return None
+
+
+def _shares(value: Any) -> dict[str, int]:
+    # JSON object keys are strings: {"4": 12}. Seats given as ints are accepted and converted.
+    out: dict[str, int] = {}
+    for seat, chips in _obj(value).items():
+        n = _int(chips)
+        if n is not None and isinstance(seat, str | int) and not isinstance(seat, bool):
+            out[str(seat)] = n
+    return out
+
+
+def _pots(value: Any) -> list[Payload]:
+    return [
+        {"amount": _count(p.get("amount")), "eligible": _ints(p.get("eligible"))}
+        for p in _objs(value)
+    ]
+
+
+def _results(value: Any) -> list[Payload]:
+    return [
+        {
+            "amount": _count(r.get("amount")),
+            "eligible": _ints(r.get("eligible")),
+            "winners": _ints(r.get("winners")),
+            "shares": _shares(r.get("shares")),
+            "hand": _str(r.get("hand")),
+        }
+        for r in _objs(value)
+    ]
+
+
+def _table(snapshot: Mapping[str, Any], keys: tuple[str, ...]) -> Payload:
+    table = _obj(snapshot.get("table"))
+    return {key: _scalar(table.get(key)) for key in keys}
+
+
+def _require_dict(snapshot: Any) -> Mapping[str, Any]:
+    if not isinstance(snapshot, Mapping):
+        kind = type(snapshot).__name__
+        raise TypeError(f"a snapshot must be a dict (docs/snapshot.md), got {kind}")
+    return snapshot
+
+
+def table_payload(snapshot: Mapping[str, Any]) -> Payload:
+    """The public view of a snapshot (the `/table` namespace). Never holds a hole card of a seat
+    that is not in `hand.showdown`, nor a finding's message, cards, rule or remedy."""
+    snap = _require_dict(snapshot)
+    hand = _obj(snap.get("hand"))
+    tabled = set(_ints(hand.get("showdown")))
+    seats: list[Payload] = []
+    for s in _objs(snap.get("seats")):
+        seat = _int(s.get("seat"))
+        if seat is None:
+            continue  # a seat without a number cannot be placed, and cannot be proven tabled
+        hole = _strs(s.get("hole"))
+        shown = seat in tabled
+        seats.append(
+            {
+                "seat": seat,
+                "player": _str(s.get("player")),
+                "stack": _count(s.get("stack")),
+                "bet": _count(s.get("bet")),
+                "in_hand": _bool(s.get("in_hand")),
+                "folded": _bool(s.get("folded")),
+                "all_in": _bool(s.get("all_in")),
+                "hole_count": len(hole),
+                "shown": shown,
+                "hole": list(hole) if shown else [],
+            }
+        )
+    findings = [
+        {
+            "code": _str(f.get("code")),
+            "seq": _int(f.get("seq")),
+            "severity": _str(f.get("severity")),
+            "title": _str(f.get("title")),
+            "seats": _ints(f.get("seats")),
+        }
+        for f in _objs(snap.get("findings"))
+    ]
+    return {
+        "role": "table",
+        "last_seq": _int(snap.get("last_seq")),
+        "table": _table(snap, _TABLE_KEYS_PUBLIC),
+        "hand": {
+            "number": _count(hand.get("number")),
+            "phase": _str(hand.get("phase")) or "idle",
+            "button": _int(hand.get("button")),
+            "small_blind": _int(hand.get("small_blind")),
+            "big_blind": _int(hand.get("big_blind")),
+            "to_act": _int(hand.get("to_act")),
+            "board": _strs(hand.get("board")),
+            "pots": _pots(hand.get("pots")),
+            "showdown": sorted(tabled),
+        },
+        "seats": seats,
+        "findings": findings,
+        "results": _results(snap.get("results")),
+    }
+
+
+def _citation(value: Any) -> Payload:
+    rule = _obj(value)
+    out: Payload = {key: _str(rule.get(key)) for key in ("file", "section", "rule")}
+    if isinstance(rule.get("text"), str):
+        out["text"] = rule["text"]
+    return out
+
+
+def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
+    """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
+    hole cards, `hand.expect` and each finding in full (message, cards, rule, remedy)."""
+    snap = _require_dict(snapshot)
+    hand = _obj(snap.get("hand"))
+    seats: list[Payload] = []
+    for s in _objs(snap.get("seats")):
+        seat = _int(s.get("seat"))
+        if seat is None:
+            continue
+        hole = _strs(s.get("hole"))
+        seats.append(
+            {
+                "seat": seat,
+                "player": _str(s.get("player")),
+                "stack": _count(s.get("stack")),
+                "bet": _count(s.get("bet")),
+                "in_hand": _bool(s.get("in_hand")),
+                "folded": _bool(s.get("folded")),
+                "all_in": _bool(s.get("all_in")),
+                "hole_count": len(hole),
+                "hole": hole,
+            }
+        )
+    findings = [
+        {
+            "code": _str(f.get("code")),
+            "seq": _int(f.get("seq")),
+            "severity": _str(f.get("severity")),
+            "title": _str(f.get("title")),
+            "message": _str(f.get("message")),
+            "seats": _ints(f.get("seats")),
+            "cards": _strs(f.get("cards")),
+            "rule": _citation(f.get("rule")),
+            "remedy": _strs(f.get("remedy")),
+        }
+        for f in _objs(snap.get("findings"))
+    ]
+    return {
+        "role": "dealer",
+        "last_seq": _int(snap.get("last_seq")),
+        "table": _table(snap, _TABLE_KEYS_DEALER),
+        "hand": {
+            "number": _count(hand.get("number")),
+            "phase": _str(hand.get("phase")) or "idle",
+            "button": _int(hand.get("button")),
+            "small_blind": _int(hand.get("small_blind")),
+            "big_blind": _int(hand.get("big_blind")),
+            "to_act": _int(hand.get("to_act")),
+            "board": _strs(hand.get("board")),
+            "burns": _count(hand.get("burns")),
+            "current_bet": _count(hand.get("current_bet")),
+            "min_raise_to": _count(hand.get("min_raise_to")),
+            "pots": _pots(hand.get("pots")),
+            "expect": _str(hand.get("expect")),
+            "showdown": _ints(hand.get("showdown")),
+            "cards_seen": _count(hand.get("cards_seen")),
+        },
+        "seats": seats,
+        "findings": findings,
+        "results": _results(snap.get("results")),
+    }
