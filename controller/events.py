@@ -87,7 +87,7 @@ class HandStart:
 
 @dataclass(frozen=True)
 class ShuffleDone:
-    """The dealer's shuffle-done key: the whole deck (or, during a remedy, the stub) is reshuffled."""
+    """The dealer's shuffle-done key: the deck (or, in a remedy, the stub) is reshuffled."""
 
     TYPE: ClassVar[str] = "shuffle.done"
 
@@ -103,7 +103,7 @@ class ShoeDraw:
 
 @dataclass(frozen=True)
 class ZoneRead:
-    """A card is read in a zone under the felt: ``seat:N``, ``board``, ``burn``, ``muck``, ``aside``."""
+    """A card is read in a zone under the felt: ``seat:N``, board, burn, muck or aside."""
 
     TYPE: ClassVar[str] = "zone.read"
     uid: str
@@ -234,15 +234,15 @@ def _str(obj: Mapping[str, Any], key: str) -> str:
     return value
 
 
-def _check_body(body: Body) -> None:
-    """Domain checks beyond the field types."""
+def validate_body(body: Body) -> None:
+    """Domain checks beyond the field types; raise EventError naming the field."""
     if isinstance(body, TableSetup):
         if body.game != "nlhe":
             raise EventError(f"field 'game': unknown game {body.game!r} (v1 knows 'nlhe')")
         if not 2 <= body.seats <= 10:
             raise EventError(f"field 'seats' must be 2..10, got {body.seats}")
         if body.small_blind < 0 or body.big_blind <= 0 or body.small_blind > body.big_blind:
-            raise EventError("fields 'small_blind'/'big_blind' must satisfy 0 <= small <= big, big > 0")
+            raise EventError("fields 'small_blind'/'big_blind': need 0 <= small <= big, big > 0")
         if body.ante < 0:
             raise EventError(f"field 'ante' must be >= 0, got {body.ante}")
     elif isinstance(body, (SeatTake, SeatLeave)):
@@ -316,7 +316,7 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
             value = dict(value)
         kwargs[name] = value
     body = cls(**kwargs)
-    _check_body(body)
+    validate_body(body)
     return Event(seq=seq, ts=ts, body=body)
 
 
@@ -359,5 +359,5 @@ def read_scenario(path: str | Path) -> list[Event]:
 
 def make(seq: int, body: Body, ts: int = 0) -> Event:
     """Convenience constructor used by the simulator and tests."""
-    _check_body(body)
+    validate_body(body)
     return Event(seq=seq, ts=ts, body=body)

@@ -1,0 +1,239 @@
+"""Table configuration: a TOML file for ``feltguard run``; an embedded default for ``sim``.
+
+Every key is checked; a bad or unknown key raises ConfigError naming it (``table.seats: must be
+2..10, got 12``), so a typo never silently falls back to a default.
+
+Example (all keys optional):
+
+```toml
+[table]
+game = "nlhe"
+seats = 6
+small_blind = 1
+big_blind = 2
+profile = "roberts"
+
+[[players]]
+seat = 1
+name = "Ann"
+stack = 200
+
+[[readers]]
+url = "/dev/pokershoe"     # any pyserial URL: /dev/ttyUSB0, socket://host:port, loop://
+baudrate = 115200
+
+[antennas]                 # "READER:ANTENNA" = zone (default: hardware/reader-protocol.md)
+"1:0" = "shoe"
+"2:11" = "board"
+
+[leds]
+enabled = true
+pin_factory = ""           # "" = gpiozero's default (lgpio on a Pi); "mock" for a desk test
+
+[display]
+host = "0.0.0.0"
+port = 5000
+dealer_token = ""          # "" = a random token, printed at start
+
+[journal]
+path = "feltguard-journal.sqlite"
+
+[deck]
+file = "deck-red.json"     # JSON object: tag uid -> card ("04A1B2C3D4": "As")
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
+
+
+class ConfigError(ValueError):
+    """A bad configuration; the message starts with the offending key."""
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    seat: int
+    name: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    url: str
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True)
+class Config:
+    game: str = "nlhe"
+    seats: int = 6
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    profile: str = "roberts"
+    players: tuple[PlayerConfig, ...] = ()
+    readers: tuple[ReaderConfig, ...] = ()
+    antennas: Mapping[tuple[int, int], str] = field(default_factory=lambda: dict(DEFAULT_ANTENNAS))
+    leds_enabled: bool = True
+    led_pin_factory: str = ""
+    led_pins: Mapping[str, Any] | None = None
+    host: str = "127.0.0.1"
+    port: int = 5000
+    dealer_token: str = ""
+    journal_path: str = "feltguard-journal.sqlite"
+    deck_file: str = ""
+
+
+_SECTIONS = {
+    "table": {"game", "seats", "small_blind", "big_blind", "ante", "profile"},
+    "players": None,
+    "readers": None,
+    "antennas": None,
+    "leds": {"enabled", "pin_factory", "pins"},
+    "display": {"host", "port", "dealer_token"},
+    "journal": {"path"},
+    "deck": {"file"},
+}
+
+
+def _typed(section: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    value = section[key]
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise ConfigError(f"{where}.{key}: must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def from_mapping(raw: Mapping[str, Any]) -> Config:
+    """Validate a decoded TOML document into a Config."""
+    for name in raw:
+        if name not in _SECTIONS:
+            raise ConfigError(f"{name}: unknown section (known: {', '.join(sorted(_SECTIONS))})")
+    kw: dict[str, Any] = {}
+    for name, keys in _SECTIONS.items():
+        sec = raw.get(name)
+        if sec is None or keys is None:
+            continue
+        if not isinstance(sec, Mapping):
+            raise ConfigError(f"{name}: must be a table")
+        for key in sec:
+            if key not in keys:
+                raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(sorted(keys))})")
+
+    table = raw.get("table", {})
+    for key in ("seats", "small_blind", "big_blind", "ante"):
+        if key in table:
+            kw[key] = _typed(table, key, int, "table")
+    for key in ("game", "profile"):
+        if key in table:
+            kw[key] = _typed(table, key, str, "table")
+    if kw.get("game", "nlhe") != "nlhe":
+        raise ConfigError(f"table.game: unknown game {kw['game']!r} (this version plays 'nlhe')")
+    if kw.get("profile", "roberts") != "roberts":
+        raise ConfigError(f"table.profile: unknown profile {kw['profile']!r} (known: 'roberts')")
+    if not 2 <= kw.get("seats", 6) <= 10:
+        raise ConfigError(f"table.seats: must be 2..10, got {kw['seats']}")
+    sb, bb = kw.get("small_blind", 1), kw.get("big_blind", 2)
+    if not (0 <= sb <= bb and bb > 0):
+        raise ConfigError(f"table.big_blind: blinds must satisfy 0 <= small <= big, got {sb}/{bb}")
+
+    players = []
+    raw_players = raw.get("players", [])
+    if not isinstance(raw_players, list):
+        raise ConfigError("players: must be an array of tables ([[players]])")
+    for i, p in enumerate(raw_players):
+        where = f"players[{i}]"
+        if not isinstance(p, Mapping):
+            raise ConfigError(f"{where}: must be a table")
+        for key in p:
+            if key not in ("seat", "name", "stack"):
+                raise ConfigError(f"{where}.{key}: unknown key (known: name, seat, stack)")
+        for key in ("seat", "name", "stack"):
+            if key not in p:
+                raise ConfigError(f"{where}.{key}: missing")
+        seat = _typed(p, "seat", int, where)
+        if not 1 <= seat <= kw.get("seats", 6):
+            raise ConfigError(f"{where}.seat: must be 1..{kw.get('seats', 6)}, got {seat}")
+        players.append(
+            PlayerConfig(seat, _typed(p, "name", str, where), _typed(p, "stack", int, where))
+        )
+    if len({p.seat for p in players}) != len(players):
+        raise ConfigError("players: two players in one seat")
+    kw["players"] = tuple(players)
+
+    readers = []
+    raw_readers = raw.get("readers", [])
+    if not isinstance(raw_readers, list):
+        raise ConfigError("readers: must be an array of tables ([[readers]])")
+    for i, r in enumerate(raw_readers):
+        where = f"readers[{i}]"
+        if not isinstance(r, Mapping):
+            raise ConfigError(f"{where}: must be a table")
+        for key in r:
+            if key not in ("url", "baudrate"):
+                raise ConfigError(f"{where}.{key}: unknown key (known: baudrate, url)")
+        if "url" not in r:
+            raise ConfigError(f"{where}.url: missing")
+        baud = _typed(r, "baudrate", int, where) if "baudrate" in r else 115200
+        readers.append(ReaderConfig(_typed(r, "url", str, where), baud))
+    kw["readers"] = tuple(readers)
+
+    if "antennas" in raw:
+        if not isinstance(raw["antennas"], Mapping):
+            raise ConfigError("antennas: must be a table")
+        try:
+            kw["antennas"] = {**DEFAULT_ANTENNAS, **parse_antenna_map(raw["antennas"])}
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+
+    leds = raw.get("leds", {})
+    if "enabled" in leds:
+        kw["leds_enabled"] = _typed(leds, "enabled", bool, "leds")
+    if "pin_factory" in leds:
+        kw["led_pin_factory"] = _typed(leds, "pin_factory", str, "leds")
+        if kw["led_pin_factory"] not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
+            raise ConfigError(f"leds.pin_factory: unknown factory {kw['led_pin_factory']!r}")
+    if "pins" in leds:
+        kw["led_pins"] = _typed(leds, "pins", dict, "leds")
+
+    display = raw.get("display", {})
+    if "host" in display:
+        kw["host"] = _typed(display, "host", str, "display")
+    if "port" in display:
+        port = _typed(display, "port", int, "display")
+        if not 0 <= port <= 65535:
+            raise ConfigError(f"display.port: must be 0..65535, got {port}")
+        kw["port"] = port
+    if "dealer_token" in display:
+        kw["dealer_token"] = _typed(display, "dealer_token", str, "display")
+
+    journal = raw.get("journal", {})
+    if "path" in journal:
+        kw["journal_path"] = _typed(journal, "path", str, "journal")
+    deck = raw.get("deck", {})
+    if "file" in deck:
+        kw["deck_file"] = _typed(deck, "file", str, "deck")
+    return Config(**kw)
+
+
+def load(path: str | Path) -> Config:
+    """Read and validate a TOML config file."""
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    try:
+        return from_mapping(raw)
+    except ConfigError as exc:
+        raise ConfigError(f"{p}: {exc}") from None

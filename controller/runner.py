@@ -1,0 +1,124 @@
+"""``feltguard run``: the daemon at a real table.
+
+Wires the configured card readers (pyserial), sensing, the journal, the rules core, the seat
+LEDs (gpiozero) and the live view, then reads dealer console lines on standard input
+(``controller.console``) until end of input or Ctrl-C. On restart the journal is replayed, so the
+table resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.config import Config, ConfigError
+from controller.console import HELP, parse_command
+from controller.daemon import TableDaemon
+from controller.events import DeckRegister, EventError, SeatTake, TableSetup
+from controller.journal import Journal
+from controller.sensing import Sensing
+
+log = logging.getLogger("feltguard.run")
+
+
+def load_deck(path: str) -> DeckRegister:
+    try:
+        tags = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"deck.file: cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"deck.file: {path} is not valid JSON: {exc.msg}") from None
+    if not isinstance(tags, dict):
+        raise ConfigError(f"deck.file: {path} must hold an object of uid -> card")
+    return DeckRegister(deck=Path(path).stem, tags=tags)
+
+
+def build_leds(config: Config) -> tuple[Any, Callable[[Mapping[str, Any]], None] | None]:
+    if not config.leds_enabled:
+        return None, None
+    from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
+
+    from controller.ledplan import led_plan
+
+    factory = None
+    if config.led_pin_factory == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)
+    elif config.led_pin_factory:
+        os.environ["GPIOZERO_PIN_FACTORY"] = config.led_pin_factory  # read at the first device
+    try:
+        leds = TableLeds(config.led_pins or DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
+    except ValueError as exc:
+        raise ConfigError(f"leds.pins: {exc}") from None
+    return leds, lambda snap: leds.show(led_plan(snap))
+
+
+def run_table(config: Config, stdin: TextIO = sys.stdin) -> int:
+    from drivers.card_reader import CardReader
+
+    try:
+        deck = load_deck(config.deck_file) if config.deck_file else None
+        leds, led_output = build_leds(config)
+    except ConfigError as exc:
+        print(f"feltguard run: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # gpiozero's BadPinFactory and friends, off a Pi
+        print(f"feltguard run: LEDs: {exc} (set leds.pin_factory = \"mock\" off a Pi)",
+              file=sys.stderr)
+        return 2
+    outputs: list[Callable[[Mapping[str, Any]], None]] = [led_output] if led_output else []
+    server = None
+    if config.port:
+        from display.server import create_app, run_server
+
+        token = config.dealer_token or secrets.token_urlsafe(12)
+        app, sio, publisher = create_app(dealer_token=token)
+        outputs.append(publisher.publish)
+        server = run_server(app, sio, config.host, config.port)
+        print(f"live view http://{config.host}:{server.port}/   "
+              f"dealer view /dealer?token={token}", flush=True)
+    journal = Journal(config.journal_path)
+    daemon = TableDaemon(journal, outputs, sensing=Sensing(dict(config.antennas)))
+    if journal.last_seq == 0:
+        daemon.submit(TableSetup(game=config.game, seats=config.seats,
+                                 small_blind=config.small_blind, big_blind=config.big_blind,
+                                 ante=config.ante, profile=config.profile))
+        for p in config.players:
+            daemon.submit(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
+    if deck is not None:
+        daemon.submit(deck)
+    readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
+               for i, r in enumerate(config.readers)]
+    for reader in readers:
+        reader.start()
+    print("console ready; commands:\n" + HELP, flush=True)
+    try:
+        for line in stdin:
+            if not line.strip():
+                continue
+            try:
+                step = daemon.submit(parse_command(line))
+            except EventError as exc:
+                print(f"? {exc}", flush=True)
+                continue
+            for finding in step.findings:
+                print(f"! {finding.code}: {finding.message}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for reader in readers:
+            reader.stop()
+        if leds is not None:
+            leds.close()
+        if server is not None:
+            server.shutdown()
+        journal.checkpoint()
+        journal.close()
+    return 0

@@ -1,0 +1,40 @@
+"""The text dealer console: each line is one console key or betting action."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.console import parse_command
+from controller.events import Action, CardExposed, EventError, HandEnd, HandStart, SeatTake
+
+
+@pytest.mark.parametrize(
+    ("line", "body"),
+    [
+        ("hand", HandStart()),
+        ("hand 4", HandStart(button=4)),
+        ("raise 3 12", Action(seat=3, kind="raise", amount=12)),
+        ("fold 2", Action(seat=2, kind="fold")),
+        ("exposed 04A1 player", CardExposed(uid="04A1", by="player")),
+        ("end", HandEnd()),
+        ("sit 5 Bo 300", SeatTake(seat=5, player="Bo", stack=300)),
+        ('{"type": "action", "seat": 1, "kind": "check"}', Action(seat=1, kind="check")),
+    ],
+)
+def test_commands(line, body):
+    assert parse_command(line) == body
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("raise 3", "usage: raise SEAT AMOUNT"),
+        ("raise x 3", "seat must be a whole number"),
+        ("fold 11", "seat' must be 1..10"),
+        ("dance", "unknown command"),
+        ('{"type": "action", "seat": 1}', "needs field 'kind'"),
+    ],
+)
+def test_bad_commands_say_what_is_wrong(line, message):
+    with pytest.raises(EventError, match=message):
+        parse_command(line)
