@@ -38,7 +38,6 @@ Codes add, so a hot loop can precompute the board's code once and add each playe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations_with_replacement
 from types import MappingProxyType
 
 from controller.rules.cards import RANKS, SUITS
@@ -113,13 +112,16 @@ def _straight_high(mask: int) -> int:
     return 3 if mask & wheel == wheel else -1
 
 
+_STRAIGHT_HIGH: list[int] = [_straight_high(mask) for mask in range(1 << 13)]
+
+
 def _build_flush_table() -> list[int]:
     """Value of the best flush in each 13-bit rank mask of one suit (0 below five cards)."""
     table = [0] * (1 << 13)
     for mask in range(1 << 13):
         if mask.bit_count() < 5:
             continue
-        high = _straight_high(mask)
+        high = _STRAIGHT_HIGH[mask]
         if high >= 0:
             table[mask] = _pack(STRAIGHT_FLUSH, (high,))
         else:
@@ -128,48 +130,73 @@ def _build_flush_table() -> list[int]:
     return table
 
 
-def _rank_value(counts: Sequence[int]) -> int:
-    """Best non-flush hand for a rank multiset (``counts[r]`` cards of rank r)."""
-    present = [r for r in range(_ACE, -1, -1) if counts[r]]  # highest first
-    quads = [r for r in present if counts[r] == 4]
-    trips = [r for r in present if counts[r] == 3]
-    pairs = [r for r in present if counts[r] == 2]
+def _groups_value(
+    quads: tuple[int, ...],
+    trips: tuple[int, ...],
+    pairs: tuple[int, ...],
+    singles: tuple[int, ...],
+    mask: int,
+) -> int:
+    """Best non-flush five-card hand of 5-7 cards given as the ranks held four, three, two and
+    one time (each tuple highest first) and the mask of ranks present. Fields are packed by hand
+    (see the module docstring) because this runs for every rank multiset at import."""
     if quads:
-        q = quads[0]
-        return _pack(FOUR_OF_A_KIND, (q, next(r for r in present if r != q)))
+        # the kicker is the best other rank, whether it comes from trips, a pair or a single
+        return FOUR_OF_A_KIND << 20 | quads[0] << 16 | max(trips + pairs + singles) << 12
     if trips and (len(trips) > 1 or pairs):
-        t = trips[0]
         # a second set of trips plays as the pair of the full house
-        return _pack(FULL_HOUSE, (t, max(trips[1:] + pairs)))
-    mask = sum(1 << r for r in present)
-    high = _straight_high(mask)
+        return FULL_HOUSE << 20 | trips[0] << 16 | max(trips[1:] + pairs) << 12
+    high = _STRAIGHT_HIGH[mask]
     if high >= 0:
-        return _pack(STRAIGHT, (high,))
+        return STRAIGHT << 20 | high << 16
     if trips:
-        t = trips[0]
-        return _pack(THREE_OF_A_KIND, [t, *[r for r in present if r != t][:2]])
+        return THREE_OF_A_KIND << 20 | trips[0] << 16 | singles[0] << 12 | singles[1] << 8
     if len(pairs) >= 2:
-        p1, p2 = pairs[0], pairs[1]
         # a third pair's rank may be the kicker
-        return _pack(TWO_PAIR, (p1, p2, next(r for r in present if r not in (p1, p2))))
+        kicker = max(pairs[2:] + singles)
+        return TWO_PAIR << 20 | pairs[0] << 16 | pairs[1] << 12 | kicker << 8
     if pairs:
-        p = pairs[0]
-        return _pack(ONE_PAIR, [p, *[r for r in present if r != p][:3]])
-    return _pack(HIGH_CARD, present[:5])
+        p, s = pairs[0], singles
+        return ONE_PAIR << 20 | p << 16 | s[0] << 12 | s[1] << 8 | s[2] << 4
+    s = singles
+    return HIGH_CARD << 20 | s[0] << 16 | s[1] << 12 | s[2] << 8 | s[3] << 4 | s[4]
 
 
 def _build_rank_table() -> dict[int, int]:
     """Value of the best non-flush hand for every 5-, 6- and 7-card rank multiset, keyed by the
-    base-5 sum of its ranks (the low bits of a hand code)."""
+    base-5 sum of its ranks (the low bits of a hand code).
+
+    A depth-first walk adds ranks from the ace down, so each multiset is visited once, with its
+    groups already in order; this keeps the build to a fraction of a second."""
     table: dict[int, int] = {}
-    for n in (5, 6, 7):
-        for ranks in combinations_with_replacement(range(13), n):
-            counts = [0] * 13
-            for r in ranks:
-                counts[r] += 1
-            if max(counts) > 4:
-                continue
-            table[sum(5**r for r in ranks)] = _rank_value(counts)
+
+    def visit(
+        below: int,
+        n: int,
+        key: int,
+        mask: int,
+        groups: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+    ) -> None:
+        quads, trips, pairs, singles = groups
+        for r in range(below, -1, -1):
+            with_r = mask | 1 << r
+            for count in range(1, min(4, 7 - n) + 1):
+                if count == 1:
+                    grown = (quads, trips, pairs, (*singles, r))
+                elif count == 2:
+                    grown = (quads, trips, (*pairs, r), singles)
+                elif count == 3:
+                    grown = (quads, (*trips, r), pairs, singles)
+                else:
+                    grown = ((*quads, r), trips, pairs, singles)
+                size = n + count
+                code = key + count * _POW5[r]
+                if size >= 5:
+                    table[code] = _groups_value(*grown, with_r)
+                if size < 7 and r:
+                    visit(r - 1, size, code, with_r, grown)
+
+    visit(_ACE, 0, 0, 0, ((), (), (), ()))
     return table
 
 
