@@ -1,0 +1,208 @@
+/* Feltguard live table view: connects to the namespace named by <body data-role> ("table" or
+   "dealer") and redraws the felt from each `state` payload (display/payloads.py).
+   Everything is built with textContent, never innerHTML: player names and finding texts come
+   from the table and must not be able to inject markup. */
+(function () {
+  "use strict";
+
+  var role = document.body.dataset.role === "dealer" ? "dealer" : "table";
+  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+  var RANKS = { T: "10" };
+  var TOKEN_KEY = "feltguard-dealer-token";
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  function cardFace(card) {
+    var rank = card.charAt(0), suit = card.charAt(1);
+    var red = suit === "h" || suit === "d";
+    var node = el("span", "card face " + (red ? "red" : "black"));
+    node.dataset.card = card;
+    node.title = (RANKS[rank] || rank) + " of " + (SUIT_NAMES[suit] || suit);
+    node.appendChild(el("span", "rank", RANKS[rank] || rank));
+    node.appendChild(el("span", "suit", SUITS[suit] || suit));
+    return node;
+  }
+
+  function cardBack() {
+    var node = el("span", "card back");
+    node.setAttribute("aria-label", "face-down card");
+    return node;
+  }
+
+  function setStatus(text) {
+    var status = document.getElementById("status");
+    status.textContent = text;
+    status.className = "status " + text;
+  }
+
+  // Seat k of n sits on the oval clockwise from the dealer, who sits at the top centre.
+  function seatPosition(k, n) {
+    var angle = -Math.PI / 2 + (2 * Math.PI * k) / (n + 1);
+    return { left: 50 + 44 * Math.cos(angle), top: 50 + 41 * Math.sin(angle) };
+  }
+
+  function renderHeader(p) {
+    var t = p.table || {};
+    var stakes = document.getElementById("stakes");
+    stakes.textContent = t.game
+      ? String(t.game).toUpperCase() + " " + t.small_blind + "/" + t.big_blind +
+        (t.ante ? " ante " + t.ante : "")
+      : "";
+    var h = p.hand || {};
+    document.getElementById("hand-info").textContent =
+      h.number ? "Hand " + h.number + " \u00b7 " + h.phase : "waiting for a hand";
+  }
+
+  function renderSeats(p) {
+    var box = document.getElementById("seats");
+    clear(box);
+    var h = p.hand || {};
+    var seats = p.seats || [];
+    var n = (p.table && p.table.seats) || 0;
+    seats.forEach(function (s) { if (s.seat > n) n = s.seat; });
+    seats.forEach(function (s) {
+      var node = el("div", "seat");
+      node.dataset.seat = s.seat;
+      if (s.seat === h.to_act) node.classList.add("to-act");
+      if (s.folded) node.classList.add("folded");
+      if (s.all_in) node.classList.add("all-in");
+      if (!s.in_hand) node.classList.add("out");
+      var pos = seatPosition(s.seat, Math.max(n, 2));
+      node.style.left = pos.left + "%";
+      node.style.top = pos.top + "%";
+
+      var head = el("div", "seat-head");
+      head.appendChild(el("span", "seat-no", s.seat));
+      head.appendChild(el("span", "player", s.player || "empty"));
+      var markers = el("span", "markers");
+      if (s.seat === h.button) markers.appendChild(el("span", "marker button", "D"));
+      if (s.seat === h.small_blind) markers.appendChild(el("span", "marker sb", "SB"));
+      if (s.seat === h.big_blind) markers.appendChild(el("span", "marker bb", "BB"));
+      head.appendChild(markers);
+      node.appendChild(head);
+
+      var hole = el("div", "hole");
+      var cards = s.hole || [];
+      if (cards.length) {
+        cards.forEach(function (c) { hole.appendChild(cardFace(c)); });
+      } else if (s.in_hand && !s.folded) {
+        for (var i = 0; i < (s.hole_count || 0); i++) hole.appendChild(cardBack());
+      }
+      node.appendChild(hole);
+
+      var money = el("div", "money");
+      money.appendChild(el("span", "stack", s.stack));
+      if (s.bet) money.appendChild(el("span", "bet", s.bet));
+      if (s.all_in) money.appendChild(el("span", "tag allin", "all in"));
+      if (s.folded) money.appendChild(el("span", "tag fold", "folded"));
+      node.appendChild(money);
+      box.appendChild(node);
+    });
+  }
+
+  function renderCenter(p) {
+    var h = p.hand || {};
+    var board = document.getElementById("board");
+    clear(board);
+    (h.board || []).forEach(function (c) { board.appendChild(cardFace(c)); });
+    for (var i = (h.board || []).length; i < 5; i++) board.appendChild(el("span", "slot"));
+
+    var pots = document.getElementById("pots");
+    clear(pots);
+    (h.pots || []).forEach(function (pot, i) {
+      var line = el("div", "pot", (i === 0 ? "Pot " : "Side pot " + i + " ") + pot.amount);
+      line.title = "seats " + (pot.eligible || []).join(", ");
+      pots.appendChild(line);
+    });
+
+    var results = document.getElementById("results");
+    clear(results);
+    if (h.phase === "complete") {
+      var names = {};
+      (p.seats || []).forEach(function (s) { names[s.seat] = s.player; });
+      (p.results || []).forEach(function (r) {
+        var who = (r.winners || []).map(function (w) {
+          return (names[w] || "seat " + w) + " " + ((r.shares || {})[String(w)] || "");
+        }).join(", ");
+        results.appendChild(el("div", "result", who + (r.hand ? " \u00b7 " + r.hand : "")));
+      });
+    }
+
+    var expect = document.getElementById("expect");
+    if (expect) expect.textContent = h.expect ? "Next: " + h.expect : "";
+  }
+
+  function renderFindings(p) {
+    var list = document.getElementById("findings");
+    clear(list);
+    var findings = (p.findings || []).slice().reverse();  // most recent first
+    findings.forEach(function (f) {
+      var item = el("li", "finding " + (f.severity || ""));
+      item.dataset.code = f.code;
+      var head = el("div", "finding-head");
+      head.appendChild(el("span", "severity", f.severity));
+      head.appendChild(el("span", "title", f.title || f.code));
+      if (f.seats && f.seats.length) head.appendChild(el("span", "seats", "seat " + f.seats.join(", ")));
+      item.appendChild(head);
+      if (role === "dealer") {
+        if (f.message) item.appendChild(el("p", "message", f.message));
+        var r = f.rule || {};
+        if (r.file) {
+          item.appendChild(el("p", "rule", r.file + ", " + r.section + ", rule " + r.rule));
+        }
+        if (f.remedy && f.remedy.length) {
+          var steps = el("ol", "remedy");
+          f.remedy.forEach(function (step) { steps.appendChild(el("li", "", step)); });
+          item.appendChild(steps);
+        }
+      }
+      list.appendChild(item);
+    });
+    if (!findings.length) list.appendChild(el("li", "none", "none this hand"));
+  }
+
+  function render(p) {
+    renderHeader(p);
+    renderSeats(p);
+    renderCenter(p);
+    renderFindings(p);
+    document.body.dataset.lastSeq = p.last_seq === null ? "" : String(p.last_seq);
+  }
+
+  function dealerAuth() {
+    // The token arrives once in ?token=; keep it for reloads and take it out of the address bar.
+    var params = new URLSearchParams(window.location.search);
+    var token = params.get("token");
+    if (token) {
+      try { window.sessionStorage.setItem(TOKEN_KEY, token); } catch (e) { /* private mode */ }
+      window.history.replaceState(null, "", window.location.pathname);
+    } else {
+      try { token = window.sessionStorage.getItem(TOKEN_KEY); } catch (e) { token = null; }
+    }
+    return { token: token || "" };
+  }
+
+  var options = { reconnectionDelayMax: 2000 };
+  if (role === "dealer") options.auth = dealerAuth();
+  var socket = io("/" + role, options);
+  socket.on("connect", function () {
+    setStatus("live");
+    document.body.dataset.transport = socket.io.engine.transport.name;
+    socket.io.engine.on("upgrade", function (t) { document.body.dataset.transport = t.name; });
+  });
+  socket.on("disconnect", function () { setStatus("offline"); });
+  socket.on("connect_error", function (err) {
+    setStatus(err && err.message === "unauthorized" ? "unauthorized" : "offline");
+  });
+  socket.on("state", render);
+})();

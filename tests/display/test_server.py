@@ -1,0 +1,218 @@
+"""The Socket.IO server against real clients over a live Werkzeug server on 127.0.0.1:0.
+
+A fresh app per test: the Flask-SocketIO test client patches its server, so it is not used here
+(research/ecosystem.md §3.4). Clients use the polling transport (a WebSocket disconnect costs
+3 s under Werkzeug), except one WebSocket test.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import socketio
+
+from display.payloads import dealer_payload, table_payload
+from display.server import (
+    DEALER,
+    SECURITY_HEADERS,
+    TABLE,
+    Publisher,
+    ServerHandle,
+    create_app,
+    run_server,
+)
+from tests.display.snapshots import HOLE, TABLED, hole_cards_hidden_at, short_hand
+
+TOKEN = "s3cret-token"
+WAIT = 10.0  # deadline for any one message; generous for a loaded CI machine
+
+
+@pytest.fixture
+def live() -> Iterator[tuple[ServerHandle, Publisher]]:
+    app, sio, publisher = create_app(dealer_token=TOKEN)
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    try:
+        yield handle, publisher
+    finally:
+        handle.stop()
+
+
+class Listener:
+    """A real Socket.IO client on one namespace that queues every `state` it receives."""
+
+    def __init__(self, url: str, namespace: str, transport: str = "polling", **connect: Any):
+        self.got: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.client = socketio.Client(reconnection=False)
+        self.client.on("state", self.got.put, namespace=namespace)
+        self.client.connect(
+            url, namespaces=[namespace], transports=[transport], wait_timeout=WAIT, **connect
+        )
+
+    def next(self) -> dict[str, Any]:
+        return self.got.get(timeout=WAIT)
+
+    def take(self, n: int) -> list[dict[str, Any]]:
+        return [self.next() for _ in range(n)]
+
+    def close(self) -> None:
+        self.client.disconnect()
+
+
+def publish_from_thread(publisher: Publisher, snaps: list[dict[str, Any]]) -> None:
+    # The daemon publishes from the card reader's thread, never from a request handler.
+    t = threading.Thread(target=lambda: [publisher.publish(s) for s in snaps])
+    t.start()
+    t.join(WAIT)
+    assert not t.is_alive()
+
+
+def test_both_roles_receive_every_state_in_order(live: tuple[ServerHandle, Publisher]) -> None:
+    handle, publisher = live
+    public = Listener(handle.url, TABLE)
+    dealer = Listener(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        assert public.next() == table_payload({})  # the greeting: nothing published yet
+        assert dealer.next() == dealer_payload({})
+        snaps = short_hand()
+        publish_from_thread(publisher, snaps)
+        got_public, got_dealer = public.take(len(snaps)), dealer.take(len(snaps))
+    finally:
+        public.close()
+        dealer.close()
+    assert [p["last_seq"] for p in got_public] == [s["last_seq"] for s in snaps]
+    assert got_public == [table_payload(s) for s in snaps]
+    assert got_dealer == [dealer_payload(s) for s in snaps]
+    assert got_dealer[2]["seats"][3]["hole"] == HOLE[4]
+    assert got_dealer[2]["findings"][0]["message"].startswith("Seat 4's 9c")
+
+
+def test_public_client_never_sees_a_hole_card_before_showdown(
+    live: tuple[ServerHandle, Publisher],
+) -> None:
+    handle, publisher = live
+    public = Listener(handle.url, TABLE)
+    try:
+        public.next()
+        snaps = short_hand()
+        publish_from_thread(publisher, snaps)
+        received = public.take(len(snaps))
+    finally:
+        public.close()
+    for snap, payload in zip(snaps, received, strict=True):
+        assert payload["role"] == "table"
+        text = json.dumps(payload)
+        for card in hole_cards_hidden_at(snap):
+            assert not re.search(rf"\b{card}\b", text), f"{card} leaked at seq {snap['last_seq']}"
+    tabled = {s["seat"]: s["hole"] for s in received[-1]["seats"] if s["shown"]}
+    assert tabled == {seat: HOLE[seat] for seat in TABLED}
+
+
+def test_a_new_client_gets_the_latest_state(live: tuple[ServerHandle, Publisher]) -> None:
+    handle, publisher = live
+    snaps = short_hand()
+    publish_from_thread(publisher, snaps[:5])
+    public = Listener(handle.url, TABLE)
+    dealer = Listener(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        assert public.next() == table_payload(snaps[4])
+        assert dealer.next() == dealer_payload(snaps[4])
+        publisher.publish(snaps[5])
+        assert public.next()["last_seq"] == snaps[5]["last_seq"]
+    finally:
+        public.close()
+        dealer.close()
+
+
+@pytest.mark.parametrize(
+    "auth", [None, {}, {"token": "wrong"}, {"token": ""}, {"token": 42}, {"token": "s3cret-tokén"}]
+)
+def test_dealer_refuses_a_client_without_the_token(
+    live: tuple[ServerHandle, Publisher], auth: dict[str, Any] | None
+) -> None:
+    handle, publisher = live
+    publisher.publish(short_hand()[2])
+    client = socketio.Client(reconnection=False)
+    got: queue.Queue[Any] = queue.Queue()
+    client.on("state", got.put, namespace=DEALER)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(
+            handle.url, namespaces=[DEALER], transports=["polling"], auth=auth, wait_timeout=WAIT
+        )
+    client.disconnect()
+    assert got.empty()  # not even the greeting went out
+
+
+def test_dealer_is_open_without_a_configured_token() -> None:
+    app, sio, publisher = create_app()
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    try:
+        publisher.publish(short_hand()[2])
+        dealer = Listener(handle.url, DEALER)
+        try:
+            assert dealer.next()["seats"][0]["hole"] == HOLE[1]
+        finally:
+            dealer.close()
+    finally:
+        handle.stop()
+
+
+def test_an_empty_token_is_refused_at_set_up() -> None:
+    with pytest.raises(ValueError, match="non-empty"):
+        create_app(dealer_token="")
+
+
+def test_websocket_transport(live: tuple[ServerHandle, Publisher]) -> None:
+    handle, publisher = live
+    public = Listener(handle.url, TABLE, transport="websocket")
+    try:
+        assert public.client.transport() == "websocket"
+        public.next()
+        snaps = short_hand()
+        publish_from_thread(publisher, snaps[:3])
+        assert [p["last_seq"] for p in public.take(3)] == [s["last_seq"] for s in snaps[:3]]
+    finally:
+        public.close()
+
+
+def test_publish_refuses_a_non_dict_and_keeps_the_latest(
+    live: tuple[ServerHandle, Publisher],
+) -> None:
+    _, publisher = live
+    snap = short_hand()[3]
+    publisher.publish(snap)
+    with pytest.raises(TypeError, match="snapshot must be a dict"):
+        publisher.publish(["not", "a", "snapshot"])  # type: ignore[arg-type]
+    assert publisher.latest(TABLE) == table_payload(snap)
+    assert publisher.last_seq == snap["last_seq"]
+    assert publisher.published == 1
+
+
+def test_pages_health_and_headers() -> None:
+    app, _, publisher = create_app(dealer_token=TOKEN)
+    http = app.test_client()  # Flask's HTTP test client; it does not touch the Socket.IO server
+    publisher.publish(short_hand()[1])
+
+    health = http.get("/healthz")
+    assert health.status_code == 200
+    assert health.get_json() == {
+        "status": "ok", "async_mode": "threading", "published": 1, "last_seq": 8, "emit_errors": 0,
+    }
+
+    table = http.get("/")
+    assert table.status_code == 200
+    assert b'data-role="table"' in table.data
+    dealer = http.get(f"/dealer?token={TOKEN}")
+    assert b'data-role="dealer"' in dealer.data
+    assert TOKEN.encode() not in dealer.data  # the page never echoes the token
+    for response in (table, dealer, health):
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers[name] == value
+    for name in ("socket.io.min.js", "feltguard.js", "feltguard.css"):
+        assert http.get(f"/static/{name}").status_code == 200
+    assert http.get("/static/nope.js").status_code == 404
