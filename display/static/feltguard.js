@@ -48,7 +48,7 @@
   // Seat k of n sits on the oval clockwise from the dealer, who sits at the top centre.
   function seatPosition(k, n) {
     var angle = -Math.PI / 2 + (2 * Math.PI * k) / (n + 1);
-    return { left: 50 + 44 * Math.cos(angle), top: 50 + 41 * Math.sin(angle) };
+    return { left: 50 + 40 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
   }
 
   function renderHeader(p) {

@@ -1,0 +1,191 @@
+"""The pages in headless Debian Chromium: the public felt shows the board as it comes and no hole
+card before the showdown; the dealer page authenticates with ?token= and shows the findings.
+
+Skipped where /usr/bin/chromium is absent (`apt-get install chromium`; never `playwright
+install`). Flags from research/ecosystem.md §4.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from display.server import Publisher, ServerHandle, create_app, run_server
+from tests.display.snapshots import (
+    HOLE,
+    MISDEAL_FINDING,
+    TABLED,
+    hole_cards_hidden_at,
+    misdeal_hand,
+    short_hand,
+)
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+WAIT_MS = 10_000
+TOKEN = "browser-token"
+SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+SUIT_NAME = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None,
+        reason=f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def live() -> Iterator[tuple[ServerHandle, Publisher]]:
+    app, sio, publisher = create_app(dealer_token=TOKEN)
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    try:
+        yield handle, publisher
+    finally:
+        handle.stop()
+
+
+def publish(publisher: Publisher, snap: dict[str, Any]) -> None:
+    t = threading.Thread(target=publisher.publish, args=(snap,))  # as the reader thread does
+    t.start()
+    t.join(5)
+
+
+def renderings(card: str) -> tuple[str, str, re.Pattern[str]]:
+    """How a card could show on the page: face text, tooltip, and its code as a DOM token."""
+    rank = "10" if card[0] == "T" else card[0]
+    return (
+        rank + SUIT_SYMBOL[card[1]],
+        f"{rank} of {SUIT_NAME[card[1]]}",
+        re.compile(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])"),
+    )
+
+
+def visible_cards(page: Any, selector: str) -> list[str]:
+    cards = page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card)")
+    return [str(c) for c in cards]
+
+
+def test_public_table_page_shows_the_hand_without_leaking(
+    browser: Any, live: tuple[ServerHandle, Publisher], tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    handle, publisher = live
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
+    try:
+        page.goto(handle.url + "/")
+        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+
+        for snap in short_hand():
+            publish(publisher, snap)
+            expect(page.locator("body")).to_have_attribute(
+                "data-last-seq", str(snap["last_seq"]), timeout=WAIT_MS
+            )
+            assert visible_cards(page, "#board .card") == snap["hand"]["board"]
+
+            text = re.sub(r"\s+", "", page.inner_text("body"))
+            dom = page.content()
+            for card in hole_cards_hidden_at(snap):
+                face, tooltip, token = renderings(card)
+                assert face not in text, f"{card} visible at seq {snap['last_seq']}"
+                assert tooltip not in dom and not token.search(dom), (
+                    f"{card} in the DOM at seq {snap['last_seq']}"
+                )
+
+            if snap["last_seq"] == 17:  # dealt: every seat holds two cards face down
+                for seat in (1, 2, 3, 4):
+                    backs = page.locator(f'.seat[data-seat="{seat}"] .hole .card.back')
+                    assert backs.count() == 2
+                assert page.locator(".seat.to-act").get_attribute("data-seat") == "4"
+                assert page.locator('.seat[data-seat="1"] .marker.button').count() == 1
+                assert page.locator("#findings .finding .title").all_inner_texts() == [
+                    "Hole card flashed by the dealer"
+                ]
+
+        for seat in TABLED:
+            assert visible_cards(page, f'.seat[data-seat="{seat}"] .hole .card') == HOLE[seat]
+        for seat in (2, 4):
+            assert page.locator(f'.seat[data-seat="{seat}"] .hole .card').count() == 0
+        expect(page.locator("#results")).to_contain_text("Pair of aces")
+        assert page.locator("body").get_attribute("data-transport") == "websocket"
+
+        page.screenshot(path=str(tmp_path / "table.png"), full_page=True)
+        page.screenshot(path="/tmp/feltguard-table.png", full_page=True)
+    finally:
+        page.close()
+    assert [m for m in console if "Content Security Policy" in m] == []
+
+
+def test_dealer_page_authenticates_and_shows_findings(
+    browser: Any, live: tuple[ServerHandle, Publisher], tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    handle, publisher = live
+    snaps = short_hand()
+    publish(publisher, snaps[6])  # the turn: two findings, hole cards dealt
+
+    bad = browser.new_page()
+    try:
+        bad.goto(handle.url + "/dealer?token=wrong")
+        expect(bad.locator("#status")).to_have_text("unauthorized", timeout=WAIT_MS)
+        assert bad.locator(".seat").count() == 0
+    finally:
+        bad.close()
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{handle.url}/dealer?token={TOKEN}")
+        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        assert "token" not in page.url  # taken out of the address bar
+        expect(page.locator("body")).to_have_attribute("data-last-seq", "34", timeout=WAIT_MS)
+        assert visible_cards(page, '.seat[data-seat="4"] .hole .card') == HOLE[4]
+        findings = page.locator("#findings .finding")
+        assert findings.first.get_attribute("data-code") == "BURN_MISSING_OR_EXTRA"  # newest first
+        expect(findings.first.locator(".rule")).to_have_text(
+            "roberts-rules-v11.txt, Section 3, Irregularities, rule 16"
+        )
+        assert findings.first.locator(".remedy li").count() == 2
+        expect(page.locator("#expect")).to_contain_text("seat 3 to act")
+
+        for snap in misdeal_hand():
+            publish(publisher, snap)
+        expect(page.locator("body")).to_have_attribute("data-last-seq", "52", timeout=WAIT_MS)
+        misdeal = page.locator("#findings .finding.misdeal")
+        expect(misdeal.locator(".message")).to_have_text(MISDEAL_FINDING["message"])
+        colour = misdeal.evaluate("e => getComputedStyle(e).borderLeftColor")
+        assert colour == "rgb(198, 40, 40)"  # misdeals in red
+        page.screenshot(path=str(tmp_path / "dealer.png"), full_page=True)
+        page.screenshot(path="/tmp/feltguard-dealer.png", full_page=True)
+    finally:
+        page.close()
