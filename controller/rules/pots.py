@@ -49,6 +49,11 @@ class PotAward:
         object.__setattr__(self, "eligible", tuple(self.eligible))
         object.__setattr__(self, "winners", tuple(self.winners))
 
+    def __hash__(self) -> int:
+        # the read-only mapping is not hashable itself; awards are values, so hash by content
+        shares = tuple(sorted(self.shares.items()))
+        return hash((self.amount, self.eligible, self.winners, shares, self.hand))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "amount": self.amount,

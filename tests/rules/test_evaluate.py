@@ -205,6 +205,14 @@ def test_every_five_card_hand_class() -> None:
     assert {hand_category(x) for x in suited} == {FLUSH, STRAIGHT_FLUSH}
 
 
+def test_every_value_has_its_own_name() -> None:
+    # a name carries every card that breaks ties, so two hands share a name exactly when they tie
+    from controller.rules import evaluate
+
+    names = {hand_name(value) for value in evaluate._VALID_VALUES}
+    assert len(names) == len(evaluate._VALID_VALUES)
+
+
 # --- bad input: a clear error, never a crash ----------------------------------------------
 
 

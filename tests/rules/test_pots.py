@@ -4,6 +4,7 @@ and a hypothesis property that chips are conserved and nobody wins a pot they ca
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -269,6 +270,13 @@ def test_award_is_frozen_with_a_private_copy_of_the_shares() -> None:
         award.shares[5] = 1  # type: ignore[index]
 
 
+def test_awards_are_values() -> None:
+    a = PotAward(120, (2, 5), (5,), {5: 120}, "x")
+    b = PotAward(120, [2, 5], [5], {5: 120}, "x")  # type: ignore[arg-type]
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != PotAward(120, (2, 5), (2,), {2: 120}, "x")
+
+
 @pytest.mark.parametrize(
     ("holes", "board", "match"),
     [
@@ -295,9 +303,36 @@ def test_bad_tables_raise_value_error() -> None:
         settle({1: 50, 2: 50}, {1, 2}, holes, BOARD, button=1, seats_clockwise=SIX)
 
 
-# --- property: chips are conserved, shares only to eligible seats -----------------------------
+# --- properties: chips are conserved, shares only to eligible seats ---------------------------
 
 TABLE = list(range(1, 10))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(TABLE), st.integers(0, 500), min_size=1),
+    st.sets(st.sampled_from(TABLE)),
+    st.integers(0, 100),
+    st.one_of(st.none(), st.sets(st.sampled_from(TABLE))),
+)
+def test_pots_hold_every_chip_and_only_live_seats(
+    contributions: dict[int, int], folded: set[int], dead: int, all_in: set[int] | None
+) -> None:
+    pots = build_pots(contributions, folded, dead, all_in=all_in)
+    assert sum(pot.amount for pot in pots) == sum(contributions.values()) + dead
+    assert all(pot.amount > 0 for pot in pots)
+    live = {seat for seat in contributions if seat not in folded}
+    for pot in pots:
+        assert set(pot.eligible) <= live
+        assert list(pot.eligible) == sorted(pot.eligible)
+    # each side pot is contested by fewer seats than the pot below it
+    for lower, upper in pairwise(pots):
+        assert set(upper.eligible) < set(lower.eligible)
+    # the main pot is open to every live seat with a stake in it (with no dead money, a seat that
+    # put nothing in has no stake)
+    staked = {seat for seat in live if contributions[seat] > 0 or dead > 0}
+    if staked:
+        assert staked <= set(pots[0].eligible)
 
 
 @st.composite
