@@ -230,6 +230,8 @@ def hand_value_ints(codes: Iterable[int]) -> int:
 def hand_code(cards: Sequence[str]) -> int:
     """The code of a set of distinct cards (any number, e.g. a board or two hole cards);
     raises ValueError naming the problem for anything that is not a card, or a repeated card."""
+    if isinstance(cards, str) or not isinstance(cards, Sequence):
+        raise ValueError(f"expected a sequence of cards such as ['As', 'Td'], got {cards!r}")
     code = 0
     for card in cards:
         c = CARD_CODES.get(card) if isinstance(card, str) else None
@@ -247,8 +249,8 @@ def hand_code(cards: Sequence[str]) -> int:
 def hand_value(cards: Sequence[str]) -> int:
     """Best five-card high hand out of 5, 6 or 7 cards ('As', 'Td', ...). Higher int = better hand;
     equal ints = a tie (suits never break ties: roberts-rules-v11.txt §3 Ties r.1)."""
-    if isinstance(cards, str):
-        raise ValueError(f"expected a sequence of cards, got the string {cards!r}")
+    if isinstance(cards, str) or not isinstance(cards, Sequence):
+        raise ValueError(f"expected a sequence of cards such as ['As', 'Td', ...], got {cards!r}")
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"a hand is 5, 6 or 7 cards, got {len(cards)}: {list(cards)!r}")
     return value_of_code(hand_code(cards))

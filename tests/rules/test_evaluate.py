@@ -229,6 +229,9 @@ def test_every_value_has_its_own_name() -> None:
         ["As", "Ks", "Qs", "Js", 12],
         ["As", "As", "Qs", "Js", "Ts"],  # the same card twice
         "AsKsQsJsTs",
+        None,
+        123,
+        {"As", "Ks", "Qs", "Js", "Ts"},  # a set has no order; still refused clearly
     ],
 )
 def test_bad_hands_raise_value_error(cards: object) -> None:
