@@ -48,7 +48,8 @@
   // Seat k of n sits on the oval clockwise from the dealer, who sits at the top centre.
   function seatPosition(k, n) {
     var angle = -Math.PI / 2 + (2 * Math.PI * k) / (n + 1);
-    return { left: 50 + 40 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
+    var rx = n > 6 ? 43 : 40, ry = n > 6 ? 42 : 40;
+    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
   }
 
   function renderHeader(p) {
@@ -70,6 +71,7 @@
     var seats = p.seats || [];
     var n = (p.table && p.table.seats) || 0;
     seats.forEach(function (s) { if (s.seat > n) n = s.seat; });
+    box.classList.toggle("many", n > 6);
     seats.forEach(function (s) {
       var node = el("div", "seat");
       node.dataset.seat = s.seat;
@@ -83,7 +85,9 @@
 
       var head = el("div", "seat-head");
       head.appendChild(el("span", "seat-no", s.seat));
-      head.appendChild(el("span", "player", s.player || "empty"));
+      var player = el("span", "player", s.player || "empty");
+      player.title = s.player || "";
+      head.appendChild(player);
       var markers = el("span", "markers");
       if (s.seat === h.button) markers.appendChild(el("span", "marker button", "D"));
       if (s.seat === h.small_blind) markers.appendChild(el("span", "marker sb", "SB"));
