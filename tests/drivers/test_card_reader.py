@@ -102,9 +102,7 @@ def test_unplug_then_replug_at_the_same_path(
     assert stats.last_error is None
 
 
-def test_reader_waits_for_a_device_that_is_not_there_yet(
-    link: Path, start_reader: Start
-) -> None:
+def test_reader_waits_for_a_device_that_is_not_there_yet(link: Path, start_reader: Start) -> None:
     shoe = start_reader(link)
     assert wait_until(lambda: shoe.reader.stats.last_error is not None)
     assert not shoe.reader.connected.is_set()

@@ -112,7 +112,11 @@ def test_encode_read_rejects_bad_fields_with_a_clear_message(
     kwargs: dict[str, object], message: str
 ) -> None:
     args: dict[str, object] = {
-        "reader": 2, "antenna": 1, "uid": "04A1B2C3", "face_up": False, "counter": 1
+        "reader": 2,
+        "antenna": 1,
+        "uid": "04A1B2C3",
+        "face_up": False,
+        "counter": 1,
     }
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):

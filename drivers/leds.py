@@ -1,0 +1,250 @@
+"""Seat LEDs on gpiozero: the button, blinds and action lights at each seat, plus two table lights.
+
+``TableLeds(pin_map)`` builds one gpiozero ``LED`` per configured pin and ``show(plan)`` lights
+exactly what a ``LedPlan`` says: at each seat the button, small blind, big blind and to-act LEDs,
+and for the table an alert LED (an open finding) and a reader-activity LED that toggles with
+every card the core applies. The controller computes the plan from the table snapshot
+(``controller.ledplan``); this module only knows pins.
+
+Tests pass ``pin_factory=MockFactory(...)``; on the Pi gpiozero picks lgpio. Wiring of the
+default 6-seat map: ``hardware/leds.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gpiozero import LED
+
+__all__ = [
+    "DEFAULT_PIN_MAP_6_SEATS",
+    "MAX_SEATS",
+    "SEAT_ROLES",
+    "TABLE_ROLES",
+    "LedPlan",
+    "TableLeds",
+    "validate_pin_map",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_SEATS = 10
+SEAT_ROLES = ("button", "small_blind", "big_blind", "to_act")
+TABLE_ROLES = ("alert", "activity")
+
+# BCM 0 and 1 belong to the HAT ID EEPROM; 2..27 are the header's general-purpose pins.
+_FIRST_PIN, _LAST_PIN = 2, 27
+_PIN_NAME = re.compile(r"(?:GPIO|BCM)(\d{1,2})", re.IGNORECASE)
+
+# BCM pins per seat, in SEAT_ROLES order (button, small blind, big blind, to act).
+_DEFAULT_6_SEATS = {
+    1: (4, 17, 27, 22),
+    2: (18, 23, 24, 25),
+    3: (12, 16, 20, 21),
+    4: (13, 19, 26, 7),
+    5: (10, 9, 11, 8),
+    6: (14, 15, 2, 3),
+}
+DEFAULT_PIN_MAP_6_SEATS: Mapping[str, Any] = {
+    "seats": {
+        str(seat): {role: f"GPIO{pin}" for role, pin in zip(SEAT_ROLES, pins, strict=True)}
+        for seat, pins in _DEFAULT_6_SEATS.items()
+    },
+    "alert": "GPIO5",
+    "activity": "GPIO6",
+}
+"""Every free BCM pin 2..27 (6 x 4 + 2 = 26): I2C, SPI, UART and 1-wire must be off. See
+hardware/leds.md for the header pins, resistors and the boot-time caveats."""
+
+
+@dataclass(frozen=True, slots=True)
+class LedPlan:
+    """What the LEDs show: a seat (1..10) or None for each seat light, and two table lights."""
+
+    button: int | None = None
+    small_blind: int | None = None
+    big_blind: int | None = None
+    to_act: int | None = None
+    alert: bool = False
+    activity: bool = False
+
+    def __post_init__(self) -> None:
+        for role in SEAT_ROLES:
+            seat = getattr(self, role)
+            if seat is None:
+                continue
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
+                raise ValueError(
+                    f"LedPlan.{role} must be a seat 1..{MAX_SEATS} or None, got {seat!r}"
+                )
+        for role in TABLE_ROLES:
+            value = getattr(self, role)
+            if not isinstance(value, bool):
+                raise ValueError(f"LedPlan.{role} must be True or False, got {value!r}")
+
+    def wants(self, seat: int | None, role: str) -> bool:
+        """Whether the LED for ``role`` at ``seat`` (None for a table light) should be lit."""
+        value = getattr(self, role)
+        return bool(value) if seat is None else value == seat
+
+
+_LedKey = tuple[int | None, str]  # (seat, role); seat None for the table lights
+
+
+def _pin_number(value: object, where: str) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{where}: {value!r} is not a pin (use 'GPIO17')")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and (match := _PIN_NAME.fullmatch(value.strip())):
+        number = int(match.group(1))
+    else:
+        raise ValueError(f"{where}: {value!r} is not a BCM pin name like 'GPIO17'")
+    if not _FIRST_PIN <= number <= _LAST_PIN:
+        raise ValueError(f"{where}: GPIO{number} is not one of GPIO{_FIRST_PIN}..GPIO{_LAST_PIN}")
+    return number
+
+
+def _seat_number(key: object, where: str) -> int:
+    text = str(key).strip()
+    if isinstance(key, bool) or not text.isdigit() or not 1 <= int(text) <= MAX_SEATS:
+        raise ValueError(f"{where}: seat {key!r} is outside 1..{MAX_SEATS}")
+    return int(text)
+
+
+def validate_pin_map(pin_map: object) -> dict[_LedKey, int]:
+    """Check a pin map from configuration; return (seat, role) -> BCM pin number.
+
+    Raises ``ValueError`` naming the offending key: an unknown key or role, a seat outside
+    1..10, a pin that is not a BCM GPIO2..GPIO27 name, or a pin used twice.
+    """
+    if not isinstance(pin_map, Mapping):
+        raise ValueError(f"pin_map must be a mapping, not {type(pin_map).__name__}")
+    pins: dict[_LedKey, int] = {}
+    used: dict[int, str] = {}
+
+    def claim(key: _LedKey, value: object, where: str) -> None:
+        number = _pin_number(value, where)
+        if number in used:
+            raise ValueError(f"{where}: GPIO{number} is already used by {used[number]}")
+        used[number] = where
+        pins[key] = number
+
+    for top in pin_map:
+        if top not in ("seats", *TABLE_ROLES):
+            raise ValueError(
+                f"pin_map[{top!r}]: unknown key (expected 'seats', 'alert', 'activity')"
+            )
+    seats = pin_map.get("seats", {})
+    if not isinstance(seats, Mapping):
+        raise ValueError("pin_map['seats'] must map seat numbers to {role: pin}")
+    seen_seats: dict[int, object] = {}
+    for seat_key, roles in seats.items():
+        where = f"pin_map['seats'][{seat_key!r}]"
+        seat = _seat_number(seat_key, where)
+        if seat in seen_seats:
+            raise ValueError(f"{where}: seat {seat} is also given as {seen_seats[seat]!r}")
+        seen_seats[seat] = seat_key
+        if not isinstance(roles, Mapping):
+            raise ValueError(f"{where} must map roles to pins, not {type(roles).__name__}")
+        for role, pin in roles.items():
+            role_where = f"{where}[{role!r}]"
+            if role not in SEAT_ROLES:
+                raise ValueError(
+                    f"{role_where}: unknown role (expected one of {', '.join(SEAT_ROLES)})"
+                )
+            claim((seat, role), pin, role_where)
+    for role in TABLE_ROLES:
+        if pin_map.get(role) is not None:
+            claim((None, role), pin_map[role], f"pin_map[{role!r}]")
+    return pins
+
+
+class TableLeds:
+    """The table's LEDs; ``show(plan)`` is safe to call from any thread.
+
+    Holds a reference to every ``LED`` (gpiozero turns a collected device's pin back into an
+    input, which would switch its light off) and writes only the pins whose value changes.
+    """
+
+    def __init__(self, pin_map: Mapping[str, Any], *, pin_factory: Any = None) -> None:
+        self._pins = validate_pin_map(pin_map)
+        self._lock = threading.Lock()
+        self._leds: dict[_LedKey, LED] = {}
+        self._lit: dict[_LedKey, bool] = {}
+        self.pin_writes = 0
+        """How many times a pin was switched (tests check that nothing is rewritten)."""
+        self._closed = False
+        self._unwired: set[int] = set()
+        try:
+            for key, number in self._pins.items():
+                self._leds[key] = LED(f"GPIO{number}", initial_value=False, pin_factory=pin_factory)
+                self._lit[key] = False
+        except BaseException:
+            self._close_leds()
+            raise
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats that have at least one LED, in order."""
+        return tuple(sorted({seat for seat, _ in self._leds if seat is not None}))
+
+    def pin(self, seat: int | None, role: str) -> int | None:
+        """The BCM pin of ``role`` at ``seat`` (None for a table light), or None if not wired."""
+        return self._pins.get((seat, role))
+
+    def lit(self) -> frozenset[_LedKey]:
+        """The (seat, role) LEDs that are on; seat is None for the table lights."""
+        with self._lock:
+            return frozenset(key for key, on in self._lit.items() if on)
+
+    def show(self, plan: LedPlan) -> None:
+        """Set every LED to ``plan``; a seat the plan names but that has no LEDs is ignored."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("TableLeds.show() after close()")
+            for key, led in self._leds.items():
+                want = plan.wants(*key)
+                if want != self._lit[key]:
+                    if want:
+                        led.on()
+                    else:
+                        led.off()
+                    self._lit[key] = want
+                    self.pin_writes += 1
+            self._note_unwired(plan)
+
+    def close(self) -> None:
+        """Switch everything off and release the pins; safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for led in self._leds.values():
+                led.off()
+            self._close_leds()
+
+    def __enter__(self) -> TableLeds:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _close_leds(self) -> None:
+        for led in self._leds.values():
+            led.close()
+        self._leds.clear()
+
+    def _note_unwired(self, plan: LedPlan) -> None:
+        # A 10-seat game on a 6-seat LED board is legal; say so once per seat, not per hand.
+        wired = {seat for seat, _ in self._leds}
+        for role in SEAT_ROLES:
+            seat = getattr(plan, role)
+            if seat is not None and seat not in wired and seat not in self._unwired:
+                self._unwired.add(seat)
+                log.warning("seat %d has no LEDs in the pin map; its lights are not shown", seat)
