@@ -232,3 +232,15 @@ def test_ftdi_latency_timer_is_lowered_where_sysfs_has_it(tmp_path: Path) -> Non
     # A pty, a CDC-ACM device or a URL has no such knob: nothing happens, nothing raises.
     assert not set_ftdi_latency_timer("/dev/ttyACM0", sysfs_root=sysfs)
     assert not set_ftdi_latency_timer("socket://127.0.0.1:7000", sysfs_root=sysfs)
+
+
+def test_plug_replaces_a_stale_link_left_by_a_crashed_run(link: Path, start_reader: Start) -> None:
+    link.symlink_to("/dev/pts/does-not-exist")
+    with SimulatedReader(link, reader_id=2) as felt_sim:
+        assert link.resolve() == Path(felt_sim.slave_name or "")
+        felt = connected(start_reader(link))
+        felt_sim.send_heartbeat()  # from reader_id 2 by default
+        felt_sim.send_read(2, 13, "04000013")
+        read = felt.next_read()
+        assert (read.reader, read.antenna, read.counter) == (2, 13, 1)
+    assert not link.exists() and not link.is_symlink()
