@@ -118,7 +118,7 @@ def run_table(config: Config, stdin: TextIO = sys.stdin) -> int:
         if leds is not None:
             leds.close()
         if server is not None:
-            server.shutdown()
+            server.stop()
         journal.checkpoint()
         journal.close()
     return 0

@@ -39,7 +39,7 @@ class TagReadLike(Protocol):
     antenna: int
     uid: str
     face_up: bool
-    received: float
+    received_monotonic: float
 
 
 def parse_antenna_map(
@@ -66,8 +66,9 @@ class Sensing:
     """Stateful read -> event translation for one table."""
 
     antennas: Mapping[tuple[int, int], str] = field(default_factory=lambda: dict(DEFAULT_ANTENNAS))
-    # The same card read again at the shoe antenna within this window is the same draw.
-    shoe_debounce_s: float = 0.25
+    # Readers repeat a read every 250 ms while a tag is in the field (hardware/reader-protocol.md);
+    # the same card read again at the shoe within this window of its last read is the same draw.
+    shoe_debounce_s: float = 0.6
     unknown_antenna_reads: int = 0
     _zone_of: dict[str, str] = field(default_factory=dict)
     _last_shoe_read: dict[str, float] = field(default_factory=dict)
@@ -80,8 +81,8 @@ class Sensing:
         uid = read.uid
         if where == SHOE:
             last = self._last_shoe_read.get(uid)
-            self._last_shoe_read[uid] = read.received
-            if last is not None and read.received - last < self.shoe_debounce_s:
+            self._last_shoe_read[uid] = read.received_monotonic
+            if last is not None and read.received_monotonic - last < self.shoe_debounce_s:
                 return []
             # A card drawn again was back in the stub: it is in no zone any more.
             out: list[Body] = []

@@ -87,7 +87,6 @@ class SimulatedTable:
         self.daemon = TableDaemon(self.journal, outputs)
         self.link = workdir / "shoe"
         self.shoe = SimulatedReader(str(self.link))
-        self.shoe.plug()
         self.reader = CardReader(str(self.link), self.daemon.on_read, name="sim-shoe")
         self.reader.start()
         if not self.reader.connected.wait(5):
@@ -132,13 +131,12 @@ class SimulatedTable:
 
     def close(self) -> None:
         self._halt.set()
-        self.reader.stop()
-        self.reader.join(2)
-        self.shoe.unplug()
+        self.reader.stop(2)
+        self.shoe.close()
         if self.leds is not None:
             self.leds.close()
         if self.server is not None:
-            self.server.shutdown()
+            self.server.stop()
         self.journal.checkpoint()
         self.journal.close()
 

@@ -16,21 +16,21 @@ class Read:
     antenna: int
     uid: str
     face_up: bool = False
-    received: float = 0.0
+    received_monotonic: float = 0.0
 
 
 def test_a_card_leaves_the_shoe_and_lands_at_a_seat():
     s = Sensing()
-    assert s.on_read(Read(1, 0, "AA", True, 1.0)) == [ShoeDraw(uid="AA", face_up=True)]
-    assert s.on_read(Read(2, 3, "AA", received=1.1)) == [ZoneRead(uid="AA", zone="seat:3")]
+    assert s.on_read(Read(1, 0, "AA", True, received_monotonic=1.0)) == [ShoeDraw(uid="AA", face_up=True)]
+    assert s.on_read(Read(2, 3, "AA", received_monotonic=1.1)) == [ZoneRead(uid="AA", zone="seat:3")]
 
 
 def test_repeated_reads_of_a_resting_card_are_one_fact():
     s = Sensing()
-    s.on_read(Read(1, 0, "AA", received=1.0))
-    assert s.on_read(Read(1, 0, "AA", received=1.1)) == []  # same draw, read twice
-    s.on_read(Read(2, 11, "AA", received=1.2))
-    assert s.on_read(Read(2, 11, "AA", received=5.0)) == []
+    s.on_read(Read(1, 0, "AA", received_monotonic=1.0))
+    assert s.on_read(Read(1, 0, "AA", received_monotonic=1.1)) == []  # same draw, read twice
+    s.on_read(Read(2, 11, "AA", received_monotonic=1.2))
+    assert s.on_read(Read(2, 11, "AA", received_monotonic=5.0)) == []
 
 
 def test_a_card_moved_between_zones_leaves_one_and_enters_the_other():
@@ -44,9 +44,9 @@ def test_a_card_moved_between_zones_leaves_one_and_enters_the_other():
 
 def test_a_card_drawn_again_after_going_back_to_the_stub():
     s = Sensing()
-    s.on_read(Read(1, 0, "AA", received=1.0))
-    s.on_read(Read(2, 11, "AA", received=1.1))
-    assert s.on_read(Read(1, 0, "AA", received=9.0)) == [
+    s.on_read(Read(1, 0, "AA", received_monotonic=1.0))
+    s.on_read(Read(2, 11, "AA", received_monotonic=1.1))
+    assert s.on_read(Read(1, 0, "AA", received_monotonic=9.0)) == [
         ZoneLeave(uid="AA", zone="board"),
         ShoeDraw(uid="AA", face_up=False),
     ]

@@ -1,0 +1,19 @@
+"""``python -m bench`` (``make bench``): every benchmark, one after the other."""
+
+from __future__ import annotations
+
+import sys
+
+from bench import evaluator, latency
+
+
+def main() -> int:
+    print("== 7-card high-hand evaluations per second (bench.evaluator) ==", flush=True)
+    evaluator.main([])
+    print("\n== card frame -> LED and Socket.IO latency (bench.latency) ==", flush=True)
+    latency.main([])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
