@@ -1,0 +1,25 @@
+"""The rules core: pure (state, event) -> (state, findings, pots) for a no-limit hold'em table.
+
+The only names used from outside (docs/architecture.md):
+
+    from controller.rules import TableState, Step, initial_state, apply, snapshot
+    step = apply(state, event)   # pure; never raises on any event sequence
+    step.state, step.findings, step.results
+    snapshot(state) -> dict      # docs/snapshot.md
+"""
+
+from controller.rules.findings import Citation, Finding
+from controller.rules.pots import PotAward
+from controller.rules.table import Step, TableState, apply, initial_state
+from controller.rules.view import snapshot
+
+__all__ = [
+    "Citation",
+    "Finding",
+    "PotAward",
+    "Step",
+    "TableState",
+    "apply",
+    "initial_state",
+    "snapshot",
+]

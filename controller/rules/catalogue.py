@@ -1,0 +1,540 @@
+"""The finding catalogue: every code the rules core can raise, as data.
+
+Each entry gives the code's title (for people; never names a card, it reaches the public view),
+severity, the rules it comes from (rulebook file, section, rule; the first is the one a finding
+carries), the remedy as steps the dealer carries out, and the sensors it needs. Remedy steps are
+templates: ``{seat}``, ``{seats}``, ``{card}``, ``{cards}`` and the other names an entry uses are
+filled in from the specific case, so a remedy names the exact cards where the rules determine
+them. House-rules profiles (a later issue) will swap remedy texts here, not in the code.
+
+Codes in CAPITALS with a ``catalogue`` id are the ids of research/irregularities.md (dealing) and
+research/button-blinds-betting.md §2.16 (betting). A few codes are the project's own, for
+situations the rulebooks do not name (an unregistered tag, an event the procedure cannot place);
+they say so (``catalogue=False``). docs/findings.md documents every entry.
+
+Default behaviour is Robert's Rules of Poker v11 (roberts-rules-v11.txt), the project default
+where the rulebooks disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from string import Formatter
+
+from controller.rules.findings import Citation, Finding, Severity
+
+RR = "roberts-rules-v11.txt"
+MISDEALS = "Section 3, Misdeals"
+IRREG = "Section 3, Irregularities"
+HOLDEM = "Section 5, Holdem"
+BETTING = "Section 3, Betting and Raising"
+NOLIMIT = "Section 14, No-Limit and Pot-Limit"
+BLINDS = "Section 4, Button and Blind Use"
+
+REDEAL = (
+    "Declare a misdeal: every chip goes back to the player who put it in.",
+    "Retrieve every card, reshuffle and recut, and redeal with the same button "
+    "(Robert's Rules do not say whether the button moves on a redeal; Feltguard keeps it).",
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One finding code."""
+
+    code: str
+    title: str
+    severity: Severity
+    rules: tuple[Citation, ...]
+    remedy: tuple[str, ...]
+    sensors: str
+    catalogue: bool = True  # False: a project code the research catalogue does not list
+
+
+def _c(section: str, rule: str, text: str = "", file: str = RR) -> Citation:
+    return Citation(file=file, section=section, rule=rule, text=text)
+
+
+_ENTRIES: tuple[Entry, ...] = (
+    # --- deck and tags -----------------------------------------------------------------------
+    Entry(
+        "DUPLICATE_CARD",
+        "Duplicate card: two tags carry the same card",
+        "misdeal",
+        (
+            _c(IRREG, "4", "If two cards of the same rank and suit are found, all action is void"),
+            _c(IRREG, "5"),
+        ),
+        (
+            "Stop the deal: two different tags carry {card} in this hand.",
+            "All action is void: every chip in the pot goes back to the player who wagered it.",
+            "Take the defective deck out of play (both cards {card}) and deal the next hand with "
+            "a complete deck.",
+            "A player who knew the deck was defective and bet on it may lose the refund "
+            "(Irregularities, rule 5): call the floor if so.",
+        ),
+        "shoe reader (tag serials); deck registry",
+    ),
+    Entry(
+        "UNKNOWN_TAG",
+        "A card whose tag is not in the registered deck",
+        "misdeal",
+        (
+            _c(IRREG, "3", "If a card with a different color back appears during a hand, all "
+               "action is void"),
+        ),
+        (
+            "Stop the deal: tag {uid} is not in the registered deck {deck}.",
+            "Check the card: a card from another deck (different back) appearing during the hand "
+            "voids all action and every chip goes back to its owner; a card of this deck whose "
+            "tag is unregistered must be re-registered before the next hand.",
+            "Redeal the hand with the registered deck.",
+        ),
+        "shoe reader or zone antennas; deck registry",
+        catalogue=False,
+    ),
+    # --- the initial deal --------------------------------------------------------------------
+    Entry(
+        "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED",
+        "Misdeal: the first or second card was exposed",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(a)", "The first or second card of the hand has been exposed by a "
+               "dealer error."),
+            _c(HOLDEM, "1", "If the initial holecard dealt to the first or second player is "
+               "exposed, a misdeal results."),
+        ),
+        ("Card {card}, the {ordinal} card of the deal (to seat {seat}), was exposed.", *REDEAL),
+        "shoe orientation sensor or the dealer's exposed-card key",
+    ),
+    Entry(
+        "MISDEAL_TWO_OR_MORE_CARDS_EXPOSED",
+        "Misdeal: two or more cards exposed by the dealer",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(b)", "Two or more cards have been exposed by the dealer."),
+            _c(HOLDEM, "1", "If more than one holecard is exposed, this is a misdeal"),
+        ),
+        ("Cards {cards} were exposed by the dealer during the deal.", *REDEAL),
+        "shoe orientation sensor or the dealer's exposed-card key",
+    ),
+    Entry(
+        "HOLECARD_EXPOSED_SINGLE_REPLACE",
+        "A hole card was exposed by the dealer: it is replaced",
+        "error",
+        (
+            _c(HOLDEM, "1", "If any other holecard is exposed due to a dealer error, the deal "
+               "continues. The exposed card may not be kept."),
+            _c(IRREG, "13"),
+            _c(MISDEALS, "2(f)", "except an exposed card may be replaced by the burncard"),
+        ),
+        (
+            "The deal continues; seat {seat} may not keep {card}.",
+            "After every player has two cards, deal the top card of the deck to seat {seat} "
+            "as its replacement.",
+            "Put {card} in the burn: it is the burncard for the flop (no other card is burned "
+            "before the flop).",
+        ),
+        "shoe orientation sensor or the dealer's exposed-card key",
+    ),
+    Entry(
+        "MISDEAL_FIRST_CARD_WRONG_POSITION",
+        "Misdeal: the first card went to the wrong position",
+        "misdeal",
+        (_c(MISDEALS, "2(h)", "The first card was dealt to the wrong position."),),
+        (
+            "The first card, {card}, went to {landed} instead of seat {expected} (the first "
+            "seat left of the button).",
+            *REDEAL,
+        ),
+        "shoe reader and seat antennas; button position",
+    ),
+    Entry(
+        "MISDEAL_CARD_OUT_OF_SEQUENCE",
+        "Misdeal: a card was dealt out of sequence",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(f)", "Any card has been dealt out of the proper sequence (except an "
+               "exposed card may be replaced by the burncard)."),
+        ),
+        (
+            "Card {card} went to {landed}; in proper sequence it was due to seat {expected}.",
+            *REDEAL,
+        ),
+        "shoe reader and seat antennas; button position",
+    ),
+    Entry(
+        "MISDEAL_INCORRECT_CARD_COUNT",
+        "Misdeal: a player was dealt the wrong number of cards",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(e)", "An incorrect number of cards has been dealt to a player, "
+               "except the top card may be dealt if it goes to the player in proper sequence."),
+        ),
+        (
+            "{detail}",
+            "The top card can no longer reach seat(s) {seats} in proper sequence, so the "
+            "exception of rule 2(e) does not apply.",
+            *REDEAL,
+        ),
+        "shoe reader and seat antennas",
+    ),
+    Entry(
+        "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT",
+        "Misdeal: a card was dealt to a seat not in the hand",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(i)", "Cards have been dealt to an empty seat or a player not "
+               "entitled to a hand."),
+        ),
+        ("Card {card} went to seat {seat}, which is not dealt in this hand.", *REDEAL),
+        "seat antennas; seat status from the console",
+    ),
+    Entry(
+        "EXTRA_CARD_SINGLE_BECOMES_BURN",
+        "One extra card dealt: it becomes the burncard",
+        "error",
+        (
+            _c(IRREG, "11", "Before the first round of betting, if a dealer deals one "
+               "additional card, it is returned to the deck and used as the burncard."),
+            _c(HOLDEM, "2", "the card will be returned to the deck and used for the burncard."),
+        ),
+        (
+            "Seat {seat} received one extra card, {card}, after every player had two cards.",
+            "Take {card} back; it is not part of seat {seat}'s hand.",
+            "Use {card} as the burncard for the flop: after the preflop betting, put it in the "
+            "burn and deal the flop from the top of the deck without another burn.",
+        ),
+        "shoe reader and seat antennas",
+    ),
+    Entry(
+        "MISDEAL_TWO_OR_MORE_EXTRA_CARDS",
+        "Misdeal: two or more extra cards dealt",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(d)", "Two or more extra cards have been dealt in the starting hands "
+               "of a game."),
+            _c(HOLDEM, "2", "If the dealer mistakenly deals more than one extra card, it is a "
+               "misdeal."),
+        ),
+        ("Extra cards {cards} went to seat(s) {seats} after the starting hands.", *REDEAL),
+        "shoe reader and seat antennas",
+    ),
+    # --- burns and board -----------------------------------------------------------------------
+    Entry(
+        "FLOP_BURN_ERROR",
+        "No burn or two burns before the flop",
+        "error",
+        (
+            _c(HOLDEM, "4", "If the dealer failed to burn a card before dealing the flop, or "
+               "burned two cards, the error should be rectified by using the proper burncard "
+               "and flop, if no boardcards were exposed."),
+        ),
+        (
+            "{detail}",
+            "If no board card has been turned face up: {fix}",
+            "If any board card was exposed, the deck must be reshuffled before the flop is "
+            "dealt (Holdem, rule 4).",
+        ),
+        "shoe reader; board and burn antennas",
+    ),
+    Entry(
+        "BURN_MISSING_OR_EXTRA",
+        "No burn or an extra burn before the turn or river",
+        "error",
+        (
+            _c(IRREG, "16", "If the dealer fails to burn a card or burns more than one card, "
+               "the error should be corrected if discovered before betting action has started "
+               "for that round."),
+            _c(HOLDEM, "6", "Once action has been taken on a boardcard by any player, the card "
+               "must stand."),
+        ),
+        (
+            "{detail}",
+            "Before any player acts on the {street}: {fix}",
+            "Once a player has acted on the {street} card it stands; subsequent cards must be "
+            "those that would have come without the error (Irregularities, rule 16).",
+        ),
+        "shoe reader; board and burn antennas",
+    ),
+    Entry(
+        "FLOP_TOO_MANY_CARDS",
+        "Four-card flop",
+        "error",
+        (
+            _c(HOLDEM, "3", "If the flop contains too many cards, it must be redealt. (This "
+               "applies even if it were possible to know which card was the extra one.)"),
+            _c(HOLDEM, "7", "the boardcards are mixed with the remainder of the deck. The "
+               "burncard remains on the table."),
+        ),
+        (
+            "The flop has {count} cards: {cards}.",
+            "Mix the board cards {cards} with the remainder of the deck; the burncard stays on "
+            "the table.",
+            "Shuffle, cut, and deal a new flop of three cards without burning a card.",
+        ),
+        "shoe reader; board antenna",
+    ),
+    Entry(
+        "FLOP_PREMATURE",
+        "Flop dealt before the preflop betting was complete",
+        "error",
+        (
+            _c(HOLDEM, "5", "If the dealer burns and turns before a betting round is complete, "
+               "the card(s) may not be used, even if all subsequent players elect to fold."),
+            _c(IRREG, "15"),
+            _c(HOLDEM, "7", "deals a new flop without burning a card."),
+        ),
+        (
+            "Card {card} left the shoe while the preflop betting was open: the premature cards "
+            "do not play, even if the remaining players fold.",
+            "Complete the preflop betting.",
+            "The premature burn stays as the burncard; mix the premature flop cards with the "
+            "remainder of the deck, shuffle, cut, and deal a new flop without burning.",
+        ),
+        "shoe reader; board and burn antennas; the betting actions",
+    ),
+    Entry(
+        "TURN_PREMATURE",
+        "Turn dealt before the flop betting was complete",
+        "error",
+        (
+            _c(HOLDEM, "8", "The dealer burns and deals what would have been the fifth card in "
+               "the fourth card's place."),
+            _c(HOLDEM, "5"),
+            _c(IRREG, "15"),
+        ),
+        (
+            "Card {card} left the shoe while the flop betting was open: the premature turn card "
+            "is taken out of play (set it aside), even if the remaining players fold; the "
+            "premature burn stays a burn.",
+            "Complete the flop betting.",
+            "Burn and deal what would have been the river as the turn.",
+            "After the turn betting, reshuffle the deck with the set-aside card (not the burns "
+            "or discards), cut, and deal the river without burning.",
+        ),
+        "shoe reader; board and burn antennas; the betting actions",
+    ),
+    Entry(
+        "RIVER_PREMATURE",
+        "River dealt before the turn betting was complete",
+        "error",
+        (
+            _c(HOLDEM, "8", "If the fifth card is turned up prematurely, the deck is reshuffled "
+               "and dealt in the same manner."),
+            _c(HOLDEM, "5"),
+            _c(IRREG, "15"),
+        ),
+        (
+            "Card {card} left the shoe while the turn betting was open: the premature river does "
+            "not play, even if the remaining players fold.",
+            "Complete the turn betting.",
+            "Reshuffle the remainder of the deck with the premature card (not the burns or "
+            "discards), cut, and deal the river without burning.",
+        ),
+        "shoe reader; board and burn antennas; the betting actions",
+    ),
+    Entry(
+        "DRAW_AFTER_HAND_END",
+        "A card was drawn after the hand was over",
+        "warning",
+        (
+            _c("Section 2, Procedures", "24", "After a deal ends, dealers are asked to not show "
+               "what card would have been dealt."),
+        ),
+        (
+            "Card {card} left the shoe after the hand was over: do not show what card would "
+            "have been dealt.",
+            "Return it face down with the discards; it is not part of the hand.",
+        ),
+        "shoe reader",
+    ),
+    Entry(
+        "UNEXPECTED_CARD",
+        "A card the dealing procedure did not expect",
+        "warning",
+        (
+            _c(IRREG, "16", "subsequent cards dealt should be those that would have come if no "
+               "error had occurred."),
+        ),
+        (
+            "{detail}",
+            "Call the floor: the rulebooks give no specific remedy; the principle is that the "
+            "cards dealt next should be those that would have come without the error.",
+        ),
+        "shoe reader; zone antennas",
+        catalogue=False,
+    ),
+    # --- betting -------------------------------------------------------------------------------
+    Entry(
+        "OOT_ACTION",
+        "Action out of turn",
+        "warning",
+        (
+            _c(BETTING, "11", "A player who checks out of turn may not bet or raise on the next "
+               "turn to act."),
+        ),
+        (
+            "Seat {seat} acted ({action}) while seat {to_act} was to act; Feltguard has not "
+            "applied it.",
+            "Enter seat {to_act}'s action first. Under Robert's Rules an out-of-turn action is "
+            "binding unless the action to that player changes by a bet or raise; re-enter it "
+            "in turn if it stands.",
+        ),
+        "the betting actions (dealer console or chip sensors)",
+    ),
+    Entry(
+        "UNDERSIZED_WAGER",
+        "Bet or raise below the minimum",
+        "warning",
+        (
+            _c(NOLIMIT, "11", "If a player tries to bet or raise less than the legal minimum and "
+               "has more chips, the wager must be increased to the proper size (but no greater)."),
+            _c(NOLIMIT, "2"),
+            _c(NOLIMIT, "3"),
+        ),
+        (
+            "Seat {seat} wagered {amount}; the minimum is {minimum}.",
+            "{fix}",
+        ),
+        "the betting actions (dealer console or chip sensors)",
+    ),
+    Entry(
+        "RAISE_NOT_PERMITTED",
+        "Raise not permitted: the betting was not reopened",
+        "warning",
+        (
+            _c(NOLIMIT, "3", "A player who has already acted and is not facing a fullsize wager "
+               "may not subsequently raise an all-in bet that is less than the minimum bet or "
+               "less than the full size of the last bet or raise."),
+            _c(NOLIMIT, "4"),
+            _c(BETTING, "7", "Multiple all-in wagers, each of an amount too small to "
+               "individually qualify as a raise, still act as a raise and reopen the betting"),
+        ),
+        (
+            "Seat {seat} may not raise: the wager since its last action is not a full raise.",
+            "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
+        ),
+        "the betting actions (dealer console or chip sensors)",
+    ),
+    Entry(
+        "ACTION_NOT_AVAILABLE",
+        "An action that is not available now",
+        "warning",
+        (
+            _c(BETTING, "6", "Any wager not all-in must be at least the size of the previous "
+               "bet or raise in that round."),
+            _c(BLINDS, "intro", "Blinds are posted before the players look at their cards."),
+        ),
+        ("{detail}", "Feltguard has not applied it; enter the action that is available."),
+        "the betting actions (dealer console or chip sensors)",
+        catalogue=False,
+    ),
+    Entry(
+        "BLIND_WRONG_AMOUNT",
+        "A blind posted for the wrong amount",
+        "warning",
+        (
+            _c(BLINDS, "1", "They remain the same even when the player in the blind does not "
+               "have enough chips to post the full amount."),
+            _c(NOLIMIT, "2"),
+        ),
+        (
+            "Seat {seat} posted {amount}; the {blind} is {due} (or all its chips).",
+            "Feltguard has applied the post as {due}; correct the chips on the felt.",
+        ),
+        "the betting actions (dealer console or chip sensors)",
+        catalogue=False,
+    ),
+    # --- hand and table management -------------------------------------------------------------
+    Entry(
+        "SHOWDOWN_INCOMPLETE",
+        "The pots cannot be awarded yet",
+        "warning",
+        (
+            _c("Section 3, The Showdown", "7", "If there is a side pot, the winner of that pot "
+               "should be decided before the main pot is awarded."),
+        ),
+        (
+            "{detail}",
+            "Finish the hand (or declare a misdeal) and press award pots again; Feltguard has "
+            "not awarded anything.",
+        ),
+        "the board and seat antennas; the betting actions",
+        catalogue=False,
+    ),
+    Entry(
+        "EVENT_OUT_OF_PLACE",
+        "An event the table cannot apply now",
+        "warning",
+        (
+            _c(BLINDS, "intro", "The button moves one seat clockwise after a deal ends"),
+        ),
+        ("{detail}", "Feltguard has not applied it."),
+        "the dealer console",
+        catalogue=False,
+    ),
+)
+
+CATALOGUE: Mapping[str, Entry] = {e.code: e for e in _ENTRIES}
+
+# The ordinals the exposed-card remedy names.
+ORDINALS = ("first", "second")
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
+class _Fill(dict[str, str]):
+    """format_map helper: a missing key renders as a visible gap, never raises."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def make_finding(
+    code: str,
+    seq: int,
+    *,
+    seats: Sequence[int] = (),
+    cards: Sequence[str] = (),
+    message: str = "",
+    fill: Mapping[str, object] | None = None,
+    expect: tuple[tuple[str, str | None], ...] = (),
+) -> Finding:
+    """Build the Finding for ``code`` with the remedy filled in for this case.
+
+    ``fill`` supplies the template names; ``seat``/``seats``/``card``/``cards`` default to the
+    finding's own seats and cards."""
+    entry = CATALOGUE[code]
+    values = _Fill()
+    if seats:
+        values["seat"] = str(seats[0])
+    values["seats"] = ", ".join(str(s) for s in seats) or "none"
+    if cards:
+        values["card"] = cards[0]
+    values["cards"] = ", ".join(cards) or "none"
+    for key, value in (fill or {}).items():
+        values[key] = str(value)
+    remedy = tuple(step.format_map(values) for step in entry.remedy)
+    if not message:
+        message = remedy[0]
+    return Finding(
+        code=code,
+        seq=seq,
+        severity=entry.severity,
+        title=entry.title,
+        message=message,
+        rule=entry.rules[0],
+        remedy=remedy,
+        seats=tuple(seats),
+        cards=tuple(cards),
+        expect=expect,
+    )
+
+
+def template_fields(code: str) -> set[str]:
+    """The names a code's remedy templates use (tests check every one is filled)."""
+    return set().union(*(_fields(step) for step in CATALOGUE[code].remedy))

@@ -1,0 +1,98 @@
+"""``snapshot(state)``: the whole table as plain JSON-able data (schema: docs/snapshot.md).
+
+The snapshot is the only thing the LED plan and the display see of the rules core. It holds
+everything, hole cards included; the display's role payloads copy from it by whitelist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.rules import betting, dealing
+from controller.rules.pots import build_pots, return_uncalled
+from controller.rules.table import Hand, TableState
+
+
+def _pots(h: Hand) -> list[dict[str, Any]]:
+    """Main pot first, then side pots: chips gathered plus bets on the felt."""
+    b = h.betting
+    contrib = betting.contributions(b)
+    if not sum(contrib.values()):
+        return []
+    folded = betting.folded(b)
+    if b.closed or b.no_more_betting:
+        contrib, _ = return_uncalled(contrib)
+        pots = build_pots(contrib, folded)
+    else:
+        all_in = frozenset(p.seat for p in b.players if p.all_in)
+        pots = build_pots(contrib, folded, all_in=all_in)
+    return [p.to_json() for p in pots]
+
+
+def _hand(state: TableState) -> dict[str, Any]:
+    h = state.hand
+    if h is None:
+        return {
+            "number": 0, "phase": "idle", "button": None, "small_blind": None, "big_blind": None,
+            "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
+            "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
+            "cards_seen": 0,
+        }
+    b = h.betting
+    in_play = h.in_play
+    if h.phase == "complete":
+        expect = "shuffle, then a new hand (hand.start)"
+    elif h.phase == "misdeal":
+        expect = f"reshuffle and redeal with the button on seat {h.button} (hand.start)"
+    elif (h.phase == "showdown" and len(h.deal.board) == 5) or b.hand_over:
+        expect = "award the pots (hand.end)"
+    else:
+        expect = dealing.expectation(h.deal, b)
+    to_act = b.to_act if in_play else None
+    return {
+        "number": h.number,
+        "phase": h.phase,
+        "button": h.button,
+        "small_blind": h.small_blind,
+        "big_blind": h.big_blind,
+        "to_act": to_act,
+        "board": list(h.deal.board),
+        "burns": h.deal.burns,
+        "current_bet": b.current_bet if in_play else 0,
+        "min_raise_to": b.min_raise_to if in_play else 0,
+        "can_raise": bool(to_act is not None and b.can_raise(to_act)),
+        "pots": _pots(h) if in_play else [],
+        "expect": expect,
+        "showdown": list(h.showdown),
+        "cards_seen": h.cards_seen,
+    }
+
+
+def snapshot(state: TableState) -> dict[str, Any]:
+    """The table as plain data: see docs/snapshot.md."""
+    s = state.setup
+    h = state.hand
+    seats: list[dict[str, Any]] = []
+    for seat in sorted(state.seats):
+        info = state.seats[seat]
+        p = h.betting.player(seat) if h is not None else None
+        live = h is not None and h.in_play and p is not None
+        seats.append({
+            "seat": seat,
+            "player": info.player,
+            "stack": p.stack if live and p is not None else info.stack,
+            "bet": p.bet if live and p is not None else 0,
+            "in_hand": live,
+            "folded": bool(live and p is not None and p.folded),
+            "all_in": bool(live and p is not None and p.all_in),
+            "hole": list(h.deal.hole(seat)) if h is not None and p is not None else [],
+        })
+    return {
+        "last_seq": state.last_seq,
+        "table": {"game": s.game, "seats": s.seats, "small_blind": s.small_blind,
+                  "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
+        "hand": _hand(state),
+        "seats": seats,
+        "findings": [f.to_json() for f in state.findings],
+        "results": [a.to_json() for a in state.results],
+    }
