@@ -127,6 +127,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         port=args.port,
         journal_path=args.journal,
         dealer_token=args.dealer_token,
+        truth_path=args.truth,
     )
     return run_simulation(opts)
 
@@ -166,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="journal file (default: a temporary file, removed at exit)")
     p.add_argument("--dealer-token", default=None,
                    help="token for the dealer view (default: random, printed at start)")
+    p.add_argument("--truth", default=None,
+                   help="write the mistakes the dealer made to this file (JSON Lines)")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core")

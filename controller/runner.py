@@ -42,9 +42,8 @@ def load_deck(path: str) -> DeckRegister:
 def build_leds(config: Config) -> tuple[Any, Callable[[Mapping[str, Any]], None] | None]:
     if not config.leds_enabled:
         return None, None
-    from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
-
     from controller.ledplan import led_plan
+    from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
 
     factory = None
     if config.led_pin_factory == "mock":

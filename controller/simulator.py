@@ -11,25 +11,26 @@ LEDs run on gpiozero's mock pins; the live view is the real display server.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import json
 import logging
 import random
 import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from drivers.card_reader import CardReader
-from drivers.simulated_reader import SimulatedReader
 
 from controller.daemon import TableDaemon
 from controller.events import Body
 from controller.journal import Journal
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
 from controller.sim.dealer import CardMove, SimDealer, expand
+from drivers.card_reader import CardReader
+from drivers.simulated_reader import SimulatedReader
 
 log = logging.getLogger("feltguard.sim")
 
@@ -48,6 +49,7 @@ class SimOptions:
     port: int = 5000
     journal_path: str | None = None
     dealer_token: str | None = None
+    truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seats: int = 6
     leds: bool = True
     event_timeout: float = 5.0  # how long to wait for a frame to come through the driver
@@ -66,10 +68,10 @@ class SimulatedTable:
         outputs: list[Callable[[Mapping[str, Any]], None]] = list(opts.extra_outputs)
         self.leds: Any = None
         if opts.leds:
-            from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
             from gpiozero.pins.mock import MockFactory, MockPWMPin
 
             from controller.ledplan import led_plan
+            from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
 
             self.pin_factory = MockFactory(pin_class=MockPWMPin)
             self.leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=self.pin_factory)
@@ -151,6 +153,13 @@ def simulated_table(opts: SimOptions) -> Iterator[SimulatedTable]:
             table.close()
 
 
+def write_truth(truth: Iterable[Any], path: str) -> None:
+    """The dealer's mistakes, one JSON object per line (hand, kind, expected code, seats, cards)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for m in truth:
+            fh.write(json.dumps(dataclasses.asdict(m)) + "\n")
+
+
 def run_simulation(opts: SimOptions) -> int:
     with simulated_table(opts) as table:
         if opts.web:
@@ -163,6 +172,8 @@ def run_simulation(opts: SimOptions) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             table.run()
         n = len(table.dealer.truth)
+        if opts.truth_path:
+            write_truth(table.dealer.truth, opts.truth_path)
         print(f"\n{table.daemon.seq} events in {time.monotonic() - started:.1f}s; "
               f"the dealer made {n} mistake(s); reader {table.reader.stats}")
     return 0

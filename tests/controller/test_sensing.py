@@ -21,8 +21,10 @@ class Read:
 
 def test_a_card_leaves_the_shoe_and_lands_at_a_seat():
     s = Sensing()
-    assert s.on_read(Read(1, 0, "AA", True, received_monotonic=1.0)) == [ShoeDraw(uid="AA", face_up=True)]
-    assert s.on_read(Read(2, 3, "AA", received_monotonic=1.1)) == [ZoneRead(uid="AA", zone="seat:3")]
+    drawn = s.on_read(Read(1, 0, "AA", True, received_monotonic=1.0))
+    assert drawn == [ShoeDraw(uid="AA", face_up=True)]
+    landed = s.on_read(Read(2, 3, "AA", received_monotonic=1.1))
+    assert landed == [ZoneRead(uid="AA", zone="seat:3")]
 
 
 def test_repeated_reads_of_a_resting_card_are_one_fact():

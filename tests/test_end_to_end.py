@@ -1,0 +1,54 @@
+"""End to end: ``feltguard sim`` with mistakes on, through the real driver path.
+
+The simulated dealer's cards travel as wire-protocol frames through a pty into the real serial
+driver; the daemon journals every event before applying it. Afterwards the findings in the
+journal must be exactly the mistakes the dealer says it made: none missed, none invented.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+
+from controller.journal import read_events, read_findings, verify
+
+
+def _feltguard() -> list[str]:
+    exe = shutil.which("feltguard")
+    return [exe] if exe else [sys.executable, "-m", "controller.cli"]
+
+
+def test_sim_findings_in_the_journal_match_the_dealers_mistakes(tmp_path):
+    journal = tmp_path / "journal.sqlite"
+    truth_file = tmp_path / "truth.jsonl"
+    proc = subprocess.run(
+        [*_feltguard(), "sim", "--hands", "30", "--mistakes", "0.6", "--seed", "2026",
+         "--pace", "0", "--no-web", "--journal", str(journal), "--truth", str(truth_file)],
+        capture_output=True, text=True, timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    truth = [json.loads(line) for line in truth_file.read_text().splitlines()]
+    assert len(truth) >= 8, "the dealer should have made several mistakes in 30 hands"
+
+    findings = read_findings(journal)
+    expected = Counter((m["hand"], m["expected_code"]) for m in truth)
+    found = Counter((f.hand, f.code) for f in findings)
+    assert found == expected
+
+    # Seats and cards of each finding are the ones the dealer got wrong.
+    by_hand = {(f.hand, f.code): f.data for f in findings}
+    for m in truth:
+        data = by_hand[(m["hand"], m["expected_code"])]
+        assert sorted(data["seats"]) == sorted(m["seats"]), m
+        assert sorted(data["cards"]) == sorted(m["cards"]), m
+        assert data["rule"]["file"].endswith(".txt") or data["rule"]["file"].endswith(".md")
+        assert data["remedy"], m
+
+    # The journal is intact and holds every hand from set-up to the last award.
+    assert verify(journal) is None
+    types = Counter(e.type for e in read_events(journal))
+    assert types["hand.start"] == 30
+    assert types["shoe.draw"] > 30 * 10
