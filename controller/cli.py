@@ -186,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if not args.verbose:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per poll otherwise
     return int(args.func(args))
 
 

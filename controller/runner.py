@@ -12,7 +12,9 @@ import json
 import logging
 import os
 import secrets
+import signal
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -59,7 +61,24 @@ def build_leds(config: Config) -> tuple[Any, Callable[[Mapping[str, Any]], None]
     return leds, lambda snap: leds.show(led_plan(snap))
 
 
-def run_table(config: Config, stdin: TextIO = sys.stdin) -> int:
+def _console(daemon: TableDaemon, stdin: TextIO) -> None:
+    """Dealer console lines from standard input, until end of input."""
+    print("console ready; commands:\n" + HELP, flush=True)
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            step = daemon.submit(parse_command(line))
+        except EventError as exc:
+            print(f"? {exc}", flush=True)
+            continue
+        for finding in step.findings:
+            print(f"! {finding.code}: {finding.message}", flush=True)
+
+
+def run_table(
+    config: Config, stdin: TextIO = sys.stdin, halt: threading.Event | None = None
+) -> int:
     from drivers.card_reader import CardReader
 
     try:
@@ -97,18 +116,16 @@ def run_table(config: Config, stdin: TextIO = sys.stdin) -> int:
                for i, r in enumerate(config.readers)]
     for reader in readers:
         reader.start()
-    print("console ready; commands:\n" + HELP, flush=True)
+    halt = halt or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
+    console = threading.Thread(target=_console, args=(daemon, stdin), daemon=True,
+                               name="console")
+    console.start()
     try:
-        for line in stdin:
-            if not line.strip():
-                continue
-            try:
-                step = daemon.submit(parse_command(line))
-            except EventError as exc:
-                print(f"? {exc}", flush=True)
-                continue
-            for finding in step.findings:
-                print(f"! {finding.code}: {finding.message}", flush=True)
+        # Under systemd stdin is /dev/null: the console ends at once and the table runs on
+        # until SIGTERM; at a terminal, Ctrl-C stops it.
+        halt.wait()
     except KeyboardInterrupt:
         pass
     finally:
