@@ -61,7 +61,8 @@ def _print_state(snap: dict[str, Any], out: TextIO) -> None:
                   f"hole {_fmt_cards(seat.get('hole') or [])} {' '.join(flags)}\n")
 
 
-def cmd_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     from controller.rules import apply, initial_state, snapshot
 
     try:
