@@ -65,7 +65,16 @@ def test_replay_reads_a_journal_too(tmp_path, capsys):
 def test_replay_pots_at_hand_end(tmp_path, capsys):
     p = tmp_path / "walk.jsonl"
     # Everyone folds to the big blind: the pot goes to seat 3 without showdown.
-    p.write_text("\n".join([*HAND.splitlines()[:8], '{"type":"shoe.draw","uid":"01"}', '{"type":"zone.read","uid":"01","zone":"seat:2"}', '{"type":"shoe.draw","uid":"02"}', '{"type":"zone.read","uid":"02","zone":"seat:3"}', '{"type":"shoe.draw","uid":"03"}', '{"type":"zone.read","uid":"03","zone":"seat:1"}', '{"type":"shoe.draw","uid":"04"}', '{"type":"zone.read","uid":"04","zone":"seat:2"}', '{"type":"shoe.draw","uid":"05"}', '{"type":"zone.read","uid":"05","zone":"seat:3"}', '{"type":"shoe.draw","uid":"06"}', '{"type":"zone.read","uid":"06","zone":"seat:1"}', '{"type":"action","seat":1,"kind":"fold"}', '{"type":"action","seat":2,"kind":"fold"}', '{"type":"hand.end"}']) + "\n")
+    deal = [("01", 2), ("02", 3), ("03", 1), ("04", 2), ("05", 3), ("06", 1)]
+    cards = [
+        json.dumps(e)
+        for uid, seat in deal
+        for e in ({"type": "shoe.draw", "uid": uid},
+                  {"type": "zone.read", "uid": uid, "zone": f"seat:{seat}"})
+    ]
+    end = ['{"type":"action","seat":1,"kind":"fold"}', '{"type":"action","seat":2,"kind":"fold"}',
+           '{"type":"hand.end"}']
+    p.write_text("\n".join(HAND.splitlines()[:8] + cards + end) + "\n")
     assert main(["replay", "--json", str(p)]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert not [x for x in lines if x["type"] == "finding"]
