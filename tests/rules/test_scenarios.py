@@ -1,0 +1,93 @@
+"""Every scenario in tests/scenarios/ runs through the rules core and meets its expectations.
+
+A scenario is a JSON Lines file of table events (docs/events.md) whose ``#`` comments tell the
+story and cite the rule. Its expectations are comment lines of the form
+
+    # expect: {"code": "...", "seats": [...], "cards": [...], "rule": {...}, "seq": 27,
+    #          "remedy_has": ["text the remedy must contain"]}
+    # expect: {"pots": [...]}        the pots awarded at the last hand.end (fields compared)
+    # expect: {"stacks": {"1": 200}} the stacks at the end
+
+The scenario must raise exactly the expected findings, in order (none if it expects none).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.events import read_scenario
+from controller.rules import apply, initial_state, snapshot
+from controller.rules.catalogue import CATALOGUE
+
+SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.jsonl"))
+
+
+def _expectations(path: Path) -> list[dict[str, Any]]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# expect:"):
+            out.append(json.loads(line[len("# expect:"):]))
+    return out
+
+
+def test_there_is_a_scenario_for_every_v1_finding():
+    names = " ".join(p.read_text(encoding="utf-8") for p in SCENARIOS)
+    required = [
+        "DUPLICATE_CARD", "UNKNOWN_TAG", "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED",
+        "MISDEAL_CARD_OUT_OF_SEQUENCE", "MISDEAL_FIRST_CARD_WRONG_POSITION",
+        "MISDEAL_INCORRECT_CARD_COUNT", "EXTRA_CARD_SINGLE_BECOMES_BURN",
+        "MISDEAL_TWO_OR_MORE_EXTRA_CARDS", "FLOP_BURN_ERROR", "BURN_MISSING_OR_EXTRA",
+        "FLOP_TOO_MANY_CARDS", "FLOP_PREMATURE", "TURN_PREMATURE", "RIVER_PREMATURE",
+        "HOLECARD_EXPOSED_SINGLE_REPLACE", "MISDEAL_TWO_OR_MORE_CARDS_EXPOSED",
+        "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT", "DRAW_AFTER_HAND_END",
+    ]
+    missing = [code for code in required if f'"code": "{code}"' not in names]
+    assert not missing
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path: Path):
+    events = read_scenario(path)
+    expects = _expectations(path)
+    state = initial_state()
+    findings = []
+    results: list[dict[str, Any]] = []
+    for event in events:
+        step = apply(state, event)
+        state = step.state
+        findings.extend(step.findings)
+        if step.results:
+            results = [a.to_json() for a in step.results]
+    wanted = [e for e in expects if "code" in e]
+    got = [f.code for f in findings]
+    assert got == [e["code"] for e in wanted], f"{path.name}: findings {got}"
+    for f, e in zip(findings, wanted, strict=True):
+        assert list(f.seats) == e["seats"], f"{f.code}: seats"
+        assert list(f.cards) == e["cards"], f"{f.code}: cards"
+        if "rule" in e:
+            rule = f.rule.to_json()
+            rule.pop("text", None)
+            assert rule == e["rule"], f"{f.code}: rule"
+        if "seq" in e:
+            assert f.seq == e["seq"], f"{f.code}: seq"
+        remedy = " ".join(f.remedy)
+        for text in e.get("remedy_has", []):
+            assert text in remedy, f"{f.code}: remedy lacks {text!r}: {remedy}"
+        assert "?" not in remedy, f"{f.code}: an unfilled remedy template: {remedy}"
+        assert f.severity == CATALOGUE[f.code].severity
+        for card in f.cards:
+            assert card not in f.title  # a title reaches the public view
+    snap = snapshot(state)
+    for e in expects:
+        if "pots" in e:
+            assert len(results) == len(e["pots"]), results
+            for award, want in zip(results, e["pots"], strict=True):
+                assert {k: award[k] for k in want} == want
+        if "stacks" in e:
+            assert {str(s["seat"]): s["stack"] for s in snap["seats"]} == e["stacks"]
+    if not wanted:
+        assert snap["findings"] == []
