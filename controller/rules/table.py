@@ -290,7 +290,7 @@ def _progress(h: Hand) -> Hand:
     phase = "showdown" if b.no_more_betting else betting.STREETS[b.street]
     showdown: tuple[int, ...] = ()
     if b.no_more_betting and not b.hand_over and board == 5:
-        showdown = b.live  # the live hands are tabled at the showdown
+        showdown = tuple(sorted(b.live))  # the live hands are tabled at the showdown
     return replace(h, betting=b, phase=phase, showdown=showdown)
 
 
