@@ -91,3 +91,16 @@ def test_scenario(path: Path):
             assert {str(s["seat"]): s["stack"] for s in snap["seats"]} == e["stacks"]
     if not wanted:
         assert snap["findings"] == []
+
+
+def test_docs_list_every_code_and_snapshot_key():
+    from controller.rules import initial_state as init
+    from controller.rules import snapshot as snap
+
+    docs = Path(__file__).resolve().parent.parent.parent / "docs"
+    findings_doc = (docs / "findings.md").read_text(encoding="utf-8")
+    missing = [code for code in CATALOGUE if f"`{code}`" not in findings_doc]
+    assert not missing
+    snapshot_doc = (docs / "snapshot.md").read_text(encoding="utf-8")
+    for key in snap(init())["hand"]:
+        assert f'"{key}"' in snapshot_doc, key
