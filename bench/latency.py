@@ -18,6 +18,7 @@ frame itself adds about 1.7 ms before its last byte arrives).
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import statistics
 import tempfile
@@ -130,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
+    # Werkzeug logs every WebSocket close as a bad request (python-engineio#457): noise here.
+    logging.getLogger("werkzeug").disabled = True
     results = run(args.cards, args.seed)
     print(f"card frame -> output latency over {len(results['led'])} card frames "
           f"(target: p99 < {TARGET_P99_MS:.0f} ms)")
