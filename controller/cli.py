@@ -37,7 +37,8 @@ def _print_finding(f: dict[str, Any], out: TextIO) -> None:
               f"cards {_fmt_cards(f['cards'])}\n")
     out.write(f"           {f['message']}\n")
     out.write(f"           rule: {rule['file']}, {rule['section']}, rule {rule['rule']}\n")
-    for i, step in enumerate(f["remedy"], start=1):
+    steps = [s for s in f["remedy"] if s != f["message"]]  # the remedy may restate the case
+    for i, step in enumerate(steps, start=1):
         out.write(f"           {i}. {step}\n")
 
 
