@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import secrets
+import signal
 import tempfile
 import threading
 import time
@@ -169,6 +170,8 @@ def run_simulation(opts: SimOptions) -> int:
         print(f"journal: {table.journal.path}   mistakes: {opts.mistake_rate:.0%} of hands  "
               "(Ctrl-C to stop)", flush=True)
         started = time.monotonic()
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, lambda *_: table.stop())  # stop cleanly, journal intact
         with contextlib.suppress(KeyboardInterrupt):
             table.run()
         n = len(table.dealer.truth)
