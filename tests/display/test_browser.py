@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from display.server import Publisher, ServerHandle, create_app, run_server
+from display.server import Publisher, ServerHandle
 from tests.display.snapshots import (
     HOLE,
     MISDEAL_FINDING,
@@ -61,15 +61,6 @@ def browser() -> Iterator[Any]:
         finally:
             b.close()
 
-
-@pytest.fixture
-def live() -> Iterator[tuple[ServerHandle, Publisher]]:
-    app, sio, publisher = create_app(dealer_token=TOKEN)
-    handle = run_server(app, sio, "127.0.0.1", 0)
-    try:
-        yield handle, publisher
-    finally:
-        handle.stop()
 
 
 def publish(publisher: Publisher, snap: dict[str, Any]) -> None:

@@ -11,7 +11,6 @@ import json
 import queue
 import re
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,15 +31,6 @@ from tests.display.snapshots import HOLE, TABLED, hole_cards_hidden_at, short_ha
 TOKEN = "s3cret-token"
 WAIT = 10.0  # deadline for any one message; generous for a loaded CI machine
 
-
-@pytest.fixture
-def live() -> Iterator[tuple[ServerHandle, Publisher]]:
-    app, sio, publisher = create_app(dealer_token=TOKEN)
-    handle = run_server(app, sio, "127.0.0.1", 0)
-    try:
-        yield handle, publisher
-    finally:
-        handle.stop()
 
 
 class Listener:

@@ -10,27 +10,17 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from display.server import DEALER, TABLE, Publisher, ServerHandle, create_app, run_server
+from display.server import DEALER, TABLE, Publisher, ServerHandle
 from tests.display.simulated import hand_to_showdown, hidden_hole_cards
 from tests.display.test_browser import ARGS, CHROMIUM, WAIT_MS, publish, renderings, visible_cards
 from tests.display.test_server import Listener, publish_from_thread
 
 TOKEN = "sim-token"
 
-
-@pytest.fixture
-def live() -> Iterator[tuple[ServerHandle, Publisher]]:
-    app, sio, publisher = create_app(dealer_token=TOKEN)
-    handle = run_server(app, sio, "127.0.0.1", 0)
-    try:
-        yield handle, publisher
-    finally:
-        handle.stop()
 
 
 @pytest.fixture(scope="module")
