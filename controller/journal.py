@@ -6,6 +6,11 @@ path never waits on a disk flush (DESIGN.md, Durability and latency). Each recor
 SHA-256 hash chained to the previous record, so editing or deleting a record is detectable
 (``verify``); triggers refuse UPDATE and DELETE outright.
 
+Checkpoints (copying the WAL into the database, with the fsyncs that go with them) never run on
+the appending thread: automatic checkpoints are off, and a background thread with its own
+connection runs a PASSIVE checkpoint every few seconds, which neither blocks nor waits for the
+appender.
+
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
 """
@@ -15,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,17 +80,37 @@ def is_journal_file(path: str | Path) -> bool:
 class Journal:
     """An append-only, hash-chained event journal in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, checkpoint_every: float | None = 2.0) -> None:
         self.path = Path(path)
         # check_same_thread=False: the daemon appends from the reader thread and the console
         # thread, always under its own lock.
         self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring
         self._db.executescript(SCHEMA)
         row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         self.last_seq: int = row[0] if row else 0
         self._last_hash: str = row[1] if row else GENESIS
+        self._halt = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if checkpoint_every:
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, args=(checkpoint_every,), daemon=True,
+                name="journal-checkpoint",
+            )
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None)
+        try:
+            while not self._halt.wait(every):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:  # busy now; the next round will do it
+                    continue
+        finally:
+            db.close()
 
     def append(self, event: Event) -> None:
         """Commit one event; returns only once it is in the WAL."""
@@ -118,6 +144,9 @@ class Journal:
         self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
+        self._halt.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(5)
         self._db.close()
 
     def __enter__(self) -> Journal:

@@ -82,3 +82,29 @@ def test_a_scenario_file_is_not_a_journal(tmp_path):
     assert not is_journal_file(p)
     with pytest.raises(JournalError, match="not an SQLite journal"):
         list(read_events(p))
+
+
+def test_checkpoints_run_off_the_appending_thread(tmp_path):
+    """Auto-checkpoints are off on the appender; the background checkpointer folds the WAL into
+    the database file. Without it (the control) the database file stays as it was."""
+    import time
+
+    sizes = {}
+    for every in (None, 0.05):
+        path = tmp_path / f"j-{every}.sqlite"
+        j = Journal(path, checkpoint_every=every)
+        try:
+            assert j._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+            before = path.stat().st_size
+            for e in _events():
+                j.append(e)
+            deadline = time.monotonic() + (3 if every else 0.5)
+            while time.monotonic() < deadline and path.stat().st_size == before:
+                time.sleep(0.02)  # bounded wait for the background thread
+            sizes[every] = (before, path.stat().st_size)
+        finally:
+            j._halt.set()  # look before close(), whose final checkpoint would hide the difference
+            j.close()
+        assert list(read_events(path)) == _events()
+    assert sizes[None][1] == sizes[None][0]
+    assert sizes[0.05][1] > sizes[0.05][0]
