@@ -211,6 +211,29 @@ _VALID_VALUES: frozenset[int] = frozenset(_RANK_TABLE.values()) | frozenset(
 )
 
 
+# The building blocks other rankings reuse (rankings.py, joker.py, lowball.py): read-only by
+# convention, exposed under public names so that no module reaches into another's privates.
+RANK_KEY = _RANK_KEY
+"""The bits of a code sum that hold the base-5 rank multiset (the key of ``RANK_TABLE``)."""
+RANK_TABLE: Mapping[int, int] = MappingProxyType(_RANK_TABLE)
+"""Rank multiset key of 5-7 cards -> value of the best hand that is not a flush."""
+FLUSH_TABLE: Sequence[int] = tuple(_FLUSH_TABLE)
+"""13-bit rank mask of one suit -> value of its best flush or straight flush (0 below five)."""
+STRAIGHT_HIGH: Sequence[int] = tuple(_STRAIGHT_HIGH)
+"""13-bit rank mask -> the top rank index of its highest straight, or -1 (the wheel gives 3)."""
+VALID_VALUES: frozenset[int] = _VALID_VALUES
+"""Every value a hand can have (the values of all five-card hands)."""
+MASK_SHIFT = _MASK_SHIFT
+"""Bit offset of the clubs rank mask in a code; suit ``s`` (index in ``SUITS``) is at
+``MASK_SHIFT + 16 * s``."""
+SUIT_COUNT_SHIFT = _SUIT_COUNT_SHIFT
+"""Bit offset of the clubs 4-bit card counter in a code; suit ``s`` is at ``+ 4 * s``."""
+RANK_WORDS: tuple[str, ...] = _SINGULAR
+"""Rank index -> its name ("two" .. "ace")."""
+RANK_WORDS_PLURAL: tuple[str, ...] = _PLURAL
+"""Rank index -> its plural name ("twos" .. "aces")."""
+
+
 def value_of_code(code: int) -> int:
     """Value of the hand whose card codes sum to ``code`` (5 to 7 distinct cards).
 
