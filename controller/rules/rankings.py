@@ -296,6 +296,44 @@ def suit_rank(card: str) -> int:
     return SUIT_RANKS[card[1]]
 
 
+def board_strength(ranking: str, upcards: Sequence[str]) -> int:
+    """How good 1 to 4 stud upcards are, for who acts first after third street: higher is better
+    (roberts-rules-v11.txt Section 8 r.2: "the high hand on board initiates the action (a tie is
+    broken by position ...)"; Section 9 r.2 for razz: "The low hand acts first"). Equal values tie
+    and the engine breaks the tie by position. Only pairs, two pair, trips and quads and then the
+    high cards count on board, never a partial straight or flush (research/games-and-rankings.md
+    §6 gap 8: standard practice). ``high`` and ``low8`` (stud high-low, where the high hand acts
+    first: RR Section 10 r.4) read the board high, aces high; ``ace_five_low`` and
+    ``ace_five_low_joker`` read it low, aces low (razz)."""
+    ranking = _check_ranking(ranking)
+    if ranking not in ("high", "low8", "ace_five_low", "ace_five_low_joker"):
+        raise ValueError(f"{ranking!r} is not a stud ranking (high, low8, ace_five_low)")
+    codes, joker = _read(ranking, upcards, "upcards")
+    if joker:
+        raise ValueError("the joker does not play in stud")
+    if not 1 <= len(codes) <= 4:
+        raise ValueError(f"a stud board is 1 to 4 upcards, got {len(codes)}")
+    low = ranking.startswith("ace_five")
+    counts: dict[int, int] = {}
+    for card in upcards:
+        r = RANKS.index(card[0])
+        if low:
+            r = _low.LOW_OF_STD[r]
+        counts[r] = counts.get(r, 0) + 1
+    # the grouped cards first (bigger groups first, the higher rank first), then the single cards
+    # from the highest down: for a low board the same fields, read as badness (RR Section 11,
+    # Ace-to-five: the highest card is compared first, and "A-A beats 2-2")
+    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    category = {(1,): 0, (2,): 1, (2, 2): 2, (3,): 3, (4,): 5}[
+        tuple(c for c in shape if c > 1) or (1,)
+    ]
+    value = category
+    for i in range(4):
+        value = value << 4 | (order[i] if i < len(order) else 0)
+    return _LOW_TOP - value if low else value
+
+
 # --- names -----------------------------------------------------------------------------------
 
 
@@ -391,6 +429,7 @@ __all__ = [
     "SHORT_DECK_FLUSH_BEATS_FULL_HOUSE",
     "SHORT_DECK_TRIPS_BEAT_STRAIGHT",
     "SUIT_RANKS",
+    "board_strength",
     "describe",
     "omaha_strength",
     "strength",

@@ -184,3 +184,46 @@ def test_suit_rank() -> None:
 def test_bad_input_is_a_clear_error(ranking: str, cards: object, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         strength(ranking, cards)  # type: ignore[arg-type]
+
+
+# --- stud boards -----------------------------------------------------------------------------
+
+
+def test_high_board_counts_pairs_then_high_cards() -> None:
+    # RR Section 8 r.2: "the high hand on board initiates the action"
+    from controller.rules.rankings import board_strength as b
+
+    assert b("high", ["2s", "2d"]) > b("high", ["As", "Kd"])
+    assert b("high", ["As", "Ad", "Kc"]) > b("high", ["2s", "2d", "3c"])
+    assert b("high", ["2s", "2d", "3c", "3d"]) > b("high", ["As", "Ad", "Kc", "Qd"])
+    assert b("high", ["2s", "2d", "2c"]) > b("high", ["As", "Ad", "Kc", "Kd"])
+    # no straights or flushes on board; suits never matter
+    assert b("high", ["5s", "6s", "7s", "8s"]) < b("high", ["2c", "2d", "3h", "4s"])
+    assert b("high", ["As", "Kd"]) == b("high", ["Ac", "Kh"])
+    assert b("low8", ["As", "Kd"]) == b("high", ["As", "Kd"])
+
+
+def test_low_board_for_razz() -> None:
+    # RR Section 9 r.2: "The low hand acts first on all subsequent rounds."; aces low
+    from controller.rules.rankings import board_strength as b
+
+    assert b("ace_five_low", ["As", "2d"]) > b("ace_five_low", ["3s", "2d"])
+    assert b("ace_five_low", ["7s", "5d", "4c"]) > b("ace_five_low", ["7s", "6d", "2c"])
+    assert b("ace_five_low", ["Ks", "Qd"]) > b("ace_five_low", ["As", "Ad"])
+    assert b("ace_five_low", ["As", "Ad", "2c"]) > b("ace_five_low", ["2s", "2d", "Ac"])
+
+
+@pytest.mark.parametrize(
+    ("ranking", "cards", "message"),
+    [
+        ("badugi", ["As"], "not a stud ranking"),
+        ("high", [], "1 to 4"),
+        ("high", ["As", "Ks", "Qs", "Js", "Ts"], "1 to 4"),
+        ("high", ["As", "As"], "twice"),
+    ],
+)
+def test_bad_board(ranking: str, cards: list[str], message: str) -> None:
+    from controller.rules.rankings import board_strength
+
+    with pytest.raises(ValueError, match=message):
+        board_strength(ranking, cards)
