@@ -163,6 +163,7 @@ class _Plan:
     """What a Variant implies, worked out once (cached on the Variant object)."""
 
     __slots__ = (
+        "any_up",
         "betting",
         "big_bet",
         "board",
@@ -190,6 +191,7 @@ class _Plan:
     def __init__(self, v: Variant) -> None:
         self.hole_up: tuple[tuple[bool, ...], ...] = tuple(s.hole for s in v.streets)
         self.hole_count = tuple(len(s.hole) for s in v.streets)
+        self.any_up = any(u for s in v.streets for u in s.hole)
         self.board = tuple(s.board for s in v.streets)
         self.burn = tuple(s.burn for s in v.streets)
         self.draw = tuple(s.draw for s in v.streets)
@@ -215,6 +217,17 @@ class _Plan:
 
 _PLANS: dict[int, tuple[Variant, _Plan]] = {}
 
+_ROTATIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _rotations(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each position, the other positions clockwise after it, itself last."""
+    rot = _ROTATIONS.get(n)
+    if rot is None:
+        rot = tuple(tuple((p + k) % n for k in range(1, n + 1)) for p in range(n))
+        _ROTATIONS[n] = rot
+    return rot
+
 
 def _plan(v: Variant) -> _Plan:
     hit = _PLANS.get(id(v))
@@ -223,6 +236,104 @@ def _plan(v: Variant) -> _Plan:
     plan = _Plan(v)
     _PLANS[id(v)] = (v, plan)  # keeps v alive, so the id is never reused for another variant
     return plan
+
+
+class _Forced:
+    """The forced bets of a Stakes at a table of n players, worked out once (cached by value):
+    per-position antes and blinds (reversed heads-up), the big blind, who opens preflop, the
+    minimum raise and the raises the blinds count as."""
+
+    __slots__ = (
+        "antes",
+        "bb",
+        "blinds",
+        "current_nominal",
+        "kill_factor",
+        "last_inc",
+        "max_post",
+        "min_bet",
+        "n_aggr",
+        "opener_pos",
+        "post",
+    )
+
+    def __init__(self, stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> None:
+        antes = _per_player(stakes.antes, n, "antes")
+        blinds = _per_player(stakes.blinds_or_straddles, n, "blinds_or_straddles")
+        for name in ("bring_in", "small_bet", "big_bet", "min_bet"):
+            value = getattr(stakes, name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+        if plan.limit and (stakes.small_bet <= 0 or stakes.big_bet <= 0):
+            raise ValueError("limit betting needs small_bet and big_bet > 0")
+        if plan.spread and stakes.small_bet > stakes.big_bet:
+            raise ValueError("spread limit: small_bet (lowest bet) must not exceed big_bet")
+        if n == 2:
+            # Heads-up the small blind is on the button (RR Section 4 r.3); PHH lists the blinds
+            # small blind first and PokerKit posts them reversed, position 1 being the button.
+            antes = antes[::-1]
+            blinds = blinds[::-1]
+        killer = stakes.killer
+        self.kill_factor = (1, 1)
+        if killer is not None:
+            if type(killer) is not int or not 0 <= killer < n or not blinds[killer]:
+                raise ValueError(f"killer {killer!r} must be a position posting a blind")
+            if stakes.kill not in ("full", "half"):
+                raise ValueError(f"kill is 'full' or 'half', got {stakes.kill!r}")
+            # "A full kill is double the amount of the big blind, and doubles the betting limits.
+            # A half kill is one-and-a-half times the big blind" (RR Section 13 intro)
+            self.kill_factor = (2, 1) if stakes.kill == "full" else (3, 2)
+        # Antes: "A prescribed amount posted before the start of a hand by all players" (RR
+        # Glossary, ANTE). Blinds and straddles are live bets (RR Glossary, LIVE BLIND).
+        self.antes = tuple(antes)
+        self.blinds = tuple(blinds)
+        self.post = tuple(a + b for a, b in zip(antes, blinds, strict=True))
+        self.max_post = max(self.post)
+        # The big blind: the second blind (position 1), or the largest when position 1 posts
+        # none (six-plus hold'em's single blind on the button, JPN Six Plus Hold'em).
+        bb = max(blinds[:2]) if n == 2 else blinds[1]
+        if not bb:
+            bb = max(blinds)
+        if killer is not None:
+            bb = max(b for i, b in enumerate(blinds) if i != killer)
+        self.bb = bb
+        self.min_bet = stakes.min_bet or bb or stakes.small_bet or 1
+        nominal_max = max(blinds)
+        self.current_nominal = nominal_max
+        self.last_inc = 0
+        self.n_aggr = 0
+        if nominal_max:
+            # Preflop the blind is the opening bet; a straddle "sets a new minimum bring-in"
+            # (RR Section 14 NL r.15) unless the house follows WSOP Section 4 r.11.
+            self.last_inc = nominal_max if s.straddle_min_raise == "straddle" else bb
+            if killer is not None:
+                self.last_inc = nominal_max
+            straddles = sum(1 for i in range(2, n) if blinds[i] > bb and i != killer)
+            self.n_aggr = (1 if s.blind_counts_as_bet else 0) + straddles
+        # who opens preflop: the first player left of the blinds (RR Section 4 intro; a
+        # straddler "has last action for the first round", RR Section 14 NL r.15); a kill blind
+        # acts in proper turn (RR Section 13 r.2), so the opener is left of the regular blinds
+        top, top_i = 0, n - 1
+        for i in range(n):
+            b = blinds[i]
+            if i != killer and b and b >= top:
+                top, top_i = b, i
+        self.opener_pos = (top_i + 1) % n if top else 0
+
+
+_FORCED: dict[tuple[Stakes, int, int], tuple[HouseSettings, _Plan, _Forced]] = {}
+
+
+def _forced(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
+    key = (stakes, n, id(s))
+    hit = _FORCED.get(key)
+    if hit is not None and hit[0] is s and hit[1] is plan:
+        return hit[2]
+    f = _Forced(stakes, n, s, plan)
+    if len(_FORCED) > 512:
+        _FORCED.clear()  # a bounded cache: a replay meets few distinct stakes
+    _FORCED[key] = (s, plan, f)
+    return f
 
 
 def _rankings_module() -> Any:
@@ -278,7 +389,9 @@ class Hand:
     """One hand of poker, from the forced bets to the last chip awarded (see the module doc)."""
 
     __slots__ = (
+        "_able",
         "_actor",
+        "_awards",
         "_bb",
         "_board_need",
         "_bring_in_due",
@@ -289,27 +402,30 @@ class Hand:
         "_completion",
         "_current",
         "_discard_queue",
-        "_draw_street",
         "_full_level",
         "_hole_need",
         "_kill_factor",
         "_last_inc",
+        "_live",
         "_min_bet",
         "_muck_order",
         "_n_aggr",
         "_opened",
         "_opener_pos",
+        "_pending",
         "_phase",
         "_plan",
+        "_rot",
         "_round_heads_up",
         "_s",
         "_seen",
+        "_uncontested",
         "_unit",
         "_unit_big_taken",
         "_units",
+        "_ups",
         "acted",
         "antes",
-        "awards",
         "bets",
         "board",
         "carry_over",
@@ -325,7 +441,6 @@ class Hand:
         "starting_stacks",
         "street",
         "totals",
-        "ups",
         "variant",
     )
 
@@ -343,35 +458,11 @@ class Hand:
             raise ValueError(f"a hand needs at least two players, got {n}")
         if n > variant.max_players:
             raise ValueError(f"{variant.name} is dealt to at most {variant.max_players} players")
-        for i, chips in enumerate(starting_stacks):
+        for chips in starting_stacks:
             if type(chips) is not int or chips <= 0:
-                raise ValueError(f"player {i + 1}: starting stack must be a positive int, "
-                                 f"got {chips!r}")
-        antes = _per_player(stakes.antes, n, "antes")
-        blinds = _per_player(stakes.blinds_or_straddles, n, "blinds_or_straddles")
-        for name in ("bring_in", "small_bet", "big_bet", "min_bet"):
-            value = getattr(stakes, name)
-            if type(value) is not int or value < 0:
-                raise ValueError(f"{name} must be a non-negative int, got {value!r}")
-        if n == 2:
-            # Heads-up the small blind is on the button (RR Section 4 r.3); PHH lists the blinds
-            # small blind first and PokerKit posts them reversed, position 1 being the button.
-            antes = antes[::-1]
-            blinds = blinds[::-1]
-        kill_factor = (1, 1)
-        if stakes.killer is not None:
-            if not 0 <= stakes.killer < n or not blinds[stakes.killer]:
-                raise ValueError(f"killer {stakes.killer!r} must be a position posting a blind")
-            if stakes.kill not in ("full", "half"):
-                raise ValueError(f"kill is 'full' or 'half', got {stakes.kill!r}")
-            # "A full kill is double the amount of the big blind, and doubles the betting limits.
-            # A half kill is one-and-a-half times the big blind" (RR Section 13 intro)
-            kill_factor = (2, 1) if stakes.kill == "full" else (3, 2)
-        if plan.limit and (stakes.small_bet <= 0 or stakes.big_bet <= 0):
-            raise ValueError(f"{variant.structure} limit needs small_bet and big_bet > 0")
-        if plan.spread and stakes.small_bet > stakes.big_bet:
-            raise ValueError("spread limit: small_bet (lowest bet) must not exceed big_bet")
-
+                raise ValueError(f"every starting stack must be a positive int, got "
+                                 f"{list(starting_stacks)!r}")
+        f = _forced(stakes, n, s, plan)
         self.variant = variant
         self.stakes = stakes
         self.settings = s
@@ -379,10 +470,16 @@ class Hand:
         self._s = s
         self.n = n
         self.starting_stacks = tuple(starting_stacks)
-        stacks = list(starting_stacks)
-        self.stacks = stacks
-        self.bets = [0] * n
-        self.totals = [0] * n
+        if min(starting_stacks) > f.max_post:
+            # nobody is short of the forced bets (the usual case)
+            self.stacks = [c - p for c, p in zip(starting_stacks, f.post, strict=True)]
+            self.antes = list(f.antes)
+            self.bets = list(f.blinds)
+            self._able = n
+            self._current = f.current_nominal
+        else:
+            self._post_short(starting_stacks, f)
+        self.totals = list(self.bets)
         self.folded = [False] * n
         self.mucked = [False] * n
         self.shown = [False] * n
@@ -390,90 +487,81 @@ class Hand:
         self.levels = [0] * n
         self._checked = [False] * n
         self.holes: list[list[str | None]] = [[] for _ in range(n)]
-        self.ups: list[list[bool]] = [[] for _ in range(n)]
+        self._ups: list[list[bool]] = [[] for _ in range(n)] if plan.any_up else []
         self.board: list[str | None] = []
         self._seen: set[str] = set()
         self._hole_need = [0] * n
         self._board_need = 0
         self._discard_queue: list[int] = []
-        self._draw_street = False
-        self.awards: tuple[PotAward, ...] = ()
+        self._awards: tuple[PotAward, ...] | None = ()
+        self._uncontested: tuple[int, int, int, int] | None = None
         self.carry_over = 0
         self.street = 0
         self._phase = _DEAL
         self._actor: int | None = None
-        self._kill_factor = kill_factor
+        self._kill_factor = f.kill_factor
         self._opened: int | None = None  # who opened the first betting round (draw high)
         self._bring_in_due = False
         self._bring_in_proxy = False
         self._muck_order: list[int] = []
         self._completion = False
-        self._n_aggr = 0
         self._capped = False
         self._round_heads_up = False
         self._unit = 0
         self._units: tuple[int, ...] = ()
         self._unit_big_taken = False
-        self._opener_pos = 0
-
-        # Antes: "A prescribed amount posted before the start of a hand by all players" (RR
-        # Glossary, ANTE); a player short of the ante posts what he has (table stakes).
-        self.antes = [0] * n
-        for i in range(n):
-            a = antes[i]
-            if a:
-                a = min(a, stacks[i])
-                stacks[i] -= a
-                self.antes[i] = a
-
-        # The big blind: the second blind (position 1), or the largest when position 1 posts
-        # none (six-plus hold'em's single blind on the button, JPN Six Plus Hold'em).
-        bb = max(blinds[:2]) if n == 2 else blinds[1]
-        if not bb:
-            bb = max(blinds)
-        if stakes.killer is not None:
-            bb = max(b for i, b in enumerate(blinds) if i != stakes.killer)
-        self._bb = bb
-        self._min_bet = stakes.min_bet or bb or stakes.small_bet or 1
-        self._last_inc = 0
-        self._current = 0
-        self._full_level = 0
-        # Blinds and straddles are live bets (RR Glossary, LIVE BLIND); posted short when the
-        # stack is short (RR Section 15 r.19 "entitled to get action on whatever amount").
-        posted_max = 0
-        nominal_max = 0
-        for i in range(n):
-            b = blinds[i]
-            if b:
-                p = min(b, stacks[i])
-                stacks[i] -= p
-                self.bets[i] = p
-                self.totals[i] = p
-                posted_max = max(posted_max, p)
-                nominal_max = max(nominal_max, b)
-        if nominal_max:
-            self._current = nominal_max if s.short_forced_bet == "nominal" else posted_max
-            self._full_level = self._current
-            # Preflop the blind is the opening bet; a straddle "sets a new minimum bring-in"
-            # (RR Section 14 NL r.15) unless the house follows WSOP Section 4 r.11.
-            self._last_inc = nominal_max if s.straddle_min_raise == "straddle" else bb
-            if stakes.killer is not None:
-                self._last_inc = nominal_max
-            straddles = sum(1 for i in range(2, n) if blinds[i] > bb and i != stakes.killer)
-            self._n_aggr = (1 if s.blind_counts_as_bet else 0) + straddles
-        # who opens preflop: the first player left of the blinds (RR Section 4 intro; a
-        # straddler "has last action for the first round", RR Section 14 NL r.15); a kill blind
-        # acts in proper turn (RR Section 13 r.2), so the opener is left of the regular blinds
-        top, top_i = 0, n - 1
-        for i in range(n):
-            b = blinds[i]
-            if i != stakes.killer and b and b >= top:
-                top, top_i = b, i
-        self._opener_pos = (top_i + 1) % n if top else 0
-
+        self._cap: int | None = None
+        self._rot = _rotations(n)
+        self._live = n
+        self._pending = 0
+        self._bb = f.bb
+        self._min_bet = f.min_bet
+        self._full_level = self._current
+        self._last_inc = f.last_inc
+        self._n_aggr = f.n_aggr
+        self._opener_pos = f.opener_pos
         self._begin_street(0)
 
+    def _post_short(self, starting_stacks: Sequence[int], f: _Forced) -> None:
+        """Post antes and blinds when a stack is short of them: a player posts what he has
+        (table stakes; RR Section 15 r.19 "entitled to get action on whatever amount of money is
+        left in his stack"), and the forced bet still counts at its full size for the others
+        (RR Section 14 NL r.2) unless the house counts it as posted."""
+        stacks = list(starting_stacks)
+        antes = [0] * self.n
+        bets = [0] * self.n
+        posted_max = 0
+        for i in range(self.n):
+            a = min(f.antes[i], stacks[i])
+            stacks[i] -= a
+            antes[i] = a
+            b = min(f.blinds[i], stacks[i])
+            stacks[i] -= b
+            bets[i] = b
+            posted_max = max(posted_max, b)
+        self.stacks = stacks
+        self.antes = antes
+        self.bets = bets
+        self._able = sum(1 for c in stacks if c > 0)
+        self._current = (f.current_nominal if self._s.short_forced_bet == "nominal"
+                         else posted_max)
+
     # --- public queries ---------------------------------------------------------------------------
+
+    @property
+    def awards(self) -> tuple[PotAward, ...]:
+        """The pots as awarded once the hand is over: the uncalled bet returned first (hand
+        "uncalled bet returned"), then the side pots from the highest level, the main pot last."""
+        if self._awards is None:
+            assert self._uncontested is not None
+            top, back, w, pot = self._uncontested
+            awards: list[PotAward] = []
+            if back > 0:
+                awards.append(PotAward(back, (top,), (top,), {top: back}, UNCALLED))
+            if pot:
+                awards.append(PotAward(pot, (w,), (w,), {w: pot}))
+            self._awards = tuple(awards)
+        return self._awards
 
     @property
     def actor(self) -> int | None:
@@ -526,6 +614,12 @@ class Hand:
             return ()
         return tuple(i for i in range(self.n) if not self.folded[i] and not self.mucked[i]
                      and not self.shown[i])
+
+    def upcards(self, player: int) -> list[str | None]:
+        """The player's cards dealt face up (stud), in the order dealt."""
+        if not self._ups:
+            return []
+        return [c for c, u in zip(self.holes[player], self._ups[player], strict=True) if u]
 
     def can_fold(self, player: int | None = None) -> bool:
         a = self._actor
@@ -602,22 +696,30 @@ class Hand:
                 f"player {player + 1} is due {need} card(s) now, not {k}"
                 + (" (folded)" if self.folded[player] else ""),
             )
-        self._check_cards(cards)
-        hole = self.holes[player]
-        up = self.ups[player]
-        flags = self._plan.hole_up[self.street]
-        replacing = self._phase == _DRAW
-        start = len(flags) - need
         seen = self._seen
+        deck = self._plan.deck
         for j in range(k):
             c = cards[j]
-            hole.append(c)
-            # RR Section 8 intro: stud upcards; draw replacements are dealt face down
-            up.append(False if replacing else flags[start + j])
             if c is not None:
+                if c in seen or c not in deck:
+                    for c2 in cards[:j]:
+                        if c2 is not None:
+                            seen.discard(c2)
+                    self._check_cards(cards)  # raises, naming the card
                 seen.add(c)
+        self.holes[player].extend(cards)
+        if self._ups:
+            if self._phase == _DRAW:
+                self._ups[player].extend([False] * k)  # replacements are dealt face down
+            else:
+                # RR Section 8 intro: the stud upcards
+                flags = self._plan.hole_up[self.street]
+                start = len(flags) - need
+                self._ups[player].extend(flags[start:start + k])
         self._hole_need[player] = need - k
-        self._advance_dealing()
+        self._pending -= k
+        if not self._pending:
+            self._advance_dealing()
 
     def deal_board(self, cards: Sequence[str | None]) -> None:
         """Turn board cards (the flop, the turn, the river)."""
@@ -627,14 +729,22 @@ class Hand:
         if k == 0 or k > self._board_need:
             raise IllegalAction(
                 "WRONG_CARD_COUNT", f"{self._board_need} board card(s) are due now, not {k}")
-        self._check_cards(cards)
         seen = self._seen
-        for c in cards:
-            self.board.append(c)
+        deck = self._plan.deck
+        for j in range(k):
+            c = cards[j]
             if c is not None:
+                if c in seen or c not in deck:
+                    for c2 in cards[:j]:
+                        if c2 is not None:
+                            seen.discard(c2)
+                    self._check_cards(cards)  # raises, naming the card
                 seen.add(c)
+        self.board.extend(cards)
         self._board_need -= k
-        self._advance_dealing()
+        self._pending -= k
+        if not self._pending:
+            self._advance_dealing()
 
     def stand_pat_or_discard(self, player: int, cards: Sequence[str | None] = ()) -> None:
         """Draw games: discard these cards (none = stand pat), to be replaced; Pineapple: the
@@ -684,14 +794,18 @@ class Hand:
             slots.append(j)
         for j in sorted(slots, reverse=True):
             c = hole.pop(j)
-            self.ups[player].pop(j)
+            if self._ups:
+                self._ups[player].pop(j)
             if c is not None:
                 # a discard may come back in a reshuffle of the discards (WSOP Section 12 r.10)
                 self._seen.discard(c)
         self._discard_queue.pop(0)
+        self._pending -= 1
         if plan.draw[st]:
             self._hole_need[player] += k
-        self._advance_dealing()
+            self._pending += k
+        if not self._pending:
+            self._advance_dealing()
 
     # --- betting ----------------------------------------------------------------------------------
 
@@ -702,9 +816,13 @@ class Hand:
                                 "(RR Section 8 r.2-3)")
         self.folded[player] = True
         self.acted[player] = True
+        self._live -= 1
+        if self.stacks[player]:
+            self._able -= 1
+        seen = self._seen
         for c in self.holes[player]:
             if c is not None:
-                self._seen.discard(c)
+                seen.discard(c)
         self._after_action(player)
 
     def check_or_call(self, player: int) -> None:
@@ -714,10 +832,13 @@ class Hand:
                                 "(RR Section 8 r.2-3)")
         owe = self._current - self.bets[player]
         if owe > 0:
-            put = owe if owe < self.stacks[player] else self.stacks[player]
-            self.stacks[player] -= put
+            stacks = self.stacks
+            put = owe if owe < stacks[player] else stacks[player]
+            stacks[player] -= put
             self.bets[player] += put
             self.totals[player] += put
+            if not stacks[player]:
+                self._able -= 1
         else:
             self._checked[player] = True
         self.acted[player] = True
@@ -734,6 +855,8 @@ class Hand:
         self.stacks[player] -= put
         self.bets[player] += put
         self.totals[player] += put
+        if not self.stacks[player]:
+            self._able -= 1
         # "If the player with the lowcard has only enough chips for a portion of the forced bet,
         # the wager is made. All other players must enter for at least the normal amount"
         # (RR Section 8 r.4)
@@ -779,6 +902,8 @@ class Hand:
         stacks = self.stacks
         put = amount - self.bets[player]
         stacks[player] -= put
+        if not stacks[player]:
+            self._able -= 1
         self.bets[player] = amount
         self.totals[player] += put
         old = self._current
@@ -852,6 +977,7 @@ class Hand:
                 raise IllegalAction("LAST_HAND", f"player {player + 1} holds the last live hand: "
                                     "it wins the pot and cannot be mucked")
             self.mucked[player] = True
+            self._live -= 1
             self._muck_order.append(player)
             self._maybe_settle()
             return
@@ -919,26 +1045,25 @@ class Hand:
         self._phase = _DEAL
         self._actor = None
         n = self.n
+        folded = self.folded
         if st:
             # a new round: no bets yet (each round's bets start from nothing)
-            bets = self.bets
-            for i in range(n):
-                bets[i] = 0
+            self.bets = [0] * n
             self._current = 0
             self._full_level = 0
             self._last_inc = 0
             self._n_aggr = 0
-        live = [i for i in range(n) if not self.folded[i]]
         if plan.discard[st] and plan.discard_first[st]:
-            self._discard_queue = self._order(live, st)
-        else:
+            self._discard_queue = self._order([i for i in range(n) if not folded[i]], st)
+        elif self._discard_queue:
             self._discard_queue = []
         k = plan.hole_count[st]
-        hn = self._hole_need
-        for i in range(n):
-            hn[i] = 0 if self.folded[i] else k
-        self._board_need = plan.board[st]
-        self._advance_dealing()
+        if k:
+            self._hole_need = [0 if folded[i] else k for i in range(n)]
+        board = self._board_need = plan.board[st]
+        self._pending = k * (n - sum(folded)) + board + len(self._discard_queue)
+        if not self._pending:
+            self._advance_dealing()
 
     def _order(self, players: list[int], st: int) -> list[int]:
         """Players in turn for a draw or discard: from the street's first position clockwise."""
@@ -947,26 +1072,19 @@ class Hand:
         return sorted(players, key=lambda i: (i - start) % n)
 
     def _advance_dealing(self) -> None:
-        """Move on once every card and discard of this street's deal/draw is in."""
+        """Every card and discard of this street's deal (or draw) is in: on to the draw, or the
+        betting."""
         plan = self._plan
         st = self.street
-        if self._discard_queue:
-            return
-        if self._board_need:
-            return
-        hn = self._hole_need
-        for i in range(self.n):
-            if hn[i] and not self.folded[i]:
+        if self._phase == _DEAL and (
+            plan.draw[st] or (plan.discard[st] and not plan.discard_first[st])
+        ):
+            self._phase = _DRAW
+            self._discard_queue = self._order(
+                [i for i in range(self.n) if not self.folded[i]], st)
+            self._pending = len(self._discard_queue)
+            if self._pending:
                 return
-        if self._phase == _DEAL:
-            if (plan.draw[st] or (plan.discard[st] and not plan.discard_first[st])):
-                live = [i for i in range(self.n) if not self.folded[i]]
-                self._phase = _DRAW
-                self._discard_queue = self._order(live, st)
-                if self._discard_queue:
-                    return
-            elif plan.discard[st] and plan.discard_first[st]:
-                pass
         self._begin_betting()
 
     def _begin_betting(self) -> None:
@@ -977,15 +1095,11 @@ class Hand:
             self._end_street(False)
             return
         self._phase = _BET
-        stacks = self.stacks
         s = self._s
-        acted = self.acted
-        levels = self.levels
-        checked = self._checked
-        for i in range(n):
-            acted[i] = False
-            levels[i] = 0
-            checked[i] = False
+        if st:
+            self.acted = [False] * n
+            self.levels = [0] * n
+            self._checked = [False] * n
         self._capped = False
         self._completion = False
         self._bring_in_due = False
@@ -1013,8 +1127,7 @@ class Hand:
             # a bet and four raises (two rounds)
             cap = 4 if plan.rounds >= 3 else 5
         self._cap = cap if plan.limit else None
-        live_able = sum(1 for i in range(n) if not self.folded[i] and stacks[i] > 0)
-        self._round_heads_up = live_able <= 2
+        self._round_heads_up = self._able <= 2
         opener = plan.opener[st]
         if opener == "blinds":
             start = self._opener_pos
@@ -1031,8 +1144,7 @@ class Hand:
                 self._bring_in_due = True
                 self._completion = True
         self._actor = None
-        for k in range(n):
-            i = (start + k) % n
+        for i in self._rot[start - 1]:
             if self._owes(i):
                 self._actor = i
                 break
@@ -1056,7 +1168,7 @@ class Hand:
         for i in range(n):
             if self.folded[i] or (skip_all_in and self.stacks[i] == 0):
                 continue
-            upcards = [c for c, u in zip(self.holes[i], self.ups[i], strict=True) if u]
+            upcards = [c for c, u in zip(self.holes[i], self._ups[i], strict=True) if u]
             if opener in ("low_card", "high_card"):
                 door = upcards[-1] if upcards else None
                 if door is None:
@@ -1078,7 +1190,7 @@ class Hand:
         for i in range(self.n):
             if self.folded[i]:
                 continue
-            ranks = [c[0] for c, u in zip(self.holes[i], self.ups[i], strict=True)
+            ranks = [c[0] for c, u in zip(self.holes[i], self._ups[i], strict=True)
                      if u and c is not None]
             if len(ranks) != len(set(ranks)):
                 return True
@@ -1101,7 +1213,7 @@ class Hand:
             # ante")
             self.carry_over = sum(self.antes)
             self._phase = _OVER
-            self.awards = ()
+            self._awards = ()
             return
         if self.street >= plan.last:
             self._phase = _SHOWDOWN
@@ -1112,34 +1224,28 @@ class Hand:
     # --- internals: betting -----------------------------------------------------------------------
 
     def _count_live(self) -> int:
-        c = 0
-        for i in range(self.n):
-            if not self.folded[i] and not self.mucked[i]:
-                c += 1
-        return c
+        return self._live
 
     def _no_more_betting(self) -> bool:
         """At most one live player has chips behind and nobody faces a bet: the rest is dealt
         without betting (JPN All-ins; button-blinds-betting.md §2.15)."""
-        able = 0
+        able = self._able
+        if able > 1:
+            return False
+        if able == 0:
+            return True
         for i in range(self.n):
             if not self.folded[i] and self.stacks[i] > 0:
-                able += 1
-                if able > 1 or self.bets[i] < self._current:
-                    return False
-        return True
+                return self.bets[i] >= self._current
+        return True  # pragma: no cover - able counts such a player
 
     def _owes(self, i: int) -> bool:
-        if self.folded[i] or self.stacks[i] == 0:
+        if self.folded[i] or not self.stacks[i]:
             return False
         if self.bets[i] < self._current:
             return True
-        if self.acted[i]:
-            return False
         # not yet acted, bet matched (a blind's option): only if someone could answer a raise
-        folded = self.folded
-        stacks = self.stacks
-        return any(j != i and not folded[j] and stacks[j] > 0 for j in range(self.n))
+        return not self.acted[i] and self._able > 1
 
     def _check_actor(self, player: int, what: str) -> None:
         a = self._actor
@@ -1156,14 +1262,20 @@ class Hand:
             )
 
     def _after_action(self, player: int) -> None:
-        if self._count_live() <= 1:
+        if self._live <= 1:
             self._actor = None
             self._settle()
             return
-        n = self.n
-        for k in range(1, n + 1):
-            i = (player + k) % n
-            if self._owes(i):
+        folded = self.folded
+        stacks = self.stacks
+        bets = self.bets
+        acted = self.acted
+        cur = self._current
+        others = self._able > 1
+        for i in self._rot[player]:
+            if folded[i] or not stacks[i]:
+                continue
+            if bets[i] < cur or (not acted[i] and others):
                 self._actor = i
                 return
         self._end_street(True)
@@ -1177,11 +1289,7 @@ class Hand:
         # "Unlimited raising is allowed in heads-up play ... any time the action becomes
         # heads-up before the raising has been capped"; the caps apply "for a pot involving
         # three or more players who are not all-in" (RR Section 3 Betting r.4-5)
-        able = 0
-        for i in range(self.n):
-            if not self.folded[i] and self.stacks[i] > 0:
-                able += 1
-        return able <= 2
+        return self._able <= 2
 
     def _limit_threshold(self, unit: int) -> int:
         if self._s.limit_short_all_in == "half_bet":
@@ -1196,10 +1304,7 @@ class Hand:
         owe = self._current - self.bets[i]
         if stack <= owe:
             return ("CANNOT_RAISE", f"player {i + 1} can only call (all-in)")
-        for j in range(self.n):
-            if j != i and not self.folded[j] and self.stacks[j] > 0:
-                break
-        else:
+        if self._able < 2:
             return ("NO_ONE_TO_RAISE", "every other player has folded or is all-in; call or "
                     "fold")
         if self._capped or (
@@ -1323,6 +1428,14 @@ class Hand:
         """Award every pot: the uncalled bet back, the pots by all-in level, each pot on its
         own (RR Section 3 Ties r.5(d)), side pots first (RR Section 3 Showdown r.7)."""
         n = self.n
+        if self._live == 1 and not self._muck_order:
+            self._settle_uncontested()
+            return
+        folded_l = self.folded
+        stacks = self.stacks
+        if all(stacks[i] or folded_l[i] for i in range(n)):
+            self._settle_one_pot()
+            return
         contrib = {i: self.totals[i] for i in range(n)}
         remaining, returned = return_uncalled(contrib)
         folded = {i for i in range(n) if self.folded[i]}
@@ -1360,11 +1473,56 @@ class Hand:
                                        {w: pot.amount}))
                 continue
             awards.append(self._award(pot.amount, eligible, strengths))
+        for award in awards:
+            for seat, chips in award.shares.items():
+                stacks[seat] += chips
+        self._awards = tuple(awards)
+        self._actor = None
+        self._phase = _OVER
+
+    def _settle_one_pot(self) -> None:
+        """Nobody live is all-in: one pot, every live hand eligible (the usual showdown)."""
+        totals = self.totals
+        n = self.n
+        top = max(range(n), key=totals.__getitem__)
+        second = max(t for i, t in enumerate(totals) if i != top)
+        back = totals[top] - second
+        awards: list[PotAward] = []
+        if back > 0:
+            awards.append(PotAward(back, (top,), (top,), {top: back}, UNCALLED))
+        pot = sum(totals) - back + sum(self.antes)
+        folded = self.folded
+        mucked = self.mucked
+        contenders = tuple(i for i in range(n) if not folded[i] and not mucked[i])
+        if len(contenders) == 1:
+            w = contenders[0]
+            awards.append(PotAward(pot, contenders, contenders, {w: pot}))
+        else:
+            awards.append(self._award(pot, contenders, self._strengths(list(contenders))))
         stacks = self.stacks
         for award in awards:
             for seat, chips in award.shares.items():
                 stacks[seat] += chips
-        self.awards = tuple(awards)
+        self._awards = tuple(awards)
+        self._actor = None
+        self._phase = _OVER
+
+    def _settle_uncontested(self) -> None:
+        """Everyone else folded: the one live hand wins every chip without a showdown, after
+        the uncalled part of the largest bet goes back to whoever made it (the same result as
+        the general path, without building pots)."""
+        totals = self.totals
+        w = self.folded.index(False)
+        top = max(range(self.n), key=totals.__getitem__)
+        second = max(t for i, t in enumerate(totals) if i != top)
+        back = totals[top] - second
+        if back > 0:
+            self.stacks[top] += back
+        pot = sum(totals) - back + sum(self.antes)
+        self.stacks[w] += pot
+        # the award records are built when first asked for (a replay never asks)
+        self._uncontested = (top, back, w, pot)
+        self._awards = None
         self._actor = None
         self._phase = _OVER
 
