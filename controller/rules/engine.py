@@ -24,16 +24,15 @@ JPN = jamies-poker-notes.md, AZ = azwine-tour-tournament-rules.txt.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
 
 from controller.rules.cards import RANKS
 from controller.rules.evaluate import CARD_CODES, hand_name, value_of_code
 from controller.rules.pots import UNCALLED, PotAward, build_pots, return_uncalled, split
-from controller.rules.variants import LOW_RANKINGS, Variant
+from controller.rules.rankings import board_strength, describe, omaha_strength, strength, suit_rank
+from controller.rules.variants import JOKER, LOW_RANKINGS, Variant
 
 __all__ = [
     "Hand",
@@ -42,9 +41,6 @@ __all__ = [
     "Stakes",
 ]
 
-_SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
-"""RR Section 3, Ties r.1: "The ranking of suits from highest to lowest is spades, hearts,
-diamonds, clubs." (stud bring-in and odd chips)."""
 
 _RANK_HIGH = {r: i for i, r in enumerate(RANKS)}  # deuce 0 .. ace 12
 _RANK_LOW = {r: (i + 1) % 13 for i, r in enumerate(RANKS)}  # ace 0, deuce 1 .. king 12
@@ -138,7 +134,8 @@ class HouseSettings:
     def phh(cls) -> HouseSettings:
         """PokerKit's conventions, for replaying PHH files recorded under them: raise caps count
         raises only and apply heads-up too, the straddle does not raise the minimum raise, short
-        forced bets count as posted, the full-bet rule in limit, draw games act from the button."""
+        forced bets count as posted, the full-bet rule in limit, draw games act from the button,
+        no big bet for an open pair on fourth street."""
         return cls(
             heads_up_uncapped="never",
             blind_counts_as_bet=False,
@@ -146,6 +143,7 @@ class HouseSettings:
             straddle_min_raise="big_blind",
             short_forced_bet="posted",
             draw_high_after_draw="button",
+            open_pair_big_bet=False,
         )
 
 
@@ -334,55 +332,6 @@ def _forced(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
         _FORCED.clear()  # a bounded cache: a replay meets few distinct stakes
     _FORCED[key] = (s, plan, f)
     return f
-
-
-def _rankings_module() -> Any:
-    """rankings.py (every ranking but plain high), imported when first needed."""
-    return importlib.import_module("controller.rules.rankings")
-
-
-# --- showing hands (stud first to act) ------------------------------------------------------------
-
-
-def _high_showing(cards: Sequence[str | None]) -> tuple[int, ...]:
-    """How good the upcards look for first-to-act: quads > trips > two pair > a pair > high
-    cards, then ranks; straights and flushes do not count (NOT IN THE RULEBOOKS in detail:
-    games-and-rankings.md §6 gap 8; RR Section 8 r.12 has the dealer announce pairs, never
-    possible straights or flushes)."""
-    ranks = sorted((_RANK_HIGH[c[0]] for c in cards if c is not None), reverse=True)
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(((k, r) for r, k in counts.items()), reverse=True)
-    shape = tuple(k for k, _ in groups)
-    if shape[:1] == (4,):
-        cat = 5
-    elif shape[:1] == (3,):
-        cat = 4 if shape[1:2] != (2,) else 5  # trips and a pair showing: best (four upcards)
-    elif shape[:2] == (2, 2):
-        cat = 3
-    elif shape[:1] == (2,):
-        cat = 2
-    else:
-        cat = 1
-    return (cat, *(r for _, r in groups))
-
-
-def _low_showing(cards: Sequence[str | None]) -> tuple[int, ...]:
-    """The razz low hand showing, as a key where larger is better (lower): fewer paired cards,
-    then the highest card lowest, ace low (RR Section 9 r.2; pairs count against a low hand)."""
-    ranks = [_RANK_LOW[c[0]] for c in cards if c is not None]
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    paired = sum(k - 1 for k in counts.values())
-    # compare distinct ranks first (highest first), then the paired ranks
-    distinct = sorted(counts, reverse=True)
-    pairs = sorted((r for r, k in counts.items() for _ in range(k - 1)), reverse=True)
-    return (-paired, *(-r for r in distinct), *(-r for r in pairs))
-
-
-# --- the hand ------------------------------------------------------------------------------------
 
 
 class Hand:
@@ -897,8 +846,6 @@ class Hand:
                    else "the player's chips (table stakes)" if self._plan.no_limit
                    else "the limit")
             raise IllegalAction(code, f"the maximum is {hi}, {why}; not {amount}")
-        if (self.variant.openers == "jacks" and self.street == 0 and self._current == 0):
-            self._check_openers(player)
         stacks = self.stacks
         put = amount - self.bets[player]
         stacks[player] -= put
@@ -1175,13 +1122,15 @@ class Hand:
                     key: tuple[int, ...] = (-100,)  # unknown: never chosen over a known card
                 elif opener == "low_card":
                     # lowest card by suit opens: the key is larger for lower cards
-                    key = (-_RANK_HIGH[door[0]], -_SUIT_ORDER[door[1]])
+                    key = (-_RANK_HIGH[door[0]], -suit_rank(door))
                 else:
-                    key = (_RANK_LOW[door[0]], _SUIT_ORDER[door[1]])
-            elif opener == "high_board":
-                key = _high_showing(upcards)
+                    key = (_RANK_LOW[door[0]], suit_rank(door))
             else:
-                key = _low_showing(upcards)
+                known = [c for c in upcards if c is not None]
+                # the high hand on board opens, the low hand in razz (RR Section 8 r.2,
+                # Section 9 r.2); unknown upcards count for nothing
+                ranking = "high" if opener == "high_board" else "ace_five_low"
+                key = (board_strength(ranking, known),) if known else (-1,)
             if best_key is None or key > best_key:
                 best_key, best = key, i
         return best
@@ -1304,9 +1253,18 @@ class Hand:
         owe = self._current - self.bets[i]
         if stack <= owe:
             return ("CANNOT_RAISE", f"player {i + 1} can only call (all-in)")
-        if self._able < 2:
-            return ("NO_ONE_TO_RAISE", "every other player has folded or is all-in; call or "
-                    "fold")
+        # a raise needs someone who could put in more than the current bet; otherwise the
+        # excess would only come back as an uncalled bet (PokerKit refuses it too)
+        cur = self._current
+        folded = self.folded
+        stacks = self.stacks
+        bets = self.bets
+        for j in range(self.n):
+            if j != i and not folded[j] and stacks[j] + bets[j] > cur:
+                break
+        else:
+            return ("NO_ONE_TO_RAISE", "no other player can call more than the current bet "
+                    "(everyone else has folded or is all-in); call or fold")
         if self._capped or (
             self._cap is not None and self._n_aggr >= self._cap and not self._heads_up_uncapped()
         ):
@@ -1315,6 +1273,15 @@ class Hand:
             return ("NOT_REOPENED",
                     "the betting was not reopened to this player: the all-in was less than a "
                     "full raise (RR Section 3 Betting r.7, Section 14 NL r.3-4)")
+        if (
+            self.variant.openers == "jacks"
+            and self.street == 0
+            and self._current == 0
+            and not self._has_openers(i)
+        ):
+            return ("OPENERS_REQUIRED",
+                    f"player {i + 1} cannot open without jacks or better (RRH Section 12 "
+                    "Jacks-or-Better r.1-2)")
         if (
             self._checked[i]
             and not self.variant.check_raise
@@ -1331,13 +1298,16 @@ class Hand:
         all_in = self.stacks[i] + self.bets[i]
         cur = self._current
         if plan.fixed:
+            # a full raise on the last full bet: "raising a $15 all-in bet to $35", and facing an
+            # all-in of less than half a bet, "complete the wager" (RR Section 3 r.7); under the
+            # full-bet rule a short all-in counts as a call and the raise goes on top of it
+            base = self._full_level if self._s.limit_short_all_in == "half_bet" else cur
             if self._units and not self._unit_big_taken:
-                targets = tuple(sorted({self._full_level + u for u in self._units}))
+                targets = tuple(sorted({base + u for u in self._units}))
             else:
                 unit = max(self._units) if self._unit_big_taken else self._unit
-                # completing the bring-in to a full bet (RR Section 8 r.6), or a full raise
-                # on the last full bet: "raising a $15 all-in bet to $35" (RR Section 3 r.7)
-                targets = (self._full_level + unit,) if not self._completion else (unit,)
+                # completing the bring-in to a full bet (RR Section 8 r.6)
+                targets = (base + unit,) if not self._completion else (unit,)
             capped = tuple(min(t, all_in) for t in targets)
             return capped[0], capped[-1], capped
         if plan.spread:
@@ -1381,19 +1351,16 @@ class Hand:
             return 0
         return max(0, blinds[bb_pos] - self.bets[sb_pos])
 
-    def _check_openers(self, player: int) -> None:
+    def _has_openers(self, player: int) -> bool:
         """Jacks or better: "A pair of jacks or better is required to open the pot" (RRH Section
-        12 Jacks-or-Better r.1); checked when the hand is known."""
+        12 Jacks-or-Better r.1). A hand not fully known is given the benefit of the doubt (the
+        opener must prove openers to win the pot, r.3: a matter for the showdown)."""
         hole = self.holes[player]
         if len(hole) != 5 or any(c is None for c in hole):
-            return
+            return True
         value = value_of_code(sum(CARD_CODES[c] for c in hole if c is not None))
         # a pair of jacks: category 1 (one pair) with the pair rank >= jack (index 9)
-        if value >> 20 >= 2 or (value >> 20 == 1 and (value >> 16 & 15) >= 9):
-            return
-        raise IllegalAction("OPENERS_REQUIRED",
-                            f"player {player + 1} cannot open without jacks or better (RRH "
-                            "Section 12 Jacks-or-Better r.1-2)")
+        return value >> 20 >= 2 or (value >> 20 == 1 and (value >> 16 & 15) >= 9)
 
     def _check_cards(self, cards: Sequence[str | None]) -> None:
         deck = self._plan.deck
@@ -1614,13 +1581,13 @@ class Hand:
         rank = _RANK_LOW if low and ranking != "deuce_seven_low" else _RANK_HIGH
 
         def key(i: int) -> tuple[int, int]:
-            cards = [c for c in self.holes[i] if c is not None and c[1] in _SUIT_ORDER]
+            cards = [c for c in self.holes[i] if c is not None and c != JOKER]
             if not cards:
                 return (-99, -99)
             if low:
-                r, s = min((rank[c[0]], _SUIT_ORDER[c[1]]) for c in cards)
+                r, s = min((rank[c[0]], suit_rank(c)) for c in cards)
                 return (-r, -s)
-            return max((rank[c[0]], _SUIT_ORDER[c[1]]) for c in cards)
+            return max((rank[c[0]], suit_rank(c)) for c in cards)
 
         return tuple(sorted(winners, key=key, reverse=True))
 
@@ -1662,12 +1629,11 @@ def _strength(ranking: str, hand: str, hole: list[str], board: list[str]) -> int
         if not 5 <= len(cards) <= 7:
             raise IllegalAction("WRONG_CARD_COUNT", f"{len(cards)} cards for a five-card hand")
         return value_of_code(sum(CARD_CODES[c] for c in cards))
-    r = _rankings_module()
     try:
         if hand == "omaha":
-            value: int | None = r.omaha_strength(ranking, hole, board)
+            value = omaha_strength(ranking, hole, board)
         else:
-            value = r.strength(ranking, hole + board)
+            value = strength(ranking, hole + board)
     except ValueError as exc:
         raise IllegalAction("BAD_HAND", f"cannot read a hand at the showdown: {exc}") from None
     return value
@@ -1676,5 +1642,4 @@ def _strength(ranking: str, hand: str, hole: list[str], board: list[str]) -> int
 def _describe(ranking: str, value: int) -> str:
     if ranking == "high":
         return hand_name(value)
-    describe: Callable[[str, int], str] = _rankings_module().describe
     return describe(ranking, value)
