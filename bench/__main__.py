@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import evaluator, latency
+from bench import evaluator, latency, replay
 
 
 def main() -> int:
@@ -12,6 +12,9 @@ def main() -> int:
     evaluator.main([])
     print("\n== card frame -> LED and Socket.IO latency (bench.latency) ==", flush=True)
     latency.main([])
+    print("\n== pluribus corpus replay, hands per second against PokerKit (bench.replay) ==",
+          flush=True)
+    replay.main([])
     return 0
 
 

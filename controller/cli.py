@@ -5,6 +5,8 @@
                                           a simulated 6-seat table with its live view
     feltguard replay FILE [--json]        replay a scenario (.jsonl) or a journal (.sqlite)
     feltguard verify JOURNAL              check a journal's hash chain
+    feltguard phh replay FILE             replay PHH hands, compare with finishing_stacks
+    feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
 """
 
 from __future__ import annotations
@@ -181,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="check a journal's hash chain")
     p.add_argument("journal")
     p.set_defaults(func=cmd_verify)
+
+    from controller.phh.commands import add_phh_parser
+
+    add_phh_parser(sub)
     return parser
 
 

@@ -1,0 +1,399 @@
+"""Replay PHH hands through the rules engine and compare the final stacks with the record.
+
+Each hand is played action by action on ``controller.rules.engine.Hand`` (the variant from the
+PHH code, the stakes, the starting stacks), and the engine's final stacks are compared with
+``finishing_stacks``. The engine checks every action by the cardroom rules; an action it refuses
+is an error naming the hand, the action's number and text, and the rule.
+
+The replay copes with hands written in unusual but legal orders: a hand shown at an all-in
+before the rest of the board (or the last stud card) is dealt is shown when the engine says the
+betting is over; a show the engine cannot take yet is held back until it can.
+
+Chips and amounts: the engine counts whole chips. A hand whose amounts have decimals
+(``1259450.25``) is played in hundredths (the smallest unit written), and its stacks are given
+back in the record's unit. A record whose finishing stacks split a chip in halves (``10112.5``
+each, as eight pluribus hands do) cannot be matched exactly: the replay reports it as matched
+by the odd-chip rule when every difference is half a chip and the chips add up; the rulebooks
+give the whole odd chip to one winner (roberts-rules-v11.txt, Section 3, Ties, r.5(a): "In a
+button game, the first hand clockwise from the button gets the odd chip").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Literal
+
+from controller.phh.notation import HandHistory, Number, PhhAction, PhhError
+from controller.phh.reader import read_file
+from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
+from controller.rules.variants import PHH_VARIANTS, VARIANTS, Variant
+
+Status = Literal["matched", "odd_chip", "mismatched", "error", "unchecked"]
+
+_VARIANT_CACHE: dict[str, Variant] = {}
+
+
+class ReplayError(ValueError):
+    """A hand the engine cannot replay: names the hand and, for an action, its number and text."""
+
+
+def variant_for(code: str) -> Variant:
+    """The engine's game for a PHH variant code (``PHH_VARIANTS``: code -> (id, structure))."""
+    game = _VARIANT_CACHE.get(code)
+    if game is None:
+        if code not in PHH_VARIANTS:
+            raise ReplayError(f"unknown variant {code!r}")
+        variant_id, structure = PHH_VARIANTS[code]
+        game = VARIANTS[variant_id].with_structure(structure)
+        _VARIANT_CACHE[code] = game
+    return game
+
+
+# --- chips ----------------------------------------------------------------------------------------
+
+
+def _places(value: Number) -> int:
+    if isinstance(value, int):
+        return 0
+    if not value.is_finite():
+        raise ReplayError(f"an amount is not finite ({value}): unknown stacks cannot be replayed")
+    exponent = value.normalize().as_tuple().exponent
+    assert isinstance(exponent, int)
+    return max(0, -exponent)
+
+
+def _scale_of(values: Iterable[Number | None]) -> int:
+    places = 0
+    for v in values:
+        if v is not None and type(v) is not int:
+            places = max(places, _places(v))
+    return int(10 ** places)
+
+
+def _stakes_scale(hand: HandHistory) -> int:
+    """The unit of the stakes and stacks alone (a replay widens it if an amount needs it)."""
+    return _scale_of((*hand.starting_stacks, *hand.antes, *(hand.blinds_or_straddles or ()),
+                      hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet))
+
+
+def chip_scale(hand: HandHistory) -> int:
+    """10**k: the unit the hand's amounts are whole numbers of (1 for chip counts)."""
+    return max(_stakes_scale(hand), _scale_of(a.amount for a in hand.actions))
+
+
+class _Rescale(Exception):
+    """An amount is finer than the unit the replay started with: start again in its unit."""
+
+
+def _chips(value: Number | None, scale: int) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value * scale
+    return int(value * scale)
+
+
+def _unscale(value: int, scale: int) -> Number:
+    return value if scale == 1 else Decimal(value) / scale
+
+
+# --- one hand -------------------------------------------------------------------------------------
+
+
+def _apply(game: Hand, a: PhhAction, scale: int) -> None:
+    """One action on the engine (the slow path: used for held-back shows)."""
+    code = a.code
+    p = a.actor
+    if code == "cc":
+        game.check_or_call(p)  # type: ignore[arg-type]
+    elif code == "f":
+        game.fold(p)  # type: ignore[arg-type]
+    elif code == "dh":
+        game.deal_hole(p, a.cards)  # type: ignore[arg-type]
+    elif code == "cbr":
+        game.complete_bet_or_raise_to(p, _chips(a.amount, scale))  # type: ignore[arg-type]
+    elif code == "db":
+        game.deal_board(a.cards)  # type: ignore[arg-type]
+    elif code == "sm":
+        game.show_or_muck(p, () if a.show_known else a.cards)  # type: ignore[arg-type]
+    elif code == "sd":
+        game.stand_pat_or_discard(p, a.cards or ())  # type: ignore[arg-type]
+    elif code == "pb":
+        game.post_bring_in(p)  # type: ignore[arg-type]
+    # "" is a no-op (an empty action or a standalone commentary)
+
+
+_PHH_SETTINGS = HouseSettings.phh()
+_STAKES_CACHE: dict[tuple[object, ...], Stakes] = {}
+
+
+def _stakes(hand: HandHistory, scale: int) -> Stakes:
+    key = (scale, hand.antes, hand.blinds_or_straddles, hand.bring_in, hand.small_bet,
+           hand.big_bet, hand.min_bet)
+    stakes = _STAKES_CACHE.get(key)
+    if stakes is None:
+        stakes = Stakes(
+            antes=tuple(_chips(v, scale) for v in hand.antes),
+            blinds_or_straddles=tuple(_chips(v, scale) for v in hand.blinds_or_straddles or ()),
+            bring_in=_chips(hand.bring_in, scale),
+            small_bet=_chips(hand.small_bet, scale),
+            big_bet=_chips(hand.big_bet, scale),
+            min_bet=_chips(hand.min_bet, scale),
+        )
+        if len(_STAKES_CACHE) < 1024:  # a corpus has few distinct stakes
+            _STAKES_CACHE[key] = stakes
+    return stakes
+
+
+def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
+             scale: int | None = None) -> tuple[Hand, int]:
+    """The engine's hand at its start (forced bets posted) and the chip scale. Replays use
+    PokerKit's conventions by default (``HouseSettings.phh()``), the ones PHH files are
+    recorded under."""
+    if scale is None:
+        scale = chip_scale(hand)
+    if scale == 1:
+        stacks = list(hand.starting_stacks)
+    else:
+        stacks = [_chips(v, scale) for v in hand.starting_stacks]
+    try:
+        game = Hand(variant_for(hand.variant), _stakes(hand, scale), stacks,  # type: ignore[arg-type]
+                    _PHH_SETTINGS if settings is None else settings)
+    except ValueError as exc:
+        raise ReplayError(f"{hand.label}: cannot start the hand: {exc}") from None
+    return game, scale
+
+
+def play(hand: HandHistory, settings: HouseSettings | None = None) -> tuple[Number, ...]:
+    """Replay every action of ``hand``; return the final stacks in the record's unit. Raises
+    ReplayError naming the hand and the action the engine refused."""
+    try:
+        # Most hands count whole chips: start in the unit of the stakes and stacks, and only
+        # when an amount is finer than that (1.5 in a game of whole chips) start again.
+        return _play(hand, settings, _stakes_scale(hand))
+    except _Rescale:
+        return _play(hand, settings, chip_scale(hand))
+
+
+def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tuple[Number, ...]:
+    game, scale = new_hand(hand, settings, scale)
+    held: list[tuple[int, PhhAction]] = []  # shows the engine cannot take yet
+    # The hot loop of a corpus replay: bound methods, the commonest actions first.
+    check_or_call, fold, deal_hole = game.check_or_call, game.fold, game.deal_hole
+    raise_to, deal_board = game.complete_bet_or_raise_to, game.deal_board
+    i = 0
+    for a in hand.actions:
+        i += 1
+        code = a.code
+        try:
+            if code == "f":
+                fold(a.actor)  # type: ignore[arg-type]
+            elif code == "dh":
+                deal_hole(a.actor, a.cards)  # type: ignore[arg-type]
+            elif code == "cc":
+                check_or_call(a.actor)  # type: ignore[arg-type]
+            elif code == "cbr":
+                amount = a.amount
+                if type(amount) is not int or scale != 1:
+                    amount = _exact_chips(amount, scale)  # type: ignore[arg-type]
+                raise_to(a.actor, amount)  # type: ignore[arg-type]
+            elif code == "db":
+                deal_board(a.cards)  # type: ignore[arg-type]
+            else:
+                _apply(game, a, scale)
+        except IllegalAction as exc:
+            if code == "sm" and exc.code == "NO_SHOWDOWN_YET":
+                held.append((i, a))
+                continue
+            raise _refused(hand, i, a, str(exc)) from None
+        if held and code != "sm" and game.betting_over:
+            held = _retry(hand, game, held, scale)
+    if held:
+        i, a = held[0]
+        raise _refused(hand, i, a, "the betting never ended, so this show never came")
+    if scale == 1:
+        return tuple(game.stacks)
+    return tuple(_unscale(s, scale) for s in game.stacks)
+
+
+def _exact_chips(amount: Number, scale: int) -> int:
+    chips = amount * scale
+    if chips != int(chips):
+        raise _Rescale
+    return int(chips)
+
+
+def _refused(hand: HandHistory, i: int, a: PhhAction, why: str) -> ReplayError:
+    return ReplayError(f"{hand.label}: action {i}: {a.text!r}: {why}")
+
+
+def _retry(hand: HandHistory, game: Hand, held: list[tuple[int, PhhAction]],
+           scale: int) -> list[tuple[int, PhhAction]]:
+    """The betting is over: the shows held back go in now, in their written order."""
+    left = []
+    for i, a in held:
+        if game.is_over:
+            raise _refused(hand, i, a, "the hand ended without a showdown for this show")
+        try:
+            _apply(game, a, scale)
+        except IllegalAction as exc:
+            if exc.code != "NO_SHOWDOWN_YET":
+                raise _refused(hand, i, a, str(exc)) from None
+            left.append((i, a))
+    return left
+
+
+# --- checking against the record ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One hand's replay: how it compares with the record."""
+
+    label: str
+    status: Status
+    expected: tuple[Number, ...] | None = None
+    got: tuple[Number, ...] | None = None
+    message: str = ""
+
+    def line(self) -> str:
+        """One line for a person (mismatches, errors, odd chips, unchecked hands)."""
+        if self.status == "error":
+            return f"{self.message}"
+        got = _fmt(self.got)
+        if self.status == "unchecked":
+            return f"{self.label}: no finishing_stacks recorded; replayed to {got}"
+        expected = _fmt(self.expected)
+        if self.status == "odd_chip":
+            return (f"{self.label}: odd chip: recorded {expected}, replayed {got} (whole "
+                    "chips: the odd chip to the first winner clockwise from the button, "
+                    "roberts-rules-v11.txt, Section 3, Ties, r.5(a))")
+        if self.status == "mismatched":
+            return f"{self.label}: expected {expected}, got {got}"
+        return f"{self.label}: matched {got}"
+
+
+def _fmt(values: Sequence[Number] | None) -> str:
+    if values is None:
+        return "-"
+    return "[" + ", ".join(_num(v) for v in values) + "]"
+
+
+def _num(v: Number) -> str:
+    if isinstance(v, Decimal):
+        return format(v.normalize(), "f")
+    return str(v)
+
+
+def is_odd_chip_split(expected: Sequence[Number], got: Sequence[Number], scale: int = 1) -> bool:
+    """The record splits chips in halves where the replay gave whole chips: every difference is
+    half a unit, at players the record gives a half-unit fraction, and the chips add up."""
+    if len(expected) != len(got) or sum(expected) != sum(got):
+        return False
+    half = Decimal(1) / (2 * scale)
+    odd = False
+    for e, g in zip(expected, got, strict=True):
+        d = Decimal(e) - Decimal(g)
+        if d == 0:
+            continue
+        if abs(d) != half or (Decimal(e) * scale) % 1 != Decimal("0.5"):
+            return False
+        odd = True
+    return odd
+
+
+def check(hand: HandHistory, settings: HouseSettings | None = None) -> HandResult:
+    """Replay ``hand`` and compare with its ``finishing_stacks``. Never raises on bad input."""
+    try:
+        got = play(hand, settings)
+    except ReplayError as exc:
+        return HandResult(hand.label, "error", hand.finishing_stacks, None, str(exc))
+    except (ValueError, TypeError, IndexError, KeyError) as exc:
+        # the engine must refuse bad input with IllegalAction; anything else is still reported
+        return HandResult(hand.label, "error", hand.finishing_stacks, None,
+                          f"{hand.label}: {type(exc).__name__}: {exc}")
+    expected = hand.finishing_stacks
+    if expected is None:
+        return HandResult(hand.label, "unchecked", None, got)
+    if len(expected) == len(got) and all(e == g for e, g in zip(expected, got, strict=True)):
+        return HandResult(hand.label, "matched", expected, got)
+    if is_odd_chip_split(expected, got, chip_scale(hand)):
+        return HandResult(hand.label, "odd_chip", expected, got)
+    return HandResult(hand.label, "mismatched", expected, got)
+
+
+# --- many hands -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    """Counts over a replay of many hands; ``seconds`` is the replay time, reading excluded."""
+
+    hands: int = 0
+    matched: int = 0
+    odd_chip: int = 0
+    mismatched: int = 0
+    errors: int = 0
+    unchecked: int = 0
+    seconds: float = 0.0
+    read_seconds: float = 0.0
+    results: list[HandResult] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatched and not self.errors
+
+    @property
+    def rate(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def add(self, result: HandResult) -> None:
+        self.hands += 1
+        self.results.append(result)
+        if result.status == "matched":
+            self.matched += 1
+        elif result.status == "odd_chip":
+            self.matched += 1
+            self.odd_chip += 1
+        elif result.status == "mismatched":
+            self.mismatched += 1
+        elif result.status == "error":
+            self.errors += 1
+        else:
+            self.unchecked += 1
+
+    def line(self) -> str:
+        odd = f" ({self.odd_chip} by the odd-chip rule)" if self.odd_chip else ""
+        unchecked = f", {self.unchecked} without finishing stacks" if self.unchecked else ""
+        return (f"{self.hands} hands: {self.matched} matched{odd}, {self.mismatched} mismatched, "
+                f"{self.errors} errors{unchecked}; replayed in {self.seconds:.2f} s "
+                f"({self.rate:,.0f} hands per second; reading took {self.read_seconds:.2f} s)")
+
+
+def replay_hands(items: Iterable[HandHistory | PhhError],
+                 settings: HouseSettings | None = None) -> Summary:
+    """Replay and check each hand; a PhhError (a hand that could not be read) is an error."""
+    summary = Summary()
+    hands = list(items)
+    start = time.perf_counter()
+    for item in hands:
+        if isinstance(item, PhhError):
+            summary.add(HandResult(item.hand or "<hand>", "error", message=str(item)))
+        else:
+            summary.add(check(item, settings))
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def replay_file(path: str | Path, settings: HouseSettings | None = None) -> Summary:
+    """Read a ``.phh`` or ``.phhs`` file and replay every hand in it."""
+    start = time.perf_counter()
+    items = read_file(path)
+    read_seconds = time.perf_counter() - start
+    summary = replay_hands(items, settings)
+    summary.read_seconds = read_seconds
+    return summary
