@@ -130,7 +130,7 @@ def format_cards(cards: tuple[Card, ...] | list[Card]) -> str:
 # --- actions --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PhhAction:
     """One parsed action. ``actor`` is the player index from 0 (p1 -> 0), None for the dealer or
     a no-op; ``cards`` is None when the action has no cards argument."""
