@@ -76,6 +76,20 @@ def _scale_of(values: Iterable[Number | None]) -> int:
 
 def _stakes_scale(hand: HandHistory) -> int:
     """The unit of the stakes and stacks alone (a replay widens it if an amount needs it)."""
+    # whole chips nearly always: check that without building anything
+    for group in (hand.starting_stacks, hand.antes, hand.blinds_or_straddles or ()):
+        for v in group:
+            if type(v) is not int:
+                break
+        else:
+            continue
+        break
+    else:
+        for v in (hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet):
+            if v is not None and type(v) is not int:
+                break
+        else:
+            return 1
     return _scale_of((*hand.starting_stacks, *hand.antes, *(hand.blinds_or_straddles or ()),
                       hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet))
 
@@ -185,9 +199,7 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
     # The hot loop of a corpus replay: bound methods, the commonest actions first.
     check_or_call, fold, deal_hole = game.check_or_call, game.fold, game.deal_hole
     raise_to, deal_board = game.complete_bet_or_raise_to, game.deal_board
-    i = 0
-    for a in hand.actions:
-        i += 1
+    for i, a in enumerate(hand.actions, start=1):
         code = a.code
         try:
             if code == "f":
