@@ -74,22 +74,19 @@ def _scale_of(values: Iterable[Number | None]) -> int:
     return int(10 ** places)
 
 
+def _whole(values: Iterable[Number | None]) -> bool:
+    for v in values:
+        if v is not None and type(v) is not int:
+            return False
+    return True
+
+
 def _stakes_scale(hand: HandHistory) -> int:
     """The unit of the stakes and stacks alone (a replay widens it if an amount needs it)."""
-    # whole chips nearly always: check that without building anything
-    for group in (hand.starting_stacks, hand.antes, hand.blinds_or_straddles or ()):
-        for v in group:
-            if type(v) is not int:
-                break
-        else:
-            continue
-        break
-    else:
-        for v in (hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet):
-            if v is not None and type(v) is not int:
-                break
-        else:
-            return 1
+    if (_whole(hand.starting_stacks) and _whole(hand.antes)
+            and _whole(hand.blinds_or_straddles or ())
+            and _whole((hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet))):
+        return 1  # whole chips, nearly always
     return _scale_of((*hand.starting_stacks, *hand.antes, *(hand.blinds_or_straddles or ()),
                       hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet))
 
