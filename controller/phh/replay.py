@@ -75,10 +75,7 @@ def _scale_of(values: Iterable[Number | None]) -> int:
 
 
 def _whole(values: Iterable[Number | None]) -> bool:
-    for v in values:
-        if v is not None and type(v) is not int:
-            return False
-    return True
+    return all(v is None or type(v) is int for v in values)
 
 
 def _stakes_scale(hand: HandHistory) -> int:
