@@ -182,6 +182,7 @@ class _Plan:
         "opener",
         "pot_limit",
         "rankings",
+        "reuse_muck",
         "rounds",
         "spread",
     )
@@ -190,6 +191,7 @@ class _Plan:
         self.hole_up: tuple[tuple[bool, ...], ...] = tuple(s.hole for s in v.streets)
         self.hole_count = tuple(len(s.hole) for s in v.streets)
         self.any_up = any(u for s in v.streets for u in s.hole)
+        self.reuse_muck = any(s.draw for s in v.streets)
         self.board = tuple(s.board for s in v.streets)
         self.burn = tuple(s.burn for s in v.streets)
         self.draw = tuple(s.draw for s in v.streets)
@@ -350,6 +352,7 @@ class Hand:
         "_checked",
         "_completion",
         "_current",
+        "_deck",
         "_discard_queue",
         "_full_level",
         "_hole_need",
@@ -438,7 +441,8 @@ class Hand:
         self.holes: list[list[str | None]] = [[] for _ in range(n)]
         self._ups: list[list[bool]] = [[] for _ in range(n)] if plan.any_up else []
         self.board: list[str | None] = []
-        self._seen: set[str] = set()
+        self._seen: set[str | None] = set()
+        self._deck = plan.deck
         self._hole_need = [0] * n
         self._board_need = 0
         self._discard_queue: list[int] = []
@@ -459,7 +463,12 @@ class Hand:
         self._unit = 0
         self._units: tuple[int, ...] = ()
         self._unit_big_taken = False
-        self._cap: int | None = None
+        cap = s.raise_cap
+        if cap is None:
+            # RR Section 3 Betting r.4: a bet and three raises (three or more betting rounds),
+            # a bet and four raises (two rounds)
+            cap = 4 if plan.rounds >= 3 else 5
+        self._cap: int | None = cap if plan.limit else None
         self._rot = _rotations(n)
         self._live = n
         self._pending = 0
@@ -632,33 +641,31 @@ class Hand:
     def deal_hole(self, player: int, cards: Sequence[str | None]) -> None:
         """Deal cards to a player: the street's hole cards (stud: down or up as the street
         says), or the replacement cards after a discard. None is an unknown card."""
-        if self._phase not in (_DEAL, _DRAW) or (self._phase == _DEAL and self._discard_queue):
+        phase = self._phase
+        if phase > _DRAW or (self._discard_queue and phase == _DEAL):
             raise IllegalAction("NO_HOLE_CARDS_DUE", self._not_now("deal hole cards"))
-        n = self.n
-        if type(player) is not int or not 0 <= player < n:
-            raise IllegalAction("NO_SUCH_PLAYER", f"player index {player!r} is not 0..{n - 1}")
+        if type(player) is not int or not 0 <= player < self.n:
+            raise IllegalAction("NO_SUCH_PLAYER",
+                                f"player index {player!r} is not 0..{self.n - 1}")
         need = self._hole_need[player]
         k = len(cards)
-        if k == 0 or k > need:
+        if not 0 < k <= need:
             raise IllegalAction(
                 "WRONG_CARD_COUNT",
                 f"player {player + 1} is due {need} card(s) now, not {k}"
                 + (" (folded)" if self.folded[player] else ""),
             )
         seen = self._seen
-        deck = self._plan.deck
-        for j in range(k):
-            c = cards[j]
-            if c is not None:
-                if c in seen or c not in deck:
-                    for c2 in cards[:j]:
-                        if c2 is not None:
-                            seen.discard(c2)
-                    self._check_cards(cards)  # raises, naming the card
-                seen.add(c)
+        deck = self._deck
+        for c in cards:
+            if (c in seen or c not in deck) and c is not None:
+                self._check_cards(cards)  # raises, naming the card (unless c is unknown)
+        if k > 1 and len(set(cards)) != k:
+            self._check_cards(cards)  # the same card twice (or two unknown cards)
+        seen.update(cards)  # (None too: harmless, never a card)
         self.holes[player].extend(cards)
         if self._ups:
-            if self._phase == _DRAW:
+            if phase == _DRAW:
                 self._ups[player].extend([False] * k)  # replacements are dealt face down
             else:
                 # RR Section 8 intro: the stud upcards
@@ -679,16 +686,13 @@ class Hand:
             raise IllegalAction(
                 "WRONG_CARD_COUNT", f"{self._board_need} board card(s) are due now, not {k}")
         seen = self._seen
-        deck = self._plan.deck
-        for j in range(k):
-            c = cards[j]
-            if c is not None:
-                if c in seen or c not in deck:
-                    for c2 in cards[:j]:
-                        if c2 is not None:
-                            seen.discard(c2)
-                    self._check_cards(cards)  # raises, naming the card
-                seen.add(c)
+        deck = self._deck
+        for c in cards:
+            if (c in seen or c not in deck) and c is not None:
+                self._check_cards(cards)  # raises, naming the card (unless c is unknown)
+        if k > 1 and len(set(cards)) != k:
+            self._check_cards(cards)  # the same card twice (or two unknown cards)
+        seen.update(cards)  # (None too: harmless, never a card)
         self.board.extend(cards)
         self._board_need -= k
         self._pending -= k
@@ -759,7 +763,8 @@ class Hand:
     # --- betting ----------------------------------------------------------------------------------
 
     def fold(self, player: int) -> None:
-        self._check_actor(player, "fold")
+        if player != self._actor or player is None:
+            self._check_actor(player, "fold")
         if self._bring_in_due and not self._bring_in_proxy:
             raise IllegalAction("BRING_IN_DUE", "the low card must post the bring-in or complete "
                                 "(RR Section 8 r.2-3)")
@@ -768,14 +773,18 @@ class Hand:
         self._live -= 1
         if self.stacks[player]:
             self._able -= 1
-        seen = self._seen
-        for c in self.holes[player]:
-            if c is not None:
-                seen.discard(c)
+        if self._plan.reuse_muck:
+            # draw games: the muck may be shuffled in to complete the draws (WSOP Section 12
+            # r.10), so a folded card may come back; elsewhere it stays out of play
+            seen = self._seen
+            for c in self.holes[player]:
+                if c is not None:
+                    seen.discard(c)
         self._after_action(player)
 
     def check_or_call(self, player: int) -> None:
-        self._check_actor(player, "check or call")
+        if player != self._actor or player is None:
+            self._check_actor(player, "check or call")
         if self._bring_in_due:
             raise IllegalAction("BRING_IN_DUE", "the low card must post the bring-in or complete "
                                 "(RR Section 8 r.2-3)")
@@ -822,7 +831,8 @@ class Hand:
 
     def complete_bet_or_raise_to(self, player: int, amount: int) -> None:
         """Complete (stud), bet or raise to ``amount``: the player's total for this round."""
-        self._check_actor(player, "complete, bet or raise")
+        if player != self._actor or player is None:
+            self._check_actor(player, "complete, bet or raise")
         problem = self._raise_problem(player)
         if problem is not None:
             raise IllegalAction(*problem)
@@ -1037,19 +1047,60 @@ class Hand:
     def _begin_betting(self) -> None:
         plan = self._plan
         st = self.street
-        n = self.n
-        if not plan.betting[st] or self._no_more_betting():
+        if not plan.betting[st] or (self._able <= 1 and self._no_more_betting()):
             self._end_street(False)
             return
         self._phase = _BET
-        s = self._s
         if st:
+            n = self.n
             self.acted = [False] * n
             self.levels = [0] * n
             self._checked = [False] * n
         self._capped = False
         self._completion = False
         self._bring_in_due = False
+        self._round_heads_up = self._able <= 2
+        if plan.limit:
+            self._limit_round(st)
+        opener = plan.opener[st]
+        if opener == "button":
+            start = 0
+        elif opener == "blinds":
+            start = self._opener_pos
+        elif opener == "draw_opener":
+            # "Action after the draw starts with the opener, or next player proceeding clockwise
+            # if the opener has folded" (RR Section 12 intro)
+            start = self._opened if (self._opened is not None
+                                     and self._s.draw_high_after_draw == "opener") else 0
+        else:
+            start = self._stud_opener(opener)
+            if opener in ("low_card", "high_card") and self.stakes.bring_in:
+                self._bring_in_due = True
+                self._completion = True
+        self._actor = None
+        folded = self.folded
+        stacks = self.stacks
+        bets = self.bets
+        acted = self.acted
+        cur = self._current
+        others = self._able > 1
+        for i in self._rot[start - 1]:
+            if folded[i] or not stacks[i]:
+                continue
+            if bets[i] < cur or (not acted[i] and others):
+                self._actor = i
+                break
+        if self._actor is None:
+            self._end_street(True)
+            return
+        # the low card is all-in for the ante: "betting action proceeds to the first active
+        # player to the left ... That player may fold, open for the forced bet, or open for a
+        # full bet" (RR Section 8 r.4, RRH Section 8 r.8)
+        self._bring_in_proxy = self._bring_in_due and self._actor != start
+
+    def _limit_round(self, st: int) -> None:
+        """Fixed and spread limit: the bet sizes of this round."""
+        plan = self._plan
         # fixed limit: the small bet on the first rounds, the big bet later (RR Section 8 intro;
         # JPN Texas Hold'em); a kill scales both (RR Section 13 intro)
         kf = self._kill_factor
@@ -1062,46 +1113,12 @@ class Hand:
             plan.fixed
             and st == 1
             and self.variant.open_pair_option
-            and s.open_pair_big_bet
+            and self._s.open_pair_big_bet
             and self._open_pair_showing()
         ):
             # "If there is an open pair on the fourth card, any player has the option of making
             # the smaller or larger bet" (RR Section 8 intro, r.7)
             self._units = (small, big)
-        cap = s.raise_cap
-        if cap is None:
-            # RR Section 3 Betting r.4: a bet and three raises (three or more betting rounds),
-            # a bet and four raises (two rounds)
-            cap = 4 if plan.rounds >= 3 else 5
-        self._cap = cap if plan.limit else None
-        self._round_heads_up = self._able <= 2
-        opener = plan.opener[st]
-        if opener == "blinds":
-            start = self._opener_pos
-        elif opener == "button":
-            start = 0
-        elif opener == "draw_opener":
-            # "Action after the draw starts with the opener, or next player proceeding clockwise
-            # if the opener has folded" (RR Section 12 intro)
-            start = self._opened if (self._opened is not None
-                                     and s.draw_high_after_draw == "opener") else 0
-        else:
-            start = self._stud_opener(opener)
-            if opener in ("low_card", "high_card") and self.stakes.bring_in:
-                self._bring_in_due = True
-                self._completion = True
-        self._actor = None
-        for i in self._rot[start - 1]:
-            if self._owes(i):
-                self._actor = i
-                break
-        if self._actor is None:
-            self._end_street(True)
-            return
-        # the low card is all-in for the ante: "betting action proceeds to the first active
-        # player to the left ... That player may fold, open for the forced bet, or open for a
-        # full bet" (RR Section 8 r.4, RRH Section 8 r.8)
-        self._bring_in_proxy = self._bring_in_due and self._actor != start
 
     def _stud_opener(self, opener: str) -> int:
         """Stud first to act: the bring-in by the lowest upcard by suit, ace high (RR Section 8
