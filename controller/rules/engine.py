@@ -30,7 +30,7 @@ from itertools import combinations
 
 from controller.rules.cards import RANKS
 from controller.rules.evaluate import CARD_CODES, hand_name, value_of_code
-from controller.rules.pots import UNCALLED, PotAward, build_pots, return_uncalled, split
+from controller.rules.pots import UNCALLED, Pot, PotAward, build_pots, return_uncalled, split
 from controller.rules.rankings import board_strength, describe, omaha_strength, strength, suit_rank
 from controller.rules.variants import JOKER, LOW_RANKINGS, Variant
 
@@ -112,6 +112,14 @@ class HouseSettings:
     stud_all_in_opener: str = "left"
     # The smallest chip: odd chips are broken down to it (RR Section 3 Ties r.3).
     odd_chip_unit: int = 1
+    # Limit ace-to-five lowball: a player who checks a seven or better after the draw and has
+    # the best hand wins nothing of the action after the draw (RR Section 11 A-5 r.4, "assumed
+    # to be in use"); 5 for WSOP Section 11 A-5 r.4 (a five); 0 turns it off (RRH: optional).
+    sevens_rule: int = 7
+    # Six-plus hold'em: the rulebook order (a straight beats trips; a flush beats a full house,
+    # JPN Six Plus Hold'em); many rooms rank trips over a straight (NOT IN THE RULEBOOKS).
+    short_deck_trips_beat_straight: bool = False
+    short_deck_flush_beats_full_house: bool = True
 
     def __post_init__(self) -> None:
         choices = {
@@ -129,6 +137,8 @@ class HouseSettings:
             raise ValueError(f"raise_cap must be >= 1 or None, got {self.raise_cap!r}")
         if self.odd_chip_unit < 1:
             raise ValueError(f"odd_chip_unit must be >= 1, got {self.odd_chip_unit!r}")
+        if self.sevens_rule not in (0, 5, 6, 7, 8):
+            raise ValueError(f"sevens_rule is 0 (off) or the card (5..8), got {self.sevens_rule!r}")
 
     @classmethod
     def phh(cls) -> HouseSettings:
@@ -357,6 +367,7 @@ class Hand:
         "_full_level",
         "_hole_need",
         "_kill_factor",
+        "_last_bet_street",
         "_last_inc",
         "_live",
         "_min_bet",
@@ -367,6 +378,7 @@ class Hand:
         "_pending",
         "_phase",
         "_plan",
+        "_pre_draw",
         "_rot",
         "_round_heads_up",
         "_s",
@@ -457,6 +469,8 @@ class Hand:
         self._bring_in_due = False
         self._bring_in_proxy = False
         self._muck_order: list[int] = []
+        self._pre_draw: list[int] | None = None
+        self._last_bet_street = -1
         self._completion = False
         self._capped = False
         self._round_heads_up = False
@@ -520,6 +534,15 @@ class Hand:
                 awards.append(PotAward(pot, (w,), (w,), {w: pot}))
             self._awards = tuple(awards)
         return self._awards
+
+    def pots(self) -> tuple[Pot, ...]:
+        """The pots as they stand (main pot first, then side pots by all-in level); antes are
+        counted with the player who posted them."""
+        n = self.n
+        folded = {i for i in range(n) if self.folded[i]}
+        all_in = {i for i in range(n) if self.stacks[i] == 0 and i not in folded}
+        contrib = {i: self.totals[i] + self.antes[i] for i in range(n)}
+        return build_pots(contrib, folded, all_in=all_in)
 
     @property
     def actor(self) -> int | None:
@@ -1004,6 +1027,8 @@ class Hand:
         n = self.n
         folded = self.folded
         if st:
+            if plan.draw[st] and self._pre_draw is None:
+                self._pre_draw = list(self.totals)  # the pot before the (first) draw
             # a new round: no bets yet (each round's bets start from nothing)
             self.bets = [0] * n
             self._current = 0
@@ -1051,6 +1076,7 @@ class Hand:
             self._end_street(False)
             return
         self._phase = _BET
+        self._last_bet_street = st
         if st:
             n = self.n
             self.acted = [False] * n
@@ -1415,6 +1441,8 @@ class Hand:
         if self._live == 1 and not self._muck_order:
             self._settle_uncontested()
             return
+        if self._pre_draw is not None and self._sevens_rule_applies():
+            return
         folded_l = self.folded
         stacks = self.stacks
         if all(stacks[i] or folded_l[i] for i in range(n)):
@@ -1463,6 +1491,40 @@ class Hand:
         self._awards = tuple(awards)
         self._actor = None
         self._phase = _OVER
+
+    def _sevens_rule_applies(self) -> bool:
+        """Limit ace-to-five lowball's sevens rule: "If you check a seven or better and it is the
+        best hand, all action after the draw is void, and you cannot win any money on any
+        subsequent bets. You are still eligible to win whatever existed in the pot before the
+        draw" (RR Section 11 A-5 r.4). When it applies, the chips put in after the draw go back
+        to the players who put them in and the pot before the draw is settled; returns True."""
+        top = self._s.sevens_rule
+        if (not top or self._plan.rankings != ("ace_five_low_joker",) or not self._plan.fixed
+                or self._pre_draw is None):
+            return False
+        n = self.n
+        live = [i for i in range(n) if not self.folded[i] and not self.mucked[i]]
+        if self._last_bet_street != self._plan.last:
+            return False  # no betting after the draw (an all-in): nothing to void
+        checkers = [i for i in live if self._checked[i]]
+        if not checkers or len(live) < 2:
+            return False
+        strengths = self._strengths(live)
+        best = max(strengths[i][0] or 0 for i in live)
+        ranks = "A23456789TJQK"
+        # the worst hand that is "a seven or better": 7-6-5-4-3 (WSOP: 5-4-3-2-A)
+        bar_cards = [ranks[top - 1 - k] + "cdhsc"[k] for k in range(5)]
+        bar = strength("ace_five_low_joker", bar_cards) or 0
+        if not any((strengths[i][0] or 0) >= bar and strengths[i][0] == best for i in checkers):
+            return False
+        pre = self._pre_draw
+        for i in range(n):
+            back = self.totals[i] - pre[i]
+            self.stacks[i] += back
+            self.totals[i] = pre[i]
+        self._pre_draw = None  # settle again on the pot before the draw
+        self._settle()
+        return True
 
     def _settle_one_pot(self) -> None:
         """Nobody live is all-in: one pot, every live hand eligible (the usual showdown)."""
@@ -1541,7 +1603,7 @@ class Hand:
                 continue
             values: list[int | None] = []
             for ranking in plan.rankings:
-                values.append(_strength(ranking, self.variant.hand, cards, brd))
+                values.append(_strength(ranking, self.variant.hand, cards, brd, self._s))
             out[i] = tuple(values)
         return out
 
@@ -1635,7 +1697,8 @@ def _omaha_high(hole: Sequence[str], board: Sequence[str]) -> int:
     return best
 
 
-def _strength(ranking: str, hand: str, hole: list[str], board: list[str]) -> int | None:
+def _strength(ranking: str, hand: str, hole: list[str], board: list[str],
+              s: HouseSettings = _DEFAULT_SETTINGS) -> int | None:
     if ranking == "high" and hand == "omaha":
         if len(hole) < 2 or len(board) < 3:
             raise IllegalAction("WRONG_CARD_COUNT", "an Omaha hand needs two hole and three "
@@ -1649,6 +1712,10 @@ def _strength(ranking: str, hand: str, hole: list[str], board: list[str]) -> int
     try:
         if hand == "omaha":
             value = omaha_strength(ranking, hole, board)
+        elif ranking == "short_deck":
+            value = strength(ranking, hole + board,
+                             trips_beat_straight=s.short_deck_trips_beat_straight,
+                             flush_beats_full_house=s.short_deck_flush_beats_full_house)
         else:
             value = strength(ranking, hole + board)
     except ValueError as exc:

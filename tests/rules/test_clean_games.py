@@ -164,7 +164,7 @@ FAMILIES = {
              "badugi"],
 }
 
-_SETTINGS = settings(max_examples=60, deadline=None,
+_SETTINGS = settings(max_examples=150, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -417,3 +417,29 @@ def test_all_in_for_the_ante_plays_for_the_antes() -> None:
     h.show_all()
     # quads win the antes (15); kings beat jacks for the side pot (20)
     assert h.stacks == [15, 185, 205]
+
+
+def test_sevens_rule_voids_the_action_after_the_draw() -> None:
+    # RR Section 11 A-5 r.4: "If you check a seven or better and it is the best hand, all action
+    # after the draw is void ... You are still eligible to win whatever existed in the pot
+    # before the draw"
+    stakes = Stakes(blinds_or_straddles=(5, 10), small_bet=10, big_bet=20)
+
+    def play(settings: HouseSettings | None) -> Hand:
+        h = Hand(VARIANTS["a5_lowball"], stakes, [200] * 3, settings)
+        deal5(h, ["7c5d4h3s2c", "8c6d4c3d2d", "KcKdQh9s9d"])
+        h.fold(2)
+        h.check_or_call(0)
+        h.check_or_call(1)
+        h.stand_pat_or_discard(0)
+        h.stand_pat_or_discard(1)
+        h.check_or_call(0)  # checks a seven-five
+        h.complete_bet_or_raise_to(1, 20)
+        h.check_or_call(0)
+        h.show_all()
+        return h
+
+    h = play(None)
+    assert h.stacks == [210, 190, 200]  # wins the 20 before the draw, not the bet after it
+    h = play(HouseSettings(sevens_rule=0))
+    assert h.stacks == [230, 170, 200]
