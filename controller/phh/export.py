@@ -1,10 +1,10 @@
 """Export the hands the live table played as PHH: journal -> rules core -> one hand per table hand.
 
-The journal's events are replayed through the live rules core (``controller.rules.apply``), which
-is the only authority on what happened: which seats were dealt in, the stacks, which action it
-applied (and how: an undersized bet it raised to the minimum is exported at the size it was
-applied), the cards in each seat and on the board, and the pots. For each table hand this module
-writes one ``HandHistory``:
+The journal's events are replayed through the live rules core (``controller.rules.apply``, read
+through its public view ``snapshot``), which is the only authority on what happened: which
+seats were dealt in, the stacks, which action it applied (and how: an undersized bet it raised
+to the minimum is exported at the size it was applied), the cards in each seat and on the
+board, and the pots. For each table hand this module writes one ``HandHistory``:
 
 - variant ``NT`` (the live table plays no-limit hold'em), players in PHH order: p1 is the first
   seat left of the button, pn the button (heads-up: p1 the big blind, p2 the button, and PHH
@@ -37,11 +37,8 @@ from typing import Any
 from controller.events import Action, Event, HandStart, read_scenario
 from controller.journal import is_journal_file, read_events
 from controller.phh.notation import HandHistory, Number, PhhAction, parse_action
-from controller.rules import TableState, apply, initial_state
-from controller.rules.betting import Betting
+from controller.rules import Finding, PotAward, TableState, apply, initial_state, snapshot
 from controller.rules.cards import is_card
-from controller.rules.findings import Finding
-from controller.rules.pots import PotAward
 
 
 @dataclass
@@ -78,105 +75,128 @@ def _card_text(name: str) -> str:
     return name if is_card(name) else "??"  # a tag outside the deck is an unknown card
 
 
-def _betting_text(rec: _Record, before: Betting, after: Betting, seat: int) -> str | None:
+_STREETS = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
+_IN_PLAY = (*_STREETS, "showdown")
+
+Snapshot = dict[str, Any]
+
+
+def _seats(snap: Snapshot) -> dict[int, dict[str, Any]]:
+    return {s["seat"]: s for s in snap["seats"]}
+
+
+def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, seat: int) -> str | None:
     """The PHH action for what the core applied to ``seat`` (None: it applied nothing)."""
-    p0, p1 = before.player(seat), after.player(seat)
-    if p0 is None or p1 is None:
+    seats0, seats1 = _seats(before), _seats(after)
+    s0, s1 = seats0.get(seat), seats1.get(seat)
+    if s0 is None or s1 is None or not s0["in_hand"]:
         return None
+    h0, h1 = before["hand"], after["hand"]
     who = _player(rec, seat)
-    if p1.folded and not p0.folded:
+    if s1["folded"] and not s0["folded"]:
         return f"{who} f"
-    put = p1.total - p0.total
+    put = s0["stack"] - s1["stack"]
     if put == 0:
-        # a check (the core advanced the turn) or an action it refused (nothing changed)
-        changed = after.actions != before.actions or after.street != before.street
-        return f"{who} cc" if changed else None
-    street_bet = p0.bet + put
-    if street_bet > before.current_bet:
-        reach = max((p.bet + p.stack for p in before.players
-                     if p.seat != seat and not p.folded), default=0)
-        if reach <= before.current_bet:
+        # a check moves the turn on; an action the core refused changes nothing
+        moved = h1["to_act"] != h0["to_act"] or h1["phase"] != h0["phase"]
+        return f"{who} cc" if moved else None
+    street_bet = s0["bet"] + put
+    if street_bet > h0["current_bet"]:
+        reach = max((s["bet"] + s["stack"] for n, s in seats0.items()
+                     if n != seat and s["in_hand"] and not s["folded"]), default=0)
+        if reach <= h0["current_bet"]:
             # Nobody left can put in more than the bet (the others are all-in or can only
             # call all-in): for PHH (and PokerKit) this is a call, and the table returns the
             # rest as an uncalled bet.
             return f"{who} cc # to {street_bet}; the excess is returned uncalled"
-        rec.aggressor[before.street] = seat
+        rec.aggressor[_STREETS[h0["phase"]]] = seat
         return f"{who} cbr {street_bet}"
     return f"{who} cc"
 
 
 class _Exporter:
+    """Feeds the events to the rules core and learns each hand from the snapshots."""
+
     def __init__(self) -> None:
         self.state: TableState = initial_state()
+        self.snap: Snapshot = snapshot(self.state)
         self.records: list[_Record] = []
         self.current: _Record | None = None
 
     def feed(self, event: Event) -> None:
-        before = self.state
-        step = apply(before, event)
-        after = self.state = step.state
-        rec = self.current
+        before = self.snap
+        step = apply(self.state, event)
+        self.state = step.state
+        after = self.snap = snapshot(step.state)
+        h0, h1 = before["hand"], after["hand"]
         body = event.body
-        if isinstance(body, HandStart) and after.hand_number != before.hand_number:
+        rec = self.current
+        if isinstance(body, HandStart) and h1["number"] != h0["number"]:
             rec = self.current = self._start(after, event.seq)
             self.records.append(rec)
         if rec is None:
             return
         rec.last_seq = event.seq
         rec.findings.extend(step.findings)
-        h0, h1 = before.hand, after.hand
-        if h1 is None or h1.number != rec.number:
+        if h1["number"] != rec.number:
             return
-        if isinstance(body, Action) and body.kind != "post" and h0 is not None and h0.in_play:
-            text = _betting_text(rec, h0.betting, h1.betting, body.seat)
+        if isinstance(body, Action) and body.kind != "post" and h0["number"] == rec.number \
+                and h0["phase"] in _STREETS:
+            text = _betting_text(rec, before, after, body.seat)
             if text is not None:
-                rec.bets.append((h0.betting.street, text))
-        if h1.in_play:
+                rec.bets.append((_STREETS[h0["phase"]], text))
+        phase = h1["phase"]
+        if phase in _IN_PLAY:
             self._cards(rec, after)
-            b = h1.betting
-            if b.no_more_betting and not b.hand_over and len(h1.deal.board) < 5:
+            live = sum(1 for s in after["seats"] if s["in_hand"] and not s["folded"])
+            if phase == "showdown" and live > 1 and len(h1["board"]) < 5:
                 rec.runout = True
-        if h1.phase == "complete" and rec.outcome != "complete":
+        elif phase == "complete" and rec.outcome != "complete":
             rec.outcome = "complete"
-            rec.showdown = h1.showdown
+            rec.showdown = tuple(h1["showdown"])
             rec.awards = step.results
-            rec.finishing = tuple(after.seats[s].stack for s in rec.order)
-        elif h1.phase == "misdeal" and rec.outcome != "misdeal":
+            rec.finishing = self._stacks(rec, after)
+        elif phase == "misdeal" and rec.outcome != "misdeal":
             rec.outcome = "misdeal"
-            rec.finishing = tuple(after.seats[s].stack for s in rec.order)
+            rec.finishing = self._stacks(rec, after)
 
-    def _start(self, state: TableState, seq: int) -> _Record:
-        h = state.hand
-        assert h is not None  # a hand.start the core accepted
-        order = tuple(p.seat for p in h.betting.players)
-        setup = state.setup
-        # The stacks before the blinds: the chips behind plus what each seat has posted.
-        starting = tuple(p.stack + p.total for p in h.betting.players)
-        return _Record(number=h.number, button=h.button, order=order,
-                       names=tuple(state.seats[s].player for s in order), starting=starting,
-                       small_blind=setup.small_blind, big_blind=setup.big_blind,
-                       seat_count=setup.seats, first_seq=seq)
+    @staticmethod
+    def _stacks(rec: _Record, snap: Snapshot) -> tuple[int, ...]:
+        seats = _seats(snap)
+        return tuple(int(seats[s]["stack"]) for s in rec.order)
 
-    def _cards(self, rec: _Record, state: TableState) -> None:
-        h = state.hand
-        assert h is not None
-        for seat in rec.order:
-            cards = h.deal.hole(seat)
+    def _start(self, snap: Snapshot, seq: int) -> _Record:
+        h, table = snap["hand"], snap["table"]
+        button, count = h["button"], table["seats"]
+        dealt = [s for s in snap["seats"] if s["in_hand"]]
+        # PHH order: the first seat left of the button first, the button last.
+        dealt.sort(key=lambda s: (s["seat"] - button - 1) % count)
+        return _Record(number=h["number"], button=button,
+                       order=tuple(s["seat"] for s in dealt),
+                       names=tuple(s["player"] for s in dealt),
+                       starting=tuple(s["stack"] + s["bet"] for s in dealt),  # before blinds
+                       small_blind=table["small_blind"], big_blind=table["big_blind"],
+                       seat_count=count, first_seq=seq)
+
+    @staticmethod
+    def _cards(rec: _Record, snap: Snapshot) -> None:
+        for s in snap["seats"]:
+            cards = tuple(s["hole"])
             # A folded hand goes to the muck: keep the cards the seat held.
-            if cards and len(cards) >= len(rec.holes.get(seat, ())):
-                rec.holes[seat] = cards
-        if len(h.deal.board) >= len(rec.board):
-            rec.board = h.deal.board
+            if s["seat"] in rec.order and cards and \
+                    len(cards) >= len(rec.holes.get(s["seat"], ())):
+                rec.holes[s["seat"]] = cards
+        board = tuple(snap["hand"]["board"])
+        if len(board) >= len(rec.board):
+            rec.board = board
 
     def finish(self) -> list[HandHistory]:
         out = []
         for rec in self.records:
-            if rec.finishing is None:  # the journal stops in the middle of this hand
-                h = self.state.hand
-                if h is not None and h.number == rec.number:
-                    rec.finishing = tuple(p.stack for p in h.betting.players)
-                else:  # pragma: no cover - a new hand cannot start while one is in play
-                    rec.finishing = rec.starting
+            if rec.finishing is None:
+                # The journal stops in the middle of this hand: the chips behind (PHH's
+                # finishing_stacks of a hand that is not over).
+                rec.finishing = self._stacks(rec, self.snap)
             out.append(_history(rec))
         return out
 

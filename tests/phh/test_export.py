@@ -183,3 +183,18 @@ def test_a_raise_nobody_can_answer_is_exported_as_a_call() -> None:
     [theirs] = _pokerkit_stacks(dumps_all([hand]))
     assert theirs == [540, 0, 500]
     assert loads_all(dumps(hand)) == [hand]
+
+
+def test_an_action_the_core_refused_is_not_exported_and_a_cut_off_hand_is_incomplete() -> None:
+    # seat 1 folds out of turn (not applied: OOT_ACTION), seat 4 calls, seat 1 folds in turn;
+    # the scenario stops there, in the middle of the preflop betting
+    [hand] = export_file(SCENARIOS / "oot_action.jsonl")
+    assert [a.text for a in hand.actions][4:] == ["p3 cc", "p4 f"]
+    assert hand.user["_outcome"] == "incomplete"
+    assert hand.finishing_stacks == (199, 198, 198, 200)  # the chips behind; the blinds are out
+    [finding] = hand.user["_findings"]
+    assert finding["code"] == "OOT_ACTION" and finding["seats"] == [1]
+    assert finding["rule"]["file"] == "roberts-rules-v11.txt"
+    assert finding["rule"]["section"] == "Section 3, Betting and Raising"
+    assert finding["rule"]["rule"] == "11"
+    assert hand.user["_seq"] == [7, 29]
