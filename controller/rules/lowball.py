@@ -16,8 +16,8 @@ cards are compared first, then the kickers, highest first, ace = lowest.
 Badness layout (ace-to-five): ``category << 20 | f1 << 16 | ... | f5`` with category 0 no pair,
 1 one pair, 2 two pair, 3 three of a kind, 4 full house, 5 four of a kind, and the fields the
 ace-low rank indexes (0 = ace, 1 = deuce .. 12 = king), grouped cards first, then the kickers from
-the highest down. The best five of six or seven cards are found by a table keyed by the rank
-multiset (the low 31 bits of an ``evaluate.CARD_CODES`` sum), built once at import.
+the highest down. The best five of six or seven cards come from a table keyed by the rank
+multiset (the low 31 bits of an ``evaluate.CARD_CODES`` sum), filled as rank multisets are met.
 
 Deuce-to-seven (RR Section 11, Deuce-to-seven Lowball: "the worst conventional poker hand wins.
 Straights and flushes count against you ... The ace is used only as a high card ... The hand
@@ -29,7 +29,8 @@ ace-high flush when suited), never a straight.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
+from functools import cache
+from itertools import combinations, combinations_with_replacement
 
 from controller.rules.evaluate import (
     FLUSH,
@@ -111,36 +112,40 @@ def _a5_badness(counts: list[tuple[int, int]]) -> int:
     return _pack(FOUR_OF_A_KIND, (quads, kicker))
 
 
-def _build_a5_table() -> dict[int, int]:
-    """Badness of the best ace-to-five low for every 5-, 6- and 7-card rank multiset, keyed by
-    the base-5 rank sum of ``evaluate.CARD_CODES``. A depth-first walk from the ace upward visits
-    each multiset once with its (rank, count) list already in ascending order."""
-    table: dict[int, int] = {}
-
-    def visit(start: int, n: int, key: int, counts: list[tuple[int, int]]) -> None:
-        for r in range(start, 13):
-            p = _POW5[_STD_OF_LOW[r]]
-            for c in range(1, min(4, 7 - n) + 1):
-                counts.append((r, c))
-                size = n + c
-                code = key + c * p
-                if size >= 5:
-                    table[code] = _a5_badness(counts)
-                if size < 7:
-                    visit(r + 1, size, code, counts)
-                counts.pop()
-
-    visit(0, 0, 0, [])
-    return table
+def _counts(key: int) -> list[tuple[int, int]]:
+    """(ace-low rank, count) pairs, ascending, of a base-5 rank key."""
+    counts = []
+    for low in range(13):
+        c = key // _POW5[_STD_OF_LOW[low]] % 5
+        if c:
+            counts.append((low, c))
+    return counts
 
 
-A5_TABLE: dict[int, int] = _build_a5_table()
-A5_VALID: frozenset[int] = frozenset(A5_TABLE.values())
+# Rank key -> badness, filled as keys are met: at most 73,775 entries (every 5-7 card rank
+# multiset), so it never grows past a fixed bound; building them all at import would cost about
+# a tenth of a second for games that never ask.
+_A5_MEMO: dict[int, int] = {}
 
 
 def a5_badness(code: int) -> int:
     """Ace-to-five badness of the best five of 5-7 cards whose ``CARD_CODES`` sum to ``code``."""
-    return A5_TABLE[code & RANK_KEY]
+    key = code & RANK_KEY
+    found = _A5_MEMO.get(key)
+    if found is None:
+        found = _A5_MEMO[key] = _a5_badness(_counts(key))
+    return found
+
+
+@cache
+def a5_valid() -> frozenset[int]:
+    """Every ace-to-five badness a hand can have (those of the five-card hands); built on first
+    use, since only ``describe`` asks."""
+    return frozenset(
+        _a5_badness(_counts(sum(_POW5[r] for r in ranks)))
+        for ranks in combinations_with_replacement(range(13), 5)
+        if max(ranks.count(r) for r in ranks) <= 4
+    )
 
 
 def qualifies_for_eight(badness: int) -> bool:
@@ -156,7 +161,7 @@ def a5_joker_badness(key: int) -> int:
     for low in range(13):
         p = _POW5[_STD_OF_LOW[low]]
         if key // p % 5 == 0:
-            return A5_TABLE[key + p]
+            return a5_badness(key + p)
     raise AssertionError("four to six cards always miss a rank")  # pragma: no cover
 
 
@@ -182,4 +187,7 @@ def d27_badness(codes: tuple[int, ...]) -> int:
     return min(_no_wheel(value_of_code(sum(five))) for five in combinations(codes, 5))
 
 
-D27_VALID: frozenset[int] = frozenset(_no_wheel(v) for v in VALID_VALUES)
+@cache
+def d27_valid() -> frozenset[int]:
+    """Every deuce-to-seven badness a hand can have; built on first use (``describe``)."""
+    return frozenset(_no_wheel(v) for v in VALID_VALUES)

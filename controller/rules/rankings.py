@@ -191,8 +191,7 @@ def _short_deck(codes: Sequence[int], order: tuple[int, ...], trips_first: bool)
             value = _short.FLUSH_TABLE[mask]
             break
     else:
-        table = _short.RANK_TABLE_TRIPS_FIRST if trips_first else _short.RANK_TABLE_STRAIGHT_FIRST
-        value = table[code & _low.RANK_KEY]
+        value = _short.rank_value(code & _low.RANK_KEY, trips_first)
     return order[value >> 20] << 24 | value
 
 
@@ -397,7 +396,7 @@ def describe(ranking: str, value: int) -> str:
     if ranking == "short_deck":
         natural = value & 0xFFFFFF
         category = natural >> 20
-        if natural not in _short.VALID_VALUES or value >> 24 not in {
+        if natural not in _short.valid_values() or value >> 24 not in {
             order[category] for order in _ORDERS.values()
         }:
             raise ValueError(f"not a short_deck hand value: {value!r}")
@@ -413,10 +412,10 @@ def describe(ranking: str, value: int) -> str:
         return f"{_FIVE_WORDS[size - 1]}-card badugi, {chars}"
     badness = _LOW_TOP - value
     if ranking == "deuce_seven_low":
-        if badness not in _low.D27_VALID:
+        if badness not in _low.d27_valid():
             raise ValueError(f"not a deuce_seven_low hand value: {value!r}")
         return _describe_d27(badness)
-    if badness not in _low.A5_VALID or (
+    if badness not in _low.a5_valid() or (
         ranking == "low8" and not _low.qualifies_for_eight(badness)
     ):
         raise ValueError(f"not a {ranking} hand value: {value!r}")

@@ -19,6 +19,8 @@ top card is the nine, the ace "acting as a 5"): the lowest straight.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from itertools import combinations_with_replacement
 
 from controller.rules.evaluate import (
     FLUSH,
@@ -114,34 +116,41 @@ def _best(counts: list[tuple[int, int]], trips_beat_straight: bool) -> int:
     return _pack(HIGH_CARD, singles[:5])
 
 
-def _build_rank_tables() -> tuple[dict[int, int], dict[int, int]]:
-    """Best non-flush value of every 5-7 card short-deck rank multiset, keyed like
-    ``evaluate.RANK_TABLE``: (straight above trips, trips above straight)."""
-    straight_first: dict[int, int] = {}
-    trips_first: dict[int, int] = {}
+def _counts(key: int) -> list[tuple[int, int]]:
+    """(rank, count) pairs, highest rank first, of a base-5 rank key."""
+    counts = []
+    for r in range(_ACE, _SIX - 1, -1):
+        c = key // _POW5[r] % 5
+        if c:
+            counts.append((r, c))
+    return counts
 
-    def visit(below: int, n: int, key: int, counts: list[tuple[int, int]]) -> None:
-        for r in range(below, _SIX - 1, -1):
-            for c in range(1, min(4, 7 - n) + 1):
-                counts.append((r, c))
-                size = n + c
-                code = key + c * _POW5[r]
-                if size >= 5:
-                    straight_first[code] = _best(counts, False)
-                    trips_first[code] = _best(counts, True)
-                if size < 7 and r > _SIX:
-                    visit(r - 1, size, code, counts)
-                counts.pop()
 
-    visit(_ACE, 0, 0, [])
-    return straight_first, trips_first
+# (rank key, trips first) -> best non-flush value, filled as keys are met (a fixed bound: every
+# 5-7 card multiset of nine ranks, twice), so that games without the short deck pay nothing.
+_MEMO: dict[tuple[int, bool], int] = {}
+
+
+def rank_value(key: int, trips_beat_straight: bool) -> int:
+    """Best non-flush value (``category << 20 | fields``) of 5-7 short-deck cards whose rank key
+    (the low 31 bits of an ``evaluate.CARD_CODES`` sum) is ``key``."""
+    memo_key = (key, trips_beat_straight)
+    found = _MEMO.get(memo_key)
+    if found is None:
+        found = _MEMO[memo_key] = _best(_counts(key), trips_beat_straight)
+    return found
 
 
 FLUSH_TABLE: dict[int, int] = _build_flush_table()
-RANK_TABLE_STRAIGHT_FIRST, RANK_TABLE_TRIPS_FIRST = _build_rank_tables()
-VALID_VALUES: frozenset[int] = (
-    frozenset(RANK_TABLE_STRAIGHT_FIRST.values())
-    | frozenset(RANK_TABLE_TRIPS_FIRST.values())
-    | frozenset(FLUSH_TABLE.values())
-)
-"""Every natural value (``category << 20 | fields``) a short-deck hand can have."""
+
+
+@cache
+def valid_values() -> frozenset[int]:
+    """Every natural value (``category << 20 | fields``) a short-deck hand can have; built on
+    first use (``describe``)."""
+    return frozenset(
+        _best(_counts(sum(_POW5[r] for r in ranks)), trips_first)
+        for ranks in combinations_with_replacement(SHORT_RANKS, 5)
+        if max(ranks.count(r) for r in ranks) <= 4
+        for trips_first in (False, True)
+    ) | frozenset(FLUSH_TABLE.values())
