@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import threading
 import time
 
 from controller.config import load
-from controller.journal import read_events
+from controller.journal import JournalError, read_events
 from controller.runner import run_table
 from drivers.simulated_reader import SimulatedReader
 
@@ -66,7 +67,10 @@ file = "{tmp_path / 'deck.json'}"
         runner.start()
         try:
             def types():
-                return [e.type for e in read_events(journal)] if journal.exists() else []
+                try:
+                    return [e.type for e in read_events(journal)]
+                except (OSError, JournalError, sqlite3.Error):
+                    return []  # the daemon has not created the journal (or its tables) yet
 
             assert _wait_for(lambda: types().count("action") == 2)
             shoe.send_read(1, 0, "04A1B2C3D4E5F6", False)   # leaves the shoe
