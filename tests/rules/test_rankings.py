@@ -53,6 +53,98 @@ def test_high_is_the_evaluator() -> None:
     assert s("high", "Ac Kc 9h 7s 4c") == s("high", "Ad Kd 9s 7c 4h")
 
 
+def test_high_takes_the_best_five_of_up_to_ten_cards() -> None:
+    assert name("high", "2c 3d 5h 7s 9c Jd Kh As Ah Ad") == "Three of a kind, aces, kickers K-J"
+    assert s("high", "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd") == s("high", "7d 8h 9s Tc Jd")
+
+
+# --- short deck ------------------------------------------------------------------------------
+
+
+def test_short_deck_flush_beats_full_house_but_not_quads() -> None:
+    # jamies-poker-notes.md, Six Plus Hold'em: "A flush beats a full-house, but not
+    # four-of-a-kind."
+    flush, boat, quads = "Ah Kh 9h 8h 6h", "Ks Kd Kc 6s 6d", "7s 7d 7c 7h 6s"
+    assert better("short_deck", flush, boat)
+    assert better("short_deck", quads, flush)
+    assert name("short_deck", flush) == "Flush, ace high (A-K-9-8-6)"
+    # the house setting restores the standard order
+    assert s("short_deck", boat, flush_beats_full_house=False) > s(  # type: ignore[operator]
+        "short_deck", flush, flush_beats_full_house=False
+    )
+
+
+def test_short_deck_a6789_is_the_lowest_straight() -> None:
+    # JPN: "an ace can be low (acting as a 5) as in 9-8-7-6-A or high as in A-K-Q-J-10"
+    low = "As 6d 7h 8c 9s"
+    assert name("short_deck", low) == "Straight, nine high (A-6-7-8-9)"
+    assert better("short_deck", "6d 7h 8c 9s Ts", low)
+    assert better("short_deck", low, "As Ad Kh Ks Qc")  # a straight beats two pair
+    assert better("short_deck", "Ah Kh Qh Jh Th", "Ah 6h 7h 8h 9h")
+    sf = s("short_deck", "Ah 6h 7h 8h 9h")
+    assert sf is not None and describe("short_deck", sf) == "Straight flush, nine high (A-6-7-8-9)"
+    assert better("short_deck", "Ah 6h 7h 8h 9h", "As Ad Ac Ah Ks")  # a straight flush beats quads
+
+
+def test_short_deck_straight_against_trips_is_a_setting() -> None:
+    # not in the rulebooks: a straight beats trips by default (JPN lists no such change);
+    # trips_beat_straight=True gives the Triton / online-room order
+    trips, straight = "6s 6d 6h Ac Kd", "6c 7d 8h 9s Tc"
+    assert better("short_deck", straight, trips)
+    assert s("short_deck", trips, trips_beat_straight=True) > s(  # type: ignore[operator]
+        "short_deck", straight, trips_beat_straight=True
+    )
+    # holding both, the setting plays the set
+    both = "6s 6d 6h 7c 8d 9h Tc"
+    assert name("short_deck", both) == "Straight, ten high"
+    assert (
+        name("short_deck", both, trips_beat_straight=True) == "Three of a kind, sixes, kickers T-9"
+    )
+    # values name themselves whatever the settings
+    for t in (False, True):
+        for f in (False, True):
+            v = s("short_deck", both, trips_beat_straight=t, flush_beats_full_house=f)
+            assert v is not None and describe("short_deck", v).startswith(("Straight", "Three"))
+
+
+# --- the joker in high draw ------------------------------------------------------------------
+
+
+def test_joker_five_aces_is_the_best_hand() -> None:
+    # RR Section 12, The Joker r.4: "Five aces is the best possible hand (four aces and joker)."
+    assert name("high_joker", "As Ah Ad Ac Xx") == "Five aces"
+    assert better("high_joker", "As Ah Ad Ac Xx", "As Ks Qs Js Ts")
+    assert better("high_joker", "As Ah Ad Ac Xx", "Ks Qs Js Ts Xx")
+
+
+def test_joker_plays_as_an_ace() -> None:
+    # r.2: "The joker may be used only as an ace, or to complete a straight, flush, or straight
+    # flush. (Thus it is not a completely wild card.)"
+    assert name("high_joker", "7c 7d 2h 3s Xx") == "One pair, sevens, kickers A-3-2"  # not trips
+    assert name("high_joker", "Kc Kd Kh 3s Xx") == "Three of a kind, kings, kickers A-3"
+    assert name("high_joker", "Ac Ad Kh Ks Xx") == "Full house, aces full of kings"
+    assert name("high_joker", "Ac Ad Ah 3s Xx") == "Four of a kind, aces, three kicker"
+    # RR Home Section 12 Jacks-or-Better r.10: "ace-joker for two aces"
+    assert name("high_joker", "As Xx 9d 7c 4h") == "One pair, aces, kickers 9-7-4"
+
+
+def test_joker_completes_straights_and_flushes() -> None:
+    assert name("high_joker", "9c 8d 7h 6s Xx") == "Straight, ten high"  # the best card for it
+    assert name("high_joker", "9c 8d 6h 5s Xx") == "Straight, nine high"  # a gap
+    assert name("high_joker", "5c 4d 3h 2s Xx") == "Straight, six high"
+    assert name("high_joker", "Kh Qh Jh Th Xx") == "Royal flush"
+    assert name("high_joker", "9h 8h 7h 6h Xx") == "Straight flush, ten high"
+    # r.3: "If the joker is used to make a flush, it will be the highest card of the flush not
+    # present in the hand."
+    assert name("high_joker", "Ah 9h 7h 4h Xx") == "Flush, ace high (A-K-9-7-4)"
+    assert name("high_joker", "Kh 9h 7h 4h Xx") == "Flush, ace high (A-K-9-7-4)"
+    assert s("high_joker", "Ah 9h 7h 4h Xx") == s("high_joker", "Kh 9h 7h 4h Xx")
+
+
+def test_joker_hand_without_the_joker_is_a_plain_high_hand() -> None:
+    assert s("high_joker", "Kc Kd Kh 7s 7d") == s("high", "Kc Kd Kh 7s 7d")
+
+
 # --- ace-to-five low -------------------------------------------------------------------------
 
 
@@ -83,6 +175,30 @@ def test_a5_razz_takes_the_best_five_of_seven() -> None:
     assert name("ace_five_low", "Ac Ad Ah 2s 2c 3d 3h") == "Two pair, twos and aces, three kicker"
 
 
+def test_a5_joker_is_the_lowest_missing_rank() -> None:
+    # RR Section 11, Ace-to-five r.1: "If a joker is used, it becomes the lowest card not present
+    # in your hand."; Glossary, JOKER: "In lowball, it is the lowest unmatched rank in a hand."
+    assert name("ace_five_low_joker", "Xx 2d 3h 4s 5c") == "Five-four low (5-4-3-2-A)"
+    assert name("ace_five_low_joker", "Ac Xx 3h 4s 5c") == "Five-four low (5-4-3-2-A)"
+    assert name("ace_five_low_joker", "Ac 2d 3h 4s Xx") == "Five-four low (5-4-3-2-A)"
+    assert name("ace_five_low_joker", "Ac 2d 3h 7s Xx") == "Seven-four low (7-4-3-2-A)"
+    assert name("ace_five_low_joker", "Kc Qd Jh Ts Xx") == "King-queen low (K-Q-J-T-A)"
+    # with a pair in the hand the joker still takes a missing rank, never pairs
+    assert name("ace_five_low_joker", "Ac Ad 3h 4s Xx") == "One pair, aces, kickers 4-3-2"
+    assert name("ace_five_low_joker", "Ac Ad Ah As Xx") == "Four of a kind, aces, two kicker"
+    assert s("ace_five_low_joker", "8c 6d 4h 3s 2c") == s("ace_five_low", "8c 6d 4h 3s 2c")
+
+
+def test_a5_pairs_trips_and_more() -> None:
+    assert better("ace_five_low", "Ac Ad 2h 3s 4c", "Ac Ad 2h 2s 3c")  # one pair beats two pair
+    assert better("ace_five_low", "Kc Kd Qh Qs Jc", "Ac Ad Ah 2s 3c")  # two pair beats trips
+    assert better("ace_five_low", "Kc Kd Kh Qs Jc", "Ac Ad Ah 2s 2c")  # trips beat a full house
+    assert better("ace_five_low", "Kc Kd Kh Qs Qc", "Ac Ad Ah As 2c")  # a full house beats quads
+    assert name("ace_five_low", "Kc Kd Kh Qs Qc") == "Full house, kings full of queens"
+    assert name("ace_five_low", "3c 3d 3h Qs Jc") == "Three of a kind, threes, kickers Q-J"
+    assert better("ace_five_low", "2c 2d 7h 5s 4c", "2c 2d 8h 5s 4c")  # kickers, highest first
+
+
 # --- eight or better -------------------------------------------------------------------------
 
 
@@ -93,6 +209,13 @@ def test_low8_qualifier_boundaries() -> None:
     assert s("low8", "Ac Ad 2h 3s 4c") is None  # a pair is not five different ranks
     assert s("low8", "Ac 2d 3h 4s 9c Kd Kh") is None
     assert s("low8", "Ac 2d 3h 4s 8c Kd Kh") == s("ace_five_low", "Ac 2d 3h 4s 8c")
+
+
+def test_low8_the_best_low_is_found_among_seven() -> None:
+    # RR Section 10: "the same or any other five cards to make the best low hand"
+    assert name("low8", "Ac Ad 2h 3s 8c 6d Kh") == "Eight-six low (8-6-3-2-A)"
+    assert name("low8", "Ac 2c 3c 4c 5c Kc Qc") == "Five-four low (5-4-3-2-A)"  # flushes ignored
+    assert better("low8", "8c 7d 6h 5s 3c", "8c 7d 6h 5s 4c")
 
 
 # --- deuce-to-seven --------------------------------------------------------------------------
@@ -113,6 +236,17 @@ def test_d27_best_hand_and_the_wheel_is_ace_high() -> None:
     assert better("deuce_seven_low", "Ac Kd Qh Js 9c", "6c 5d 4h 3s 2c")  # straights count
     # "A pair of aces is the highest pair, so it loses to any other pair."
     assert better("deuce_seven_low", "Kc Kd 4h 3s 2c", "Ac Ad 4h 3s 2c")
+
+
+def test_d27_more_cases() -> None:
+    assert name("deuce_seven_low", "7c 6d 5h 4s 2c") == "Seven-six low (7-6-5-4-2)"
+    assert better("deuce_seven_low", "7c 6d 5h 4s 2c", "8c 5d 4h 3s 2c")
+    assert name("deuce_seven_low", "6c 5d 4h 3s 2c") == "Straight, six high"
+    assert name("deuce_seven_low", "Ac 5c 4c 3c 2c") == "Flush, ace high (A-5-4-3-2)"
+    assert name("deuce_seven_low", "Ac Kd Qh Js Tc") == "Straight, ace high"
+    assert better("deuce_seven_low", "Ac Kd Qh Js 9c", "2c 2d 4h 3s 5c")  # no pair beats a pair
+    # the best five of more cards (a seven-card 2-7 game is not in the rulebooks; still defined)
+    assert name("deuce_seven_low", "Ac Ad 7c 5d 4h 3s 2c") == "Seven-five low (7-5-4-3-2)"
 
 
 # --- badugi ----------------------------------------------------------------------------------
@@ -157,12 +291,99 @@ def test_omaha_low_needs_two_low_hole_cards() -> None:
     assert v is not None and describe("low8", v) == "Five-four low (5-4-3-2-A)"
 
 
+def test_omaha_high_and_low_may_use_different_hole_cards() -> None:
+    # RR Section 7 r.2 (quoted in research/games-and-rankings.md §2.3): the same or other two
+    hole, board = ["As", "2d", "Kh", "Kc"], ["Ks", "3h", "4c", "9d", "Jd"]
+    high = omaha_strength("high", hole, board)
+    low = omaha_strength("low8", hole, board)
+    assert high is not None and describe("high", high) == "Three of a kind, kings, kickers J-9"
+    assert low is None  # the nine is above the eight: no qualifying low
+    board = ["Ks", "3h", "4c", "8d", "Jd"]
+    low = omaha_strength("low8", hole, board)
+    assert low is not None and describe("low8", low) == "Eight-four low (8-4-3-2-A)"
+
+
+def test_omaha_board_pair_and_five_card_omaha() -> None:
+    # a paired board gives every player a pair at least, but three board cards only
+    board = ["Ks", "Kd", "Kh", "2c", "3d"]
+    v = omaha_strength("high", ["Kc", "4h", "5h", "6h"], board)
+    assert v is not None and describe("high", v) == "Four of a kind, kings, six kicker"
+    v = omaha_strength("high", ["Qc", "Qd", "5h", "6h", "7s"], board)
+    assert v is not None and describe("high", v) == "Full house, kings full of queens"
+    # other five-card rankings are allowed too (each two-and-three read as a five-card hand)
+    v = omaha_strength("deuce_seven_low", ["7c", "5d", "Ah", "As"], ["4h", "3s", "2c", "Kd", "Kc"])
+    assert v is not None and describe("deuce_seven_low", v) == "Seven-five low (7-5-4-3-2)"
+
+
+@pytest.mark.parametrize(
+    ("ranking", "hole", "board", "message"),
+    [
+        ("badugi", ["As", "Kd"], ["Qh", "Js", "Tc"], "not an Omaha ranking"),
+        ("high", ["As"], ["Qh", "Js", "Tc"], "hole cards are 2 to 6"),
+        ("high", ["As", "Kd"], ["Qh", "Js"], "board is 3 to 5"),
+        ("high", ["As", "Kd"], ["As", "Js", "Tc"], "hole and on the board"),
+        ("high", "AsKd", ["Qh", "Js", "Tc"], "sequence"),
+        ("low8", ["As", "Kd"], ["Qh", "Js", "Tx"], "not a card"),
+    ],
+)
+def test_omaha_bad_input(ranking: str, hole: object, board: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        omaha_strength(ranking, hole, board)  # type: ignore[arg-type]
+
+
+# --- describe --------------------------------------------------------------------------------
+
+
+def test_describe_round_trips_on_random_hands() -> None:
+    import random
+
+    from controller.rules.cards import FULL_DECK
+
+    rng = random.Random(5)
+    for _ in range(300):
+        for ranking in RANKINGS:
+            size = 4 if ranking == "badugi" else rng.choice((5, 7))
+            deck = [c for c in FULL_DECK if ranking != "short_deck" or c[0] in "6789TJQKA"]
+            cards = rng.sample(deck, size)
+            if "joker" in ranking and rng.random() < 0.3:
+                cards[0] = "Xx"
+            v = strength(ranking, cards)
+            if v is not None:
+                assert describe(ranking, v)
+
+
+@pytest.mark.parametrize(
+    ("ranking", "value"),
+    [
+        ("high", -1),
+        ("high", 123),
+        ("nope", 0),
+        ("short_deck", 0),
+        ("high_joker", 10 << 20),
+        ("ace_five_low", 0),
+        ("low8", (1 << 24) - (1 << 20)),  # a one-pair low: no eight-or-better
+        ("deuce_seven_low", 0),
+        ("badugi", 5 << 16),
+        ("badugi", 4 << 16),  # four cards of one rank
+        ("high", "9175040"),
+        ("high", True),
+    ],
+)
+def test_describe_rejects_values_no_hand_has(ranking: str, value: object) -> None:
+    with pytest.raises(ValueError):
+        describe(ranking, value)  # type: ignore[arg-type]
+
+
 # --- suits -----------------------------------------------------------------------------------
 
 
 def test_suit_rank() -> None:
     # RR Section 3, Ties r.1: "spades, hearts, diamonds, clubs"
     assert [suit_rank(c) for c in ("As", "Ah", "Ad", "Ac")] == [3, 2, 1, 0]
+    assert suit_rank("2s") > suit_rank("Ah")  # the suit only, whatever the rank
+    for bad in ("Xx", "", "AS", None, "10s"):
+        with pytest.raises(ValueError, match="not a card"):
+            suit_rank(bad)  # type: ignore[arg-type]
 
 
 # --- bad input -------------------------------------------------------------------------------
@@ -179,6 +400,16 @@ def test_suit_rank() -> None:
         ("high", ["As", "Ks", "Qs", "Js", "Xx"], "joker"),
         ("short_deck", ["As", "Ks", "Qs", "Js", "5s"], "short deck"),
         ("badugi", [], "1 to 10"),
+        ("badugi", ["As", "Xx", "2c", "3d"], "joker"),
+        ("high_joker", ["As", "Xx", "Xx", "3d", "4h"], "twice"),
+        (
+            "ace_five_low",
+            ["Ac", "2d", "3h", "4s", "5c", "6d", "7h", "8s", "9c", "Td", "Jh"],
+            "got 11",
+        ),
+        ("high", [None, "Ks", "Qs", "Js", "Ts"], "not a card"),
+        ("high", ["as", "Ks", "Qs", "Js", "Ts"], "not a card"),
+        ("high", None, "sequence"),
     ],
 )
 def test_bad_input_is_a_clear_error(ranking: str, cards: object, message: str) -> None:
