@@ -701,9 +701,12 @@ class Hand:
             self._advance_dealing()
 
     def deal_board(self, cards: Sequence[str | None]) -> None:
-        """Turn board cards (the flop, the turn, the river)."""
+        """Turn board cards (the flop, the turn, the river; in stud, the common card)."""
         if self._phase != _DEAL or self._discard_queue or not self._board_need:
-            raise IllegalAction("NO_BOARD_CARDS_DUE", self._not_now("deal board cards"))
+            if self._common_card_possible(cards):
+                self._common_card()
+            else:
+                raise IllegalAction("NO_BOARD_CARDS_DUE", self._not_now("deal board cards"))
         k = len(cards)
         if k == 0 or k > self._board_need:
             raise IllegalAction(
@@ -721,6 +724,31 @@ class Hand:
         self._pending -= k
         if not self._pending:
             self._advance_dealing()
+
+    def _common_card_possible(self, cards: Sequence[str | None]) -> bool:
+        """Stud, seventh street, nobody dealt a card yet: one board card is the common card."""
+        plan = self._plan
+        st = self.street
+        return (
+            self._phase == _DEAL
+            and plan.any_up
+            and st == plan.last
+            and len(cards) == 1
+            and not any(plan.board)
+            and all(self._hole_need[i] == plan.hole_count[st]
+                    for i in range(self.n) if not self.folded[i])
+        )
+
+    def _common_card(self) -> None:
+        """"If the dealer determines that there will not be enough fresh cards for all of the
+        remaining players ... The dealer will burn a card and turn one card faceup in the center
+        of the table as a common card that plays in everyone's hand. The player who is now high
+        using the common card initiates the action for the last round." (RR Section 8 r.15)"""
+        n_live = sum(1 for i in range(self.n) if not self.folded[i])
+        self._pending -= self._plan.hole_count[self.street] * n_live
+        self._hole_need = [0] * self.n
+        self._board_need = 1
+        self._pending += 1
 
     def stand_pat_or_discard(self, player: int, cards: Sequence[str | None] = ()) -> None:
         """Draw games: discard these cards (none = stand pat), to be replaced; Pineapple: the
@@ -1170,10 +1198,15 @@ class Hand:
                     key = (_RANK_LOW[door[0]], suit_rank(door))
             else:
                 known = [c for c in upcards if c is not None]
+                known += [c for c in self.board if c is not None]  # the common card
                 # the high hand on board opens, the low hand in razz (RR Section 8 r.2,
                 # Section 9 r.2); unknown upcards count for nothing
                 ranking = "high" if opener == "high_board" else "ace_five_low"
-                key = (board_strength(ranking, known),) if known else (-1,)
+                if len(known) > 4:
+                    # four upcards and the common card: the best five-card hand showing
+                    key = (1, strength(ranking, known) or 0)
+                else:
+                    key = (0, board_strength(ranking, known)) if known else (-1,)
             if best_key is None or key > best_key:
                 best_key, best = key, i
         return best

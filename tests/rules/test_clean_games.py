@@ -117,6 +117,15 @@ def play_random(
             actions.append(f"p{d + 1} sd {''.join(out)}".rstrip())
             continue
         needy = [i for i in range(n) if hand.hole_needed(i)]
+        if needy and variant.forced == "antes_bring_in" and (
+            len(dealer.stub) < sum(hand.hole_needed(i) for i in needy)
+            and all(len(hand.holes[i]) == 6 for i in needy)
+        ):
+            # not enough cards for seventh street: a common card (RR Section 8 r.15)
+            cards = dealer.take(1)
+            hand.deal_board(cards)
+            actions.append(f"d db {''.join(cards)}")
+            continue
         if needy:
             i = needy[0]
             cards = dealer.take(hand.hole_needed(i))

@@ -443,3 +443,19 @@ def test_sevens_rule_voids_the_action_after_the_draw() -> None:
     assert h.stacks == [210, 190, 200]  # wins the 20 before the draw, not the bet after it
     h = play(HouseSettings(sevens_rule=0))
     assert h.stacks == [230, 170, 200]
+
+
+def test_stud_common_card_when_the_deck_runs_out() -> None:
+    # RR Section 8 r.15: "a common card that plays in everyone's hand. The player who is now high
+    # using the common card initiates the action for the last round."
+    stakes = Stakes(antes=(1,) * 2, small_bet=10, big_bet=20)
+    h = third_street(Hand(STUD, stakes, [100] * 2), ["2c3dKc", "4d5cKd"])
+    play_out(h, [["7h", "8h"], ["9s", "Th"], ["Js", "Qh"]])
+    assert h.street == 4 and h.hole_needed(0) == 1
+    h.deal_board(["Kh"])  # instead of a seventh card each
+    assert h.board == ["Kh"] and h.hole_needed(0) == 0 and h.hole_needed(1) == 0
+    assert h.actor == 1  # kings with Q-T-8 showing beat kings with J-9-7
+    h.check_or_call(1)
+    h.check_or_call(0)
+    h.show_all()
+    assert h.stacks == [99, 101]
