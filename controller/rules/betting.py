@@ -122,6 +122,11 @@ class Betting:
             return False
         if p.stack <= self.current_bet - p.bet:
             return False  # can only call all-in
+        if not any(o.can_act for o in self.players if o.seat != seat):
+            # Everyone else is all-in or folded: a raise could never be called, so there is
+            # none to make (the excess would only come back as an uncalled bet; PokerKit and
+            # the PHH corpus treat it the same way).
+            return False
         if not p.acted:
             return True
         return self.current_bet - p.level >= max(self.last_full, self.big_blind)
