@@ -252,7 +252,8 @@ def _badugi_strength(cards: Sequence[str]) -> int:
 def omaha_strength(ranking: str, hole: Sequence[str], board: Sequence[str]) -> int | None:
     """The best hand of exactly two hole cards and three board cards (roberts-rules-v11.txt
     Section 6 Omaha: "a player must use precisely two holecards with three boardcards"; Section 7
-    r.2 for the low half: the same or any other two and three). Values as ``strength``; ``None``
+    Omaha High-Low, intro: "another (or the same) combination of two holecards and three
+    boardcards for the low hand"). Values as ``strength``; ``None``
     for ``low8`` when no two-and-three makes a qualifying low. Any five-card ranking may be used;
     ``high`` and ``low8`` are the Omaha ones."""
     ranking = _check_ranking(ranking)

@@ -292,7 +292,8 @@ def test_omaha_low_needs_two_low_hole_cards() -> None:
 
 
 def test_omaha_high_and_low_may_use_different_hole_cards() -> None:
-    # RR Section 7 r.2 (quoted in research/games-and-rankings.md §2.3): the same or other two
+    # RR Section 7 Omaha High-Low, intro: "another (or the same) combination of two holecards
+    # and three boardcards for the low hand"
     hole, board = ["As", "2d", "Kh", "Kc"], ["Ks", "3h", "4c", "9d", "Jd"]
     high = omaha_strength("high", hole, board)
     low = omaha_strength("low8", hole, board)
