@@ -336,7 +336,10 @@ _FORCED: dict[tuple[Stakes, int, int], tuple[HouseSettings, _Plan, _Forced]] = {
 
 def _forced(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
     key = (stakes, n, id(s))
-    hit = _FORCED.get(key)
+    try:
+        hit = _FORCED.get(key)
+    except TypeError:  # a Stakes holding lists is not hashable: work it out every time
+        return _Forced(stakes, n, s, plan)
     if hit is not None and hit[0] is s and hit[1] is plan:
         return hit[2]
     f = _Forced(stakes, n, s, plan)
@@ -415,6 +418,14 @@ class Hand:
         starting_stacks: Sequence[int],
         settings: HouseSettings | None = None,
     ) -> None:
+        if not isinstance(variant, Variant):
+            raise ValueError(f"variant must be a Variant (variants.VARIANTS), got {variant!r}")
+        if not isinstance(stakes, Stakes):
+            raise ValueError(f"stakes must be a Stakes, got {stakes!r}")
+        if settings is not None and not isinstance(settings, HouseSettings):
+            raise ValueError(f"settings must be a HouseSettings or None, got {settings!r}")
+        if not isinstance(starting_stacks, (list, tuple)):
+            raise ValueError(f"starting_stacks must be a list of ints, got {starting_stacks!r}")
         plan = _plan(variant)
         s = _DEFAULT_SETTINGS if settings is None else settings
         n = len(starting_stacks)
@@ -436,9 +447,10 @@ class Hand:
         self.starting_stacks = tuple(starting_stacks)
         if min(starting_stacks) > f.max_post:
             # nobody is short of the forced bets (the usual case)
-            self.stacks = [c - p for c, p in zip(starting_stacks, f.post, strict=True)]
-            self.antes = list(f.antes)
-            self.bets = list(f.blinds)
+            self.stacks: list[int] = [c - p for c, p in zip(starting_stacks, f.post,
+                                                             strict=True)]
+            self.antes: list[int] = list(f.antes)
+            self.bets: list[int] = list(f.blinds)
             self._able = n
             self._current = f.current_nominal
         else:
@@ -586,6 +598,8 @@ class Hand:
         """Hole cards (or replacement cards) this player is still to receive on this street."""
         if self._phase not in (_DEAL, _DRAW) or (self._phase == _DEAL and self._discard_queue):
             return 0
+        if type(player) is not int or not 0 <= player < self.n:
+            return 0
         return self._hole_need[player]
 
     @property
@@ -598,7 +612,7 @@ class Hand:
 
     def upcards(self, player: int) -> list[str | None]:
         """The player's cards dealt face up (stud), in the order dealt."""
-        if not self._ups:
+        if not self._ups or type(player) is not int or not 0 <= player < self.n:
             return []
         return [c for c, u in zip(self.holes[player], self._ups[player], strict=True) if u]
 
@@ -671,6 +685,8 @@ class Hand:
             raise IllegalAction("NO_SUCH_PLAYER",
                                 f"player index {player!r} is not 0..{self.n - 1}")
         need = self._hole_need[player]
+        if not isinstance(cards, (list, tuple)):
+            raise IllegalAction("BAD_CARDS", f"cards are a list like ['As', 'Kd'], not {cards!r}")
         k = len(cards)
         if not 0 < k <= need:
             raise IllegalAction(
@@ -680,9 +696,12 @@ class Hand:
             )
         seen = self._seen
         deck = self._deck
-        for c in cards:
-            if (c in seen or c not in deck) and c is not None:
-                self._check_cards(cards)  # raises, naming the card (unless c is unknown)
+        try:
+            for c in cards:
+                if (c in seen or c not in deck) and c is not None:
+                    self._check_cards(cards)  # raises, naming the card (unless c is unknown)
+        except TypeError:  # an unhashable thing among the cards
+            raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
         if k > 1 and len(set(cards)) != k:
             self._check_cards(cards)  # the same card twice (or two unknown cards)
         seen.update(cards)  # (None too: harmless, never a card)
@@ -702,6 +721,8 @@ class Hand:
 
     def deal_board(self, cards: Sequence[str | None]) -> None:
         """Turn board cards (the flop, the turn, the river; in stud, the common card)."""
+        if not isinstance(cards, (list, tuple)):
+            raise IllegalAction("BAD_CARDS", f"cards are a list like ['As', 'Kd'], not {cards!r}")
         if self._phase != _DEAL or self._discard_queue or not self._board_need:
             if self._common_card_possible(cards):
                 self._common_card()
@@ -713,9 +734,12 @@ class Hand:
                 "WRONG_CARD_COUNT", f"{self._board_need} board card(s) are due now, not {k}")
         seen = self._seen
         deck = self._deck
-        for c in cards:
-            if (c in seen or c not in deck) and c is not None:
-                self._check_cards(cards)  # raises, naming the card (unless c is unknown)
+        try:
+            for c in cards:
+                if (c in seen or c not in deck) and c is not None:
+                    self._check_cards(cards)  # raises, naming the card (unless c is unknown)
+        except TypeError:  # an unhashable thing among the cards
+            raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
         if k > 1 and len(set(cards)) != k:
             self._check_cards(cards)  # the same card twice (or two unknown cards)
         seen.update(cards)  # (None too: harmless, never a card)
@@ -756,9 +780,11 @@ class Hand:
         d = self.discarder
         if d is None:
             raise IllegalAction("NO_DRAW_DUE", self._not_now("stand pat or discard"))
+        if not isinstance(cards, (list, tuple)):
+            raise IllegalAction("BAD_CARDS", f"cards are a list like ['As', 'Kd'], not {cards!r}")
         if player != d:
             raise IllegalAction("OUT_OF_TURN",
-                                f"player {d + 1} draws next, not player {player + 1} "
+                                f"player {d + 1} draws next, not {_who(player)} "
                                 "(RR Section 11 r.9: the draw is completed to each player in "
                                 "order)")
         plan = self._plan
@@ -987,8 +1013,17 @@ class Hand:
             self.mucked[player] = True
             self._live -= 1
             self._muck_order.append(player)
-            self._maybe_settle()
+            try:
+                self._maybe_settle()
+            except IllegalAction:
+                # settling needs a card nobody knows: undo the muck, so nothing is lost
+                self.mucked[player] = False
+                self._live += 1
+                self._muck_order.pop()
+                raise
             return
+        if not isinstance(cards, (list, tuple)):
+            raise IllegalAction("BAD_CARDS", f"cards are a list like ['As', 'Kd'], not {cards!r}")
         hole = self.holes[player]
         if len(cards) == 0:
             cards = list(hole)
@@ -1445,7 +1480,7 @@ class Hand:
         for c in cards:
             if c is None:
                 continue
-            if c not in deck:
+            if type(c) is not str or c not in deck:
                 raise IllegalAction("NOT_A_CARD", f"not a card of this game's deck: {c!r}")
             if c in seen or c in local:
                 raise IllegalAction("DUPLICATE_CARD",
@@ -1707,7 +1742,13 @@ class Hand:
 # --- helpers -------------------------------------------------------------------------------------
 
 
+def _who(player: object) -> str:
+    return f"player {player + 1}" if type(player) is int else repr(player)
+
+
 def _per_player(values: Sequence[int], n: int, name: str) -> list[int]:
+    if not isinstance(values, (list, tuple)):
+        raise ValueError(f"{name} must be a tuple of ints, one per player, got {values!r}")
     if len(values) > n:
         raise ValueError(f"{name} lists {len(values)} players, the hand has {n}")
     out = list(values) + [0] * (n - len(values))

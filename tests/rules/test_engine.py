@@ -4,7 +4,11 @@ RR = roberts-rules-v11.txt, WSOP = wsop-2009-live-action-rules.md (shared/rulebo
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
 from controller.rules.variants import VARIANTS
@@ -343,3 +347,74 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
         h.fold(2)
     assert e.value.code == "NO_BETTING_NOW"
     assert h.holes == [[], [], []] and h.stacks == [950, 900, 1000]
+
+
+JUNK: list[object] = [None, -1, 99, "x", 1.5, True, [], ["As"], ["As", "As"], ["Zz"], [["As"]],
+                      ("Kd",), ["Xx"], 10**9, 0, ["2c", None]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(2, 6),
+       vid=st.sampled_from(sorted(VARIANTS)), steps=st.integers(1, 400))
+def test_nothing_crashes_and_no_chip_is_lost(seed: int, n: int, vid: str, steps: int) -> None:
+    """Random calls, legal or not, with sensible or junk arguments: only IllegalAction (or
+    ValueError) ever comes out, a refused call changes nothing, and the chips always add up."""
+    rng = random.Random(seed)
+    variant = VARIANTS[vid]
+    n = min(n, variant.max_players)
+    stakes = Stakes(antes=(1,) * n, blinds_or_straddles=(1, 2) if variant.forced == "blinds"
+                    else (), bring_in=1 if variant.forced == "antes_bring_in" else 0,
+                    small_bet=2, big_bet=4, min_bet=2)
+    h = Hand(variant, stakes, [rng.choice([1, 3, 50, 200]) for _ in range(n)])
+    total = sum(h.starting_stacks)
+    deck = list(variant.deck_cards)
+    rng.shuffle(deck)
+    names = ["deal_hole", "deal_board", "fold", "check_or_call", "complete_bet_or_raise_to",
+             "post_bring_in", "stand_pat_or_discard", "show_or_muck"]
+    for _ in range(steps):
+        name = rng.choice(names)
+        player: object = rng.choice([*range(n), *JUNK[:6]])
+        count = rng.randint(1, 3)
+        # mostly the call the hand expects next, so hands get deep; otherwise anything
+        if rng.random() < 0.7:
+            needy = [i for i in range(n) if h.hole_needed(i)]
+            if needy:
+                name, player, count = "deal_hole", needy[0], h.hole_needed(needy[0])
+            elif h.board_needed:
+                name, count = "deal_board", h.board_needed
+            elif h.discarder is not None:
+                name, player, count = "stand_pat_or_discard", h.discarder, 0
+            elif h.actor is not None:
+                player = h.actor
+                name = rng.choice(["fold", "check_or_call", "check_or_call",
+                                   "complete_bet_or_raise_to", "post_bring_in"])
+            elif h.showdown_pending:
+                name, player = "show_or_muck", h.showdown_pending[0]
+        cards: object = deck[:count] if rng.random() < 0.8 else rng.choice(JUNK)
+        valid = type(player) is int and 0 <= player < n
+        if name == "show_or_muck" and rng.random() < 0.8 and valid:
+            cards = list(h.holes[player]) if rng.random() < 0.8 else None  # type: ignore[index]
+        if name == "stand_pat_or_discard" and cards is not None and valid:
+            k = h.variant.streets[h.street].discard or rng.randint(0, 2)
+            cards = [c for c in h.holes[player][:k] if c is not None]  # type: ignore[index]
+        before = (list(h.stacks), list(h.totals), [list(c) for c in h.holes], list(h.board))
+        try:
+            if name == "deal_board":
+                h.deal_board(cards)  # type: ignore[arg-type]
+                del deck[:count]
+            elif name in ("deal_hole", "stand_pat_or_discard", "show_or_muck"):
+                getattr(h, name)(player, cards)
+                if name == "deal_hole":
+                    del deck[:count]
+            elif name == "complete_bet_or_raise_to":
+                lo = h.min_completion_betting_or_raising_to() or 1
+                h.complete_bet_or_raise_to(player, rng.choice([lo, lo + 1, 0, "5", 2.0]))  # type: ignore[arg-type]
+            else:
+                getattr(h, name)(player)
+        except ValueError:
+            after = (list(h.stacks), list(h.totals), [list(c) for c in h.holes], list(h.board))
+            assert after == before  # a refused action changes nothing
+        assert sum(h.stacks) + h.pot + h.carry_over == total or h.is_over
+        if h.is_over:
+            assert sum(h.stacks) + h.carry_over == total
+            break
