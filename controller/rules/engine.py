@@ -244,6 +244,8 @@ def _plan(v: Variant) -> _Plan:
     if hit is not None and hit[0] is v:
         return hit[1]
     plan = _Plan(v)
+    if len(_PLANS) > 256:
+        _PLANS.clear()  # bounded: with_structure() makes a new Variant object per call
     _PLANS[id(v)] = (v, plan)  # keeps v alive, so the id is never reused for another variant
     return plan
 
