@@ -358,7 +358,6 @@ class Hand:
         "_able",
         "_actor",
         "_awards",
-        "_bb",
         "_board_need",
         "_bring_in_due",
         "_bring_in_proxy",
@@ -500,7 +499,6 @@ class Hand:
         self._rot = _rotations(n)
         self._live = n
         self._pending = 0
-        self._bb = f.bb
         self._min_bet = f.min_bet
         self._full_level = self._current
         self._last_inc = f.last_inc
@@ -1300,14 +1298,6 @@ class Hand:
             if not self.folded[i] and self.stacks[i] > 0:
                 return self.bets[i] >= self._current
         return True  # pragma: no cover - able counts such a player
-
-    def _owes(self, i: int) -> bool:
-        if self.folded[i] or not self.stacks[i]:
-            return False
-        if self.bets[i] < self._current:
-            return True
-        # not yet acted, bet matched (a blind's option): only if someone could answer a raise
-        return not self.acted[i] and self._able > 1
 
     def _check_actor(self, player: int, what: str) -> None:
         a = self._actor
