@@ -3,10 +3,14 @@ every ranking, the edges between categories, the names a dealer reads, and bad i
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from controller.rules.cards import FULL_DECK
 from controller.rules.rankings import (
     RANKINGS,
+    board_strength,
     describe,
     omaha_strength,
     strength,
@@ -336,10 +340,6 @@ def test_omaha_bad_input(ranking: str, hole: object, board: object, message: str
 
 
 def test_describe_round_trips_on_random_hands() -> None:
-    import random
-
-    from controller.rules.cards import FULL_DECK
-
     rng = random.Random(5)
     for _ in range(300):
         for ranking in RANKINGS:
@@ -421,28 +421,30 @@ def test_bad_input_is_a_clear_error(ranking: str, cards: object, message: str) -
 # --- stud boards -----------------------------------------------------------------------------
 
 
+def board(ranking: str, cards: str) -> int:
+    return board_strength(ranking, cards.split())
+
+
 def test_high_board_counts_pairs_then_high_cards() -> None:
     # RR Section 8 r.2: "the high hand on board initiates the action"
-    from controller.rules.rankings import board_strength as b
-
-    assert b("high", ["2s", "2d"]) > b("high", ["As", "Kd"])
-    assert b("high", ["As", "Ad", "Kc"]) > b("high", ["2s", "2d", "3c"])
-    assert b("high", ["2s", "2d", "3c", "3d"]) > b("high", ["As", "Ad", "Kc", "Qd"])
-    assert b("high", ["2s", "2d", "2c"]) > b("high", ["As", "Ad", "Kc", "Kd"])
+    assert board("high", "2s 2d") > board("high", "As Kd")
+    assert board("high", "As Ad Kc") > board("high", "2s 2d 3c")
+    assert board("high", "2s 2d 3c 3d") > board("high", "As Ad Kc Qd")
+    assert board("high", "2s 2d 2c") > board("high", "As Ad Kc Kd")
+    assert board("high", "2s 2d 2c 2h") > board("high", "As Ad Ac Kd")
     # no straights or flushes on board; suits never matter
-    assert b("high", ["5s", "6s", "7s", "8s"]) < b("high", ["2c", "2d", "3h", "4s"])
-    assert b("high", ["As", "Kd"]) == b("high", ["Ac", "Kh"])
-    assert b("low8", ["As", "Kd"]) == b("high", ["As", "Kd"])
+    assert board("high", "5s 6s 7s 8s") < board("high", "2c 2d 3h 4s")
+    assert board("high", "As Kd") == board("high", "Ac Kh")
+    assert board("low8", "As Kd") == board("high", "As Kd")
 
 
 def test_low_board_for_razz() -> None:
     # RR Section 9 r.2: "The low hand acts first on all subsequent rounds."; aces low
-    from controller.rules.rankings import board_strength as b
-
-    assert b("ace_five_low", ["As", "2d"]) > b("ace_five_low", ["3s", "2d"])
-    assert b("ace_five_low", ["7s", "5d", "4c"]) > b("ace_five_low", ["7s", "6d", "2c"])
-    assert b("ace_five_low", ["Ks", "Qd"]) > b("ace_five_low", ["As", "Ad"])
-    assert b("ace_five_low", ["As", "Ad", "2c"]) > b("ace_five_low", ["2s", "2d", "Ac"])
+    assert board("ace_five_low", "As 2d") > board("ace_five_low", "3s 2d")
+    assert board("ace_five_low", "7s 5d 4c") > board("ace_five_low", "7s 6d 2c")
+    assert board("ace_five_low", "Ks Qd") > board("ace_five_low", "As Ad")
+    assert board("ace_five_low", "As Ad 2c") > board("ace_five_low", "2s 2d Ac")
+    assert board("ace_five_low", "Ks") < board("ace_five_low", "Qs")
 
 
 @pytest.mark.parametrize(
@@ -455,7 +457,45 @@ def test_low_board_for_razz() -> None:
     ],
 )
 def test_bad_board(ranking: str, cards: list[str], message: str) -> None:
-    from controller.rules.rankings import board_strength
-
     with pytest.raises(ValueError, match=message):
         board_strength(ranking, cards)
+
+
+# --- properties ------------------------------------------------------------------------------
+
+
+def test_values_ignore_card_order_and_suit_names() -> None:
+    # a hand is a set of cards, and no suit outranks another for a pot (RR Section 3, Ties r.1):
+    # shuffling the cards or renaming the suits consistently never changes a value
+    rng = random.Random(11)
+    for _ in range(400):
+        for ranking in RANKINGS:
+            size = rng.choice((4,) if ranking == "badugi" else (5, 6, 7))
+            deck = [c for c in FULL_DECK if ranking != "short_deck" or c[0] in "6789TJQKA"]
+            cards = rng.sample(deck, size)
+            if "joker" in ranking and rng.random() < 0.3:
+                cards[rng.randrange(size)] = "Xx"
+            value = strength(ranking, cards)
+            shuffled = rng.sample(cards, size)
+            assert strength(ranking, shuffled) == value
+            names = dict(zip("cdhs", rng.sample("cdhs", 4), strict=True))
+            renamed = [c if c == "Xx" else c[0] + names[c[1]] for c in cards]
+            assert strength(ranking, renamed) == value, (ranking, cards, renamed)
+
+
+def test_low_values_ignore_suits_entirely() -> None:
+    # RR Section 11, Ace-to-five: "Straights and flushes do not count against your hand."
+    rng = random.Random(3)
+    for _ in range(300):
+        ranks = [rng.choice("A23456789TJQK") for _ in range(7)]
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        a = [r + s for r, s in zip(ranks, _suits_for(ranks, rng), strict=True)]
+        b = [r + s for r, s in zip(ranks, _suits_for(ranks, rng), strict=True)]
+        for ranking in ("ace_five_low", "low8"):
+            assert strength(ranking, a) == strength(ranking, b)
+
+
+def _suits_for(ranks: list[str], rng: random.Random) -> list[str]:
+    free = {r: rng.sample("cdhs", 4) for r in set(ranks)}
+    return [free[r].pop() for r in ranks]
