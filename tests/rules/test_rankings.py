@@ -499,3 +499,23 @@ def test_low_values_ignore_suits_entirely() -> None:
 def _suits_for(ranks: list[str], rng: random.Random) -> list[str]:
     free = {r: rng.sample("cdhs", 4) for r in set(ranks)}
     return [free[r].pop() for r in ranks]
+
+
+def test_more_cards_are_the_best_five_of_them() -> None:
+    # "best five of the cards" for every five-card ranking, the joker hands of six and seven
+    # cards included (their five-card values are checked against PokerKit in the differential
+    # tests): the value of n cards is the best value of any five of them
+    from itertools import combinations
+
+    rng = random.Random(17)
+    for _ in range(60):
+        for ranking in RANKINGS:
+            if ranking == "badugi":
+                continue
+            deck = [c for c in FULL_DECK if ranking != "short_deck" or c[0] in "6789TJQKA"]
+            cards = rng.sample(deck, rng.choice((6, 7, 8)))
+            if "joker" in ranking:
+                cards[0] = "Xx"
+            fives = [strength(ranking, list(five)) for five in combinations(cards, 5)]
+            best = max((v for v in fives if v is not None), default=None)
+            assert strength(ranking, cards) == best, (ranking, cards)
