@@ -195,6 +195,7 @@ class _Plan:
         "reuse_muck",
         "rounds",
         "spread",
+        "track_checks",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -202,6 +203,9 @@ class _Plan:
         self.hole_count = tuple(len(s.hole) for s in v.streets)
         self.any_up = any(u for s in v.streets for u in s.hole)
         self.reuse_muck = any(s.draw for s in v.streets)
+        # who checked this round matters only where check-raise is barred or the sevens rule
+        # applies (limit ace-to-five lowball)
+        self.track_checks = not v.check_raise or v.rankings == ("ace_five_low_joker",)
         self.board = tuple(s.board for s in v.streets)
         self.burn = tuple(s.burn for s in v.streets)
         self.draw = tuple(s.draw for s in v.streets)
@@ -336,7 +340,21 @@ class _Forced:
 _FORCED: dict[tuple[Stakes, int, int], tuple[HouseSettings, _Plan, _Forced]] = {}
 
 
+_LAST_FORCED: list[object] = [None, 0, None, None, None]
+
+
 def _forced(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
+    last = _LAST_FORCED
+    if last[0] is stakes and last[1] == n and last[2] is s and last[3] is plan:
+        f = last[4]
+        assert isinstance(f, _Forced)
+        return f
+    f = _forced_by_value(stakes, n, s, plan)
+    last[:] = [stakes, n, s, plan, f]
+    return f
+
+
+def _forced_by_value(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
     key = (stakes, n, id(s))
     try:
         hit = _FORCED.get(key)
@@ -702,9 +720,14 @@ class Hand:
                     self._check_cards(cards)  # raises, naming the card (unless c is unknown)
         except TypeError:  # an unhashable thing among the cards
             raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
-        if k > 1 and len(set(cards)) != k:
-            self._check_cards(cards)  # the same card twice (or two unknown cards)
+        before = len(seen)
         seen.update(cards)  # (None too: harmless, never a card)
+        if len(seen) - before != k:
+            # the same card twice, or an unknown card (None) already recorded: none of these
+            # cards was in play before this call, so taking them all out again undoes it
+            seen.difference_update(cards)
+            self._check_cards(cards)  # raises for a card dealt twice
+            seen.update(cards)
         self.holes[player].extend(cards)
         if self._ups:
             if phase == _DRAW:
@@ -740,9 +763,14 @@ class Hand:
                     self._check_cards(cards)  # raises, naming the card (unless c is unknown)
         except TypeError:  # an unhashable thing among the cards
             raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
-        if k > 1 and len(set(cards)) != k:
-            self._check_cards(cards)  # the same card twice (or two unknown cards)
+        before = len(seen)
         seen.update(cards)  # (None too: harmless, never a card)
+        if len(seen) - before != k:
+            # the same card twice, or an unknown card (None) already recorded: none of these
+            # cards was in play before this call, so taking them all out again undoes it
+            seen.difference_update(cards)
+            self._check_cards(cards)  # raises for a card dealt twice
+            seen.update(cards)
         self.board.extend(cards)
         self._board_need -= k
         self._pending -= k
@@ -874,8 +902,8 @@ class Hand:
             self.totals[player] += put
             if not stacks[player]:
                 self._able -= 1
-        else:
-            self._checked[player] = True
+        elif self._plan.track_checks:
+            self._checked[player] = True  # for the check-raise and sevens rules
         self.acted[player] = True
         self.levels[player] = self._current
         self._after_action(player)
@@ -1106,7 +1134,7 @@ class Hand:
         if k:
             self._hole_need = [0 if folded[i] else k for i in range(n)]
         board = self._board_need = plan.board[st]
-        self._pending = k * (n - sum(folded)) + board + len(self._discard_queue)
+        self._pending = k * self._live + board + len(self._discard_queue)
         if not self._pending:
             self._advance_dealing()
 
@@ -1143,8 +1171,9 @@ class Hand:
         if st:
             n = self.n
             self.acted = [False] * n
-            self.levels = [0] * n
-            self._checked = [False] * n
+            # levels are read only for players who have acted this round: no reset needed
+            if self._plan.track_checks:
+                self._checked = [False] * n
         self._capped = False
         self._completion = False
         self._bring_in_due = False
