@@ -102,13 +102,7 @@ def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, seat: int) ->
         return f"{who} cc" if moved else None
     street_bet = s0["bet"] + put
     if street_bet > h0["current_bet"]:
-        reach = max((s["bet"] + s["stack"] for n, s in seats0.items()
-                     if n != seat and s["in_hand"] and not s["folded"]), default=0)
-        if reach <= h0["current_bet"]:
-            # Nobody left can put in more than the bet (the others are all-in or can only
-            # call all-in): for PHH (and PokerKit) this is a call, and the table returns the
-            # rest as an uncalled bet.
-            return f"{who} cc # to {street_bet}; the excess is returned uncalled"
+        # (The core allows no raise that nobody left could call: betting.Betting.can_raise.)
         rec.aggressor[_STREETS[h0["phase"]]] = seat
         return f"{who} cbr {street_bet}"
     return f"{who} cc"

@@ -122,10 +122,11 @@ class Betting:
             return False
         if p.stack <= self.current_bet - p.bet:
             return False  # can only call all-in
-        if not any(o.can_act for o in self.players if o.seat != seat):
-            # Everyone else is all-in or folded: a raise could never be called, so there is
-            # none to make (the excess would only come back as an uncalled bet; PokerKit and
-            # the PHH corpus treat it the same way).
+        if not any(o.can_act and o.bet + o.stack > self.current_bet
+                   for o in self.players if o.seat != seat):
+            # Nobody else can put in more than the bet already made (folded, all-in, or short
+            # of calling it): a raise could never be called, so there is none to make (the
+            # excess would only come back as an uncalled bet; PokerKit and PHH agree).
             return False
         if not p.acted:
             return True
@@ -203,6 +204,10 @@ def act(b: Betting, seat: int, kind: str, amount: int | None) -> Result:
     if kind == "call":
         return _wager(b, idx, min(b.current_bet, p.bet + p.stack)), ()
     cap = p.bet + p.stack
+    if kind == "allin" and not b.can_raise(seat):
+        # Pushing every chip where no raise is open (not reopened, or nobody left who could
+        # call it) is a call: the chips that could never be called stay with the player.
+        return _wager(b, idx, min(b.current_bet, cap)), ()
     target = cap if kind == "allin" else min(amount if amount is not None else 0, cap)
     if target <= b.current_bet:
         if target == cap:

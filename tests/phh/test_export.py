@@ -156,7 +156,7 @@ def test_irregular_hands_carry_their_findings(tmp_path: Path) -> None:
         list(h.finishing_stacks or ()) for h in clean]
 
 
-def test_a_raise_nobody_can_answer_is_exported_as_a_call() -> None:
+def test_a_raise_nobody_can_answer_is_refused_and_the_call_exported() -> None:
     bodies: list[Body] = [TableSetup(seats=3), SeatTake(seat=1, player="Ann", stack=500),
                     SeatTake(seat=2, player="Bob", stack=40),
                     SeatTake(seat=3, player="Cyd", stack=500),
@@ -170,15 +170,17 @@ def test_a_raise_nobody_can_answer_is_exported_as_a_call() -> None:
         bodies += [ShoeDraw(uid=f"T{card}"), ZoneRead(uid=f"T{card}", zone=f"seat:{seat}")]
     bodies += [Action(seat=3, kind="fold"), Action(seat=1, kind="raise", amount=10),
                Action(seat=2, kind="allin"),
-               # seat 1 re-raises to 100 with only the all-in seat 2 left: nobody can call
-               Action(seat=1, kind="raise", amount=100)]
+               # seat 1 re-raises to 100 with only the all-in seat 2 left: nobody could call
+               # it, so the core refuses it (not applied) and the dealer enters the call
+               Action(seat=1, kind="raise", amount=100), Action(seat=1, kind="call")]
     for card, zone in (("2c", "burn"), ("3c", "board"), ("4h", "board"), ("8d", "board"),
                        ("9h", "burn"), ("Tc", "board"), ("Jd", "burn"), ("5s", "board")):
         bodies += [ShoeDraw(uid=f"T{card}"), ZoneRead(uid=f"T{card}", zone=zone)]
     bodies.append(HandEnd())
     [hand] = export_events([Event(i, 0, b) for i, b in enumerate(bodies, start=1)])
     texts = [a.text for a in hand.actions]
-    assert "p1 cc # to 100; the excess is returned uncalled" in texts
+    assert "p1 cbr 100" not in texts and texts.count("p1 cc") == 1
+    assert [f["code"] for f in hand.user["_findings"]] == ["RAISE_NOT_PERMITTED"]
     assert hand.finishing_stacks == (540, 0, 500)
     [theirs] = _pokerkit_stacks(dumps_all([hand]))
     assert theirs == [540, 0, 500]

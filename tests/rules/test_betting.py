@@ -175,3 +175,41 @@ def test_won_by_folds_pays_without_showdown():
     assert t.stacks() == {1: 100, 2: 99, 3: 101}
     assert step.results[-1].winners == (3,) and step.results[-1].hand == ""
     assert t.hand()["phase"] == "complete" and t.hand()["showdown"] == []
+
+
+def test_all_in_where_no_raise_is_open_is_a_call() -> None:
+    """Seat 1 pushes all in, but the only other player is already all in: nobody could call a
+    raise, so the push is a call of the all-in (the rest stays behind)."""
+    from controller.rules import betting
+
+    b = betting.start([1, 2], {1: 500, 2: 40}, big_blind=2, blinds=((1, 1, "small blind"),
+                                                                  (2, 2, "big blind")))
+    b, _ = betting.act(b, 1, "post", 1)
+    b, _ = betting.act(b, 2, "post", 2)
+    b, _ = betting.act(b, 1, "raise", 10)
+    b, _ = betting.act(b, 2, "allin", None)
+    assert not b.can_raise(1)
+    b, problems = betting.act(b, 1, "allin", None)
+    assert problems == ()
+    assert betting.contributions(b) == {1: 40, 2: 40}
+    assert b.player(1).stack == 460 and b.closed
+
+
+def test_no_raise_when_the_only_other_player_cannot_even_call() -> None:
+    """Seat 2 still has chips but fewer than the bet: it can only call all in, so a raise by
+    seat 3 could never be called and is not allowed; its all-in push is a call."""
+    from controller.rules import betting
+
+    b = betting.start([1, 2, 3], {1: 100, 2: 30, 3: 500}, big_blind=2,
+                      blinds=((1, 1, "small blind"), (2, 2, "big blind")))
+    b, _ = betting.act(b, 1, "post", 1)
+    b, _ = betting.act(b, 2, "post", 2)
+    b, _ = betting.act(b, 3, "raise", 10)
+    b, _ = betting.act(b, 1, "allin", None)  # 100: a full raise
+    assert b.can_raise(2) is False  # 28 behind: it can only call all in
+    b, _ = betting.act(b, 2, "call", None)
+    assert not b.can_raise(3)
+    b, problems = betting.act(b, 3, "raise", 400)
+    assert [p.code for p in problems] == ["RAISE_NOT_PERMITTED"]
+    b, problems = betting.act(b, 3, "allin", None)
+    assert problems == () and betting.contributions(b) == {1: 100, 2: 30, 3: 100}
