@@ -1,4 +1,9 @@
-"""Table events v1: the journal and scenario vocabulary (see docs/events.md).
+"""Table events: the journal and scenario vocabulary (see docs/events.md).
+
+Version 1 (one hand at a time) plus the additive table-layer events of issue 4: seats across
+hands (away, back, seat change), the house-rules settings in ``table.setup``, posts of every kind
+(``action post`` with a ``blind`` field), the tournament schedule and level changes, the
+initial-button draw and the chip race. A v1 file parses and replays exactly as before.
 
 Every fact about the table reaches the rules core as one of these events, in order. A scenario
 file and the journal hold the same objects, one JSON object per line:
@@ -28,6 +33,13 @@ ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "raise"})
 
 ExposedBy = Literal["dealer", "player"]
 
+# The kinds of forced post (docs/events.md, Betting actions): `action post` may name one in
+# `blind`; without it the post is whatever the table's plan has due next (v1 behaviour).
+POST_KINDS: tuple[str, ...] = (
+    "small_blind", "big_blind", "straddle", "kill", "ante", "missed_small", "missed_big",
+    "new_player",
+)
+
 
 class EventError(ValueError):
     """A malformed event: names the field and the problem (and the line, when read from a file)."""
@@ -47,16 +59,22 @@ class TableSetup:
     big_blind: int = 2
     ante: int = 0
     profile: str = "roberts"
+    # House-rules setting overrides on top of the profile (controller/rules/house_rules.py);
+    # an unknown setting or value is an error naming it.
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class SeatTake:
-    """A player sits down in ``seat`` with ``stack`` chips."""
+    """A player sits down in ``seat`` with ``stack`` chips (also a re-buy into the same seat).
+    ``post``: a new player posts a big blind to be dealt in at once instead of waiting for the
+    big blind (roberts-rules-v11.txt, Section 4, Rules for Using Blinds, r.4)."""
 
     TYPE: ClassVar[str] = "seat.take"
     seat: int
     player: str
     stack: int
+    post: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +83,77 @@ class SeatLeave:
 
     TYPE: ClassVar[str] = "seat.leave"
     seat: int
+
+
+@dataclass(frozen=True)
+class PlayerAway:
+    """The player in ``seat`` steps away from the table (keeps the seat; misses blinds in a cash
+    game, is dealt in and blinded off in a tournament)."""
+
+    TYPE: ClassVar[str] = "player.away"
+    seat: int
+
+
+@dataclass(frozen=True)
+class PlayerBack:
+    """The player in ``seat`` is back. ``post``: make up the missed blinds now and be dealt in
+    (else wait for the big blind; roberts-rules-v11.txt, Section 4, r.10)."""
+
+    TYPE: ClassVar[str] = "player.back"
+    seat: int
+    post: bool = False
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """The player in ``seat`` moves to the empty seat ``to`` (between hands)."""
+
+    TYPE: ClassVar[str] = "seat.change"
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True)
+class ButtonDraw:
+    """The high-card deal for the initial button: the card each seat drew (seat -> card).
+    The highest card wins, suits ranked spades, hearts, diamonds, clubs."""
+
+    TYPE: ClassVar[str] = "button.draw"
+    cards: Mapping[int, str]
+
+
+@dataclass(frozen=True)
+class TournamentSetup:
+    """Tournament mode with its blind schedule: ``levels`` in order, each an object with
+    ``small_blind``, ``big_blind``, ``ante`` (0) and ``minutes`` (0: not timed by the core)."""
+
+    TYPE: ClassVar[str] = "tournament.setup"
+    levels: tuple[Mapping[str, int], ...]
+
+
+@dataclass(frozen=True)
+class LevelUp:
+    """The level clock expired: the next level (``level``, 1-based) applies from the moment the
+    profile's level-change marker names."""
+
+    TYPE: ClassVar[str] = "tournament.level"
+    level: int
+
+
+@dataclass(frozen=True)
+class ChipRaceStart:
+    """A colour-up: the chip race deal begins (cards dealt to players for odd chips; not a
+    hand)."""
+
+    TYPE: ClassVar[str] = "chiprace.start"
+
+
+@dataclass(frozen=True)
+class ChipRaceEnd:
+    """The chip race is over; ``stacks`` gives each seat's stack after the colour-up."""
+
+    TYPE: ClassVar[str] = "chiprace.end"
+    stacks: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -143,6 +232,7 @@ class Action:
     seat: int
     kind: ActionKind
     amount: int | None = None
+    blind: str | None = None  # with kind post: which forced post (POST_KINDS)
 
 
 @dataclass(frozen=True)
@@ -156,6 +246,14 @@ Body = (
     TableSetup
     | SeatTake
     | SeatLeave
+    | PlayerAway
+    | PlayerBack
+    | SeatChange
+    | ButtonDraw
+    | TournamentSetup
+    | LevelUp
+    | ChipRaceStart
+    | ChipRaceEnd
     | DeckRegister
     | HandStart
     | ShuffleDone
@@ -174,6 +272,14 @@ BODY_TYPES: dict[str, type[Any]] = {
         TableSetup,
         SeatTake,
         SeatLeave,
+        PlayerAway,
+        PlayerBack,
+        SeatChange,
+        ButtonDraw,
+        TournamentSetup,
+        LevelUp,
+        ChipRaceStart,
+        ChipRaceEnd,
         DeckRegister,
         HandStart,
         ShuffleDone,
@@ -206,6 +312,10 @@ class Event:
             value = getattr(self.body, f.name)
             if isinstance(value, Mapping):
                 value = dict(value)
+            elif isinstance(value, tuple):
+                value = [dict(v) if isinstance(v, Mapping) else v for v in value]
+            if f.name in ("settings", "blind", "post") and not value:
+                continue  # optional and unset: keep v1 lines as they were
             out[f.name] = value
         return out
 
@@ -245,11 +355,42 @@ def validate_body(body: Body) -> None:
             raise EventError("fields 'small_blind'/'big_blind': need 0 <= small <= big, big > 0")
         if body.ante < 0:
             raise EventError(f"field 'ante' must be >= 0, got {body.ante}")
-    elif isinstance(body, (SeatTake, SeatLeave)):
+        _check_settings(body)
+    elif isinstance(body, (SeatTake, SeatLeave, PlayerAway, PlayerBack, SeatChange)):
         if not 1 <= body.seat <= 10:
             raise EventError(f"field 'seat' must be 1..10, got {body.seat}")
         if isinstance(body, SeatTake) and body.stack < 0:
             raise EventError(f"field 'stack' must be >= 0, got {body.stack}")
+        if isinstance(body, SeatChange):
+            if not 1 <= body.to <= 10:
+                raise EventError(f"field 'to' must be 1..10, got {body.to}")
+            if body.to == body.seat:
+                raise EventError("fields 'seat' and 'to' name the same seat")
+    elif isinstance(body, ButtonDraw):
+        if len(body.cards) < 2:
+            raise EventError("field 'cards': the button draw needs a card for two seats or more")
+        for seat, card in body.cards.items():
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:
+                raise EventError(f"field 'cards': seat {seat!r} is not 1..10")
+            if not isinstance(card, str) or not CARD_RE.match(card):
+                raise EventError(f"field 'cards': seat {seat} drew {card!r}, not a card like 'As'")
+        if len(set(body.cards.values())) != len(body.cards):
+            raise EventError("field 'cards': the same card is named twice")
+    elif isinstance(body, TournamentSetup):
+        if not body.levels:
+            raise EventError("field 'levels' needs at least one level")
+        for i, level in enumerate(body.levels, start=1):
+            _check_level(i, level)
+    elif isinstance(body, LevelUp):
+        if body.level < 1:
+            raise EventError(f"field 'level' must be >= 1, got {body.level}")
+    elif isinstance(body, ChipRaceEnd):
+        for seat, stack in body.stacks.items():
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:
+                raise EventError(f"field 'stacks': seat {seat!r} is not 1..10")
+            if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+                raise EventError(f"field 'stacks': seat {seat} stack {stack!r} is not a "
+                                 "whole number >= 0")
     elif isinstance(body, DeckRegister):
         for uid, card in body.tags.items():
             if not isinstance(uid, str) or not uid:
@@ -276,6 +417,51 @@ def validate_body(body: Body) -> None:
             raise EventError(f"action '{body.kind}' needs field 'amount' (total on this street)")
         if body.amount is not None and body.amount < 0:
             raise EventError(f"field 'amount' must be >= 0, got {body.amount}")
+        if body.blind is not None:
+            if body.kind != "post":
+                raise EventError(f"field 'blind' goes with kind 'post', not {body.kind!r}")
+            if body.blind not in POST_KINDS:
+                raise EventError(f"field 'blind': unknown post {body.blind!r}; one of "
+                                 f"{POST_KINDS}")
+
+
+LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "minutes")
+
+
+def _check_level(i: int, level: Mapping[str, int]) -> None:
+    extra = set(level) - set(LEVEL_FIELDS)
+    if extra:
+        raise EventError(f"field 'levels': level {i} has unknown field(s) "
+                         f"{', '.join(sorted(extra))}")
+    for key in ("small_blind", "big_blind"):
+        if key not in level:
+            raise EventError(f"field 'levels': level {i} needs '{key}'")
+    for key, value in level.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise EventError(f"field 'levels': level {i} '{key}' must be a whole number >= 0, "
+                             f"got {value!r}")
+    if level["big_blind"] <= 0 or level["small_blind"] > level["big_blind"]:
+        raise EventError(f"field 'levels': level {i} needs 0 <= small_blind <= big_blind, "
+                         "big_blind > 0")
+
+
+def _check_settings(body: TableSetup) -> None:
+    """The profile and setting overrides must name a known profile, settings and values."""
+    # Imported here: controller.rules imports this module, so a module-level import would be
+    # circular. house_rules is pure data and functions.
+    try:
+        from controller.rules.house_rules import (  # type: ignore[import-not-found,unused-ignore]
+            SettingsError,
+            settings_for,
+        )
+    except ImportError:  # TEMPORARY until house_rules lands: v1 knew one profile
+        if body.profile != "roberts" or body.settings:
+            raise EventError(f"field 'profile': unknown profile {body.profile!r}") from None
+        return
+    try:
+        settings_for(body.profile, body.settings)
+    except SettingsError as exc:
+        raise EventError(f"field 'settings': {exc}") from None
 
 
 def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
@@ -301,15 +487,27 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
                 raise EventError(f"{kind} needs field '{name}'")
             continue
         value = obj[name]
-        if name in ("seat", "seats", "stack", "small_blind", "big_blind", "ante"):
+        if name in ("seat", "seats", "stack", "small_blind", "big_blind", "ante", "to", "level"):
             value = _int(obj, name)
         elif name in ("button", "amount"):
             value = None if value is None else _int(obj, name)
         elif name in ("uid", "zone", "player", "deck", "game", "profile", "kind", "by"):
             value = _str(obj, name)
-        elif name == "face_up":
+        elif name == "blind":
+            value = None if value is None else _str(obj, name)
+        elif name in ("face_up", "post"):
             if not isinstance(value, bool):
-                raise EventError(f"field 'face_up' must be true or false, got {value!r}")
+                raise EventError(f"field '{name}' must be true or false, got {value!r}")
+        elif name == "settings":
+            if not isinstance(value, Mapping):
+                raise EventError("field 'settings' must be an object of setting -> value")
+            value = dict(value)
+        elif name in ("cards", "stacks"):
+            value = _seat_keys(name, value)
+        elif name == "levels":
+            if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+                raise EventError("field 'levels' must be a list of level objects")
+            value = tuple(dict(v) for v in value)
         elif name == "tags":
             if not isinstance(value, Mapping):
                 raise EventError("field 'tags' must be an object of uid -> card")
@@ -318,6 +516,19 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
     body = cls(**kwargs)
     validate_body(body)
     return Event(seq=seq, ts=ts, body=body)
+
+
+def _seat_keys(name: str, value: Any) -> dict[int, Any]:
+    """A JSON object keyed by seat number ("1".."10") -> a dict keyed by int."""
+    if not isinstance(value, Mapping):
+        raise EventError(f"field '{name}' must be an object of seat -> value")
+    out: dict[int, Any] = {}
+    for key, v in value.items():
+        text = str(key)
+        if not text.isdigit():
+            raise EventError(f"field '{name}': {key!r} is not a seat number")
+        out[int(text)] = v
+    return out
 
 
 def parse_line(line: str, *, default_seq: int = 0) -> Event:
