@@ -1,13 +1,17 @@
-"""Seat LEDs on gpiozero: the button, blinds and action lights at each seat, plus two table lights.
+"""Seat LEDs: the ``LedPlan`` every LED driver shows, and the one-pin-per-LED gpiozero driver.
+
+``LedPlan`` says what the table's lights show: per seat the button, small blind, big blind,
+straddle, kill, missed-blind and to-act roles and an alert colour, and for the table an alert
+colour and a reader-activity light that toggles with every card the core applies. The controller
+computes the plan from the table snapshot (``controller.ledplan``); drivers only know wiring.
 
 ``TableLeds(pin_map)`` builds one gpiozero ``LED`` per configured pin and ``show(plan)`` lights
-exactly what a ``LedPlan`` says: at each seat the button, small blind, big blind and to-act LEDs,
-and for the table an alert LED (an open finding) and a reader-activity LED that toggles with
-every card the core applies. The controller computes the plan from the table snapshot
-(``controller.ledplan``); this module only knows pins.
+the roles it has pins for (the default 6-seat map wires button, blinds and to act at each seat,
+plus the table's alert and activity lights) and ignores the rest. The 10-seat driver, a chain of
+74HC595 shift registers, is ``drivers.shift_register``.
 
-Tests pass ``pin_factory=MockFactory(...)``; on the Pi gpiozero picks lgpio. Wiring of the
-default 6-seat map: ``hardware/leds.md``.
+Tests pass ``pin_factory=MockFactory(...)``; on the Pi gpiozero picks lgpio. Wiring:
+``hardware/leds.md``.
 """
 
 from __future__ import annotations
@@ -15,17 +19,20 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from gpiozero import LED
 
 __all__ = [
+    "ALERT_COLOURS",
+    "ALL_SEAT_ROLES",
     "DEFAULT_PIN_MAP_6_SEATS",
     "MAX_SEATS",
     "SEAT_ROLES",
     "TABLE_ROLES",
+    "AlertColour",
     "LedPlan",
     "TableLeds",
     "validate_pin_map",
@@ -35,7 +42,14 @@ log = logging.getLogger(__name__)
 
 MAX_SEATS = 10
 SEAT_ROLES = ("button", "small_blind", "big_blind", "to_act")
+"""The seat roles of the original 6-seat board (one pin each in ``DEFAULT_PIN_MAP_6_SEATS``)."""
+ALL_SEAT_ROLES = (*SEAT_ROLES, "straddle", "kill", "missed_blind")
+"""Every on/off seat role of a plan; a pin map may wire any of them."""
 TABLE_ROLES = ("alert", "activity")
+
+AlertColour = Literal["off", "amber", "red"]
+ALERT_COLOURS: tuple[AlertColour, ...] = get_args(AlertColour)
+"""Alert colours from the quietest to the loudest (``max`` by index picks the louder)."""
 
 # BCM 0 and 1 belong to the HAT ID EEPROM; 2..27 are the header's general-purpose pins.
 _FIRST_PIN, _LAST_PIN = 2, 27
@@ -62,9 +76,34 @@ DEFAULT_PIN_MAP_6_SEATS: Mapping[str, Any] = {
 hardware/leds.md for the header pins, resistors and the boot-time caveats."""
 
 
+def _check_seat(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEATS:
+        raise ValueError(f"{where} must be a seat 1..{MAX_SEATS} or None, got {value!r}")
+    return value
+
+
+def _check_colour(value: object, where: str) -> AlertColour:
+    if value not in ALERT_COLOURS:
+        raise ValueError(f"{where} must be one of {', '.join(ALERT_COLOURS)}, got {value!r}")
+    return value
+
+
+def louder(a: AlertColour, b: AlertColour) -> AlertColour:
+    """The louder of two alert colours."""
+    return a if ALERT_COLOURS.index(a) >= ALERT_COLOURS.index(b) else b
+
+
 @dataclass(frozen=True, slots=True)
 class LedPlan:
-    """What the LEDs show: a seat (1..10) or None for each seat light, and two table lights."""
+    """What the LEDs show.
+
+    Seat roles hold a seat (1..10) or None; ``straddles`` and ``missed_blinds`` hold any number
+    of seats (normalised to a sorted tuple). ``alert`` and ``activity`` are the table lights;
+    ``alert_colour`` is the table alert's colour and ``seat_alerts`` the colour at each seat a
+    finding names (normalised to sorted ``(seat, colour)`` pairs, ``off`` entries dropped).
+    ``alert`` and ``alert_colour`` agree after construction: a colour other than ``off`` sets
+    ``alert``, and a bare ``alert=True`` (the version-1 plan) means ``red``.
+    """
 
     button: int | None = None
     small_blind: int | None = None
@@ -72,25 +111,68 @@ class LedPlan:
     to_act: int | None = None
     alert: bool = False
     activity: bool = False
+    straddles: tuple[int, ...] = ()
+    kill: int | None = None
+    missed_blinds: tuple[int, ...] = ()
+    alert_colour: AlertColour = "off"
+    seat_alerts: tuple[tuple[int, AlertColour], ...] = ()
 
     def __post_init__(self) -> None:
-        for role in SEAT_ROLES:
+        for role in (*SEAT_ROLES, "kill"):
             seat = getattr(self, role)
-            if seat is None:
-                continue
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
-                raise ValueError(
-                    f"LedPlan.{role} must be a seat 1..{MAX_SEATS} or None, got {seat!r}"
-                )
+            if seat is not None:
+                _check_seat(seat, f"LedPlan.{role}")
         for role in TABLE_ROLES:
             value = getattr(self, role)
             if not isinstance(value, bool):
                 raise ValueError(f"LedPlan.{role} must be True or False, got {value!r}")
+        for role in ("straddles", "missed_blinds"):
+            seats = getattr(self, role)
+            if isinstance(seats, str | bytes | Mapping) or not isinstance(seats, Iterable):
+                raise ValueError(f"LedPlan.{role} must be a collection of seats, got {seats!r}")
+            checked = {_check_seat(seat, f"LedPlan.{role}") for seat in seats}
+            object.__setattr__(self, role, tuple(sorted(checked)))
+        colour = _check_colour(self.alert_colour, "LedPlan.alert_colour")
+        if self.alert and colour == "off":
+            colour = "red"
+        object.__setattr__(self, "alert_colour", colour)
+        object.__setattr__(self, "alert", colour != "off")
+        given: object = self.seat_alerts
+        if isinstance(given, Mapping):
+            pairs: Iterable[object] = given.items()
+        elif isinstance(given, Iterable) and not isinstance(given, str | bytes):
+            pairs = given
+        else:
+            raise ValueError(f"LedPlan.seat_alerts must map seats to colours, got {given!r}")
+        alerts: dict[int, AlertColour] = {}
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise ValueError(f"LedPlan.seat_alerts: {pair!r} is not a (seat, colour) pair")
+            seat = _check_seat(pair[0], "LedPlan.seat_alerts seat")
+            alerts[seat] = louder(alerts.get(seat, "off"), _check_colour(
+                pair[1], f"LedPlan.seat_alerts[{seat}]"
+            ))
+        object.__setattr__(
+            self, "seat_alerts", tuple(sorted((s, c) for s, c in alerts.items() if c != "off"))
+        )
+
+    def seat_alert(self, seat: int) -> AlertColour:
+        """The alert colour at ``seat`` (``off`` when no finding names it)."""
+        return dict(self.seat_alerts).get(seat, "off")
 
     def wants(self, seat: int | None, role: str) -> bool:
         """Whether the LED for ``role`` at ``seat`` (None for a table light) should be lit."""
-        value = getattr(self, role)
-        return bool(value) if seat is None else value == seat
+        if seat is None:
+            return bool(getattr(self, role))
+        if role == "straddle":
+            return seat in self.straddles
+        if role == "missed_blind":
+            return seat in self.missed_blinds
+        return bool(getattr(self, role) == seat)
+
+    def roles_at(self, seat: int) -> frozenset[str]:
+        """The on/off roles lit at ``seat`` (its alert colour is ``seat_alert``)."""
+        return frozenset(role for role in ALL_SEAT_ROLES if self.wants(seat, role))
 
 
 _LedKey = tuple[int | None, str]  # (seat, role); seat None for the table lights
@@ -154,9 +236,9 @@ def validate_pin_map(pin_map: object) -> dict[_LedKey, int]:
             raise ValueError(f"{where} must map roles to pins, not {type(roles).__name__}")
         for role, pin in roles.items():
             role_where = f"{where}[{role!r}]"
-            if role not in SEAT_ROLES:
+            if role not in ALL_SEAT_ROLES:
                 raise ValueError(
-                    f"{role_where}: unknown role (expected one of {', '.join(SEAT_ROLES)})"
+                    f"{role_where}: unknown role (expected one of {', '.join(ALL_SEAT_ROLES)})"
                 )
             claim((seat, role), pin, role_where)
     for role in TABLE_ROLES:
@@ -243,8 +325,9 @@ class TableLeds:
     def _note_unwired(self, plan: LedPlan) -> None:
         # A 10-seat game on a 6-seat LED board is legal; say so once per seat, not per hand.
         wired = {seat for seat, _ in self._leds}
-        for role in SEAT_ROLES:
-            seat = getattr(plan, role)
-            if seat is not None and seat not in wired and seat not in self._unwired:
+        named = {getattr(plan, role) for role in (*SEAT_ROLES, "kill")}
+        named |= {*plan.straddles, *plan.missed_blinds}
+        for seat in sorted(s for s in named if s is not None):
+            if seat not in wired and seat not in self._unwired:
                 self._unwired.add(seat)
                 log.warning("seat %d has no LEDs in the pin map; its lights are not shown", seat)
