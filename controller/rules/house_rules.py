@@ -1,0 +1,205 @@
+"""House rules for the table layer: named settings, the rulebook profiles built from them, and
+``settings_for`` which picks a profile and applies overrides.
+
+Where the rulebooks disagree (shared/research/button-blinds-betting.md Part 5) or leave a choice to
+the house, the choice is a named setting here; each setting's field carries its allowed values and
+the rules they come from, so adding a setting is adding one field (docs/house-rules.md lists every
+setting, its values and the value in each profile). Robert's Rules (roberts-rules-v11.txt) is the
+default where books disagree. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+from typing import Any, Literal
+
+RR = "roberts-rules-v11.txt"
+RRH = "roberts-rules-home.txt"
+AZW = "azwine-tour-tournament-rules.txt"
+WSOP = "wsop-2009-live-action-rules.md"
+JPN = "jamies-poker-notes.md"
+
+
+class SettingsError(ValueError):
+    """An unknown profile or setting, or a value a setting does not allow; the message names it."""
+
+
+def _choice(default: Any, choices: tuple[Any, ...], cites: str) -> Any:
+    # The allowed values and citations live on the field so validation and docs read one source.
+    return field(default=default, metadata={"choices": choices, "cites": cites})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The table-layer house rules. Defaults are Robert's Rules, cardroom edition."""
+
+    # RR Section 4 r.2: "Either of the following methods ... may be designated": (a) moving
+    # button, (b) dead button. WSOP Section 4 r.2 designates the dead button; tournaments always
+    # use it (RR Section 15 r.30).
+    button_method: Literal["dead", "moving"] = _choice(
+        "dead", ("dead", "moving"), f"{RR} Section 4 r.2; {WSOP} Section 4 r.2")
+    # Dead button after the small blind busts: RR Section 4 r.2(b) places the button "in front of
+    # an empty seat"; AZW Dead Button Rule (TDA #31): "the button does not move".
+    dead_button_on_sb_bust: Literal["empty_seat", "stay"] = _choice(
+        "empty_seat", ("empty_seat", "stay"), f"{RR} Section 4 r.2(b); {AZW} Dead Button Rule")
+    # Becoming heads-up: RR Section 4 r.3 "the player who had the big blind the most recently is
+    # given the button"; AZW When Only Two Players Remain r.1 "the next big blind".
+    heads_up_transition: Literal["most_recent_bb", "next_bb"] = _choice(
+        "most_recent_bb", ("most_recent_bb", "next_bb"),
+        f"{RR} Section 4 r.3; {AZW} When Only Two Players Remain r.1")
+    # Entry between the big blind and the button: RR Section 4 r.7 "You must wait until the
+    # button passes"; WSOP Section 4 r.4 a new player may "buy the button".
+    between_blinds_entry: Literal["wait", "buy_button"] = _choice(
+        "wait", ("wait", "buy_button"), f"{RR} Section 4 r.7; {WSOP} Section 4 r.4, r.12")
+    # Made-up missed blinds: RR Section 4 r.10 "an amount up to the size of the minimum opening
+    # bet is live"; WSOP Section 4 r.6 "only the big blind is live". The rest is dead.
+    missed_blinds_live: Literal["min_open", "big_blind"] = _choice(
+        "min_open", ("min_open", "big_blind"), f"{RR} Section 4 r.10; {WSOP} Section 4 r.6")
+    # A player the big blind passes also owes the small blind (NOT IN THE RULEBOOKS: common
+    # practice; RR Section 4 r.10 "posting all the blinds missed").
+    passed_big_owes_small: bool = _choice(True, (True, False), f"{RR} Section 4 r.10 (NIS)")
+    # RR Section 14 NL r.15: one optional live straddle, immediate left of the big blind, in
+    # non-tournament games; WSOP Section 4 r.11: under the gun or the button, button first.
+    straddle: Literal["none", "utg", "utg_and_button"] = _choice(
+        "utg", ("none", "utg", "utg_and_button"),
+        f"{RR} Section 14 No-Limit r.15; {WSOP} Section 4 r.11")
+    # Antes (RR Glossary ANTE: "posted ... by all players"); a single big-blind ante is NOT IN THE
+    # RULEBOOKS (research Part 6) and offered as a structure option.
+    ante_style: Literal["each", "big_blind"] = _choice(
+        "each", ("each", "big_blind"), f"{RR} Glossary ANTE (big_blind: NIS)")
+    # Kill pots (RR Section 13 intro): none, a full kill (twice the big blind) or a half kill
+    # (one and a half times).
+    kill: Literal["none", "full", "half"] = _choice(
+        "none", ("none", "full", "half"), f"{RR} Section 13 intro")
+    # Required kill: the winner of two consecutive qualifying pots must kill the next one (RR
+    # Section 13 intro, r.3); off: kills are voluntary only.
+    kill_required: bool = _choice(True, (True, False), f"{RR} Section 13 intro, r.3")
+    # RR Section 13 r.12 "A new player is not entitled to play in a killed pot"; WSOP Section 14
+    # r.13 "has the option of sitting down into a kill pot".
+    new_player_in_kill_pot: Literal["no", "yes"] = _choice(
+        "no", ("no", "yes"), f"{RR} Section 13 r.12; {WSOP} Section 14 r.13")
+    # Where the killer acts (for the betting layer): RR Section 13 r.2 "in proper turn"; WSOP
+    # Section 14 r.2 "acts last unless the pot has been raised".
+    kill_action: Literal["in_turn", "last_unless_raised"] = _choice(
+        "in_turn", ("in_turn", "last_unless_raised"),
+        f"{RR} Section 13 r.2; {WSOP} Section 14 r.2")
+    # A live-game big blind short of chips: RR Section 4 r.1 the limits "remain the same" (play
+    # short); WSOP Section 4 r.1 "should no longer be dealt into the game".
+    short_big_blind: Literal["play_short", "not_dealt"] = _choice(
+        "play_short", ("play_short", "not_dealt"), f"{RR} Section 4 r.1; {WSOP} Section 4 r.1")
+    # The button draw in low games: RR Section 2 Seating r.6 "the lowest card by suit for all low
+    # games"; RRH Seating r.1 and WSOP Section 2 Seating r.6: always the highest.
+    button_draw_low_games: Literal["lowest", "highest"] = _choice(
+        "lowest", ("lowest", "highest"),
+        f"{RR} Section 2 Seating r.6; {RRH} Seating r.1; {WSOP} Section 2 Seating r.6")
+    # Tournament mode: dead button always, absent players dealt in and blinded off (RR Section 15
+    # r.7, r.30).
+    tournament: bool = _choice(False, (True, False), f"{RR} Section 15 r.7, r.30")
+    # When a new level applies: RR Section 15 r.10 "the new limits apply on the next deal. (A deal
+    # begins with the first riffle of the shuffle.)"; AZW Timer Use and Breaks "a hand is
+    # considered currently in play once the all blinds/antes are posted"; JPN Tournament
+    # Structure "a hand begins when the first card is dealt".
+    level_change: Literal[
+        "next_deal_first_riffle", "next_hand_blinds_posted", "next_hand_first_card"
+    ] = _choice(
+        "next_deal_first_riffle",
+        ("next_deal_first_riffle", "next_hand_blinds_posted", "next_hand_first_card"),
+        f"{RR} Section 15 r.10; {AZW} Timer Use and Breaks; {JPN} Tournament Structure")
+    # A player moved in to a tournament table: RR Section 15 r.16 "dealt in immediately unless
+    # ... small blind or button position"; AZW Balancing (TDA #10) "assume any obligation of the
+    # new seat including the posting of a blind".
+    tournament_new_player: Literal["wait_if_sb_or_button", "take_obligations"] = _choice(
+        "wait_if_sb_or_button", ("wait_if_sb_or_button", "take_obligations"),
+        f"{RR} Section 15 r.16; {AZW} Balancing (TDA #10)")
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            choices = f.metadata["choices"]
+            # bool is an int: compare type too so 1 is not taken for True.
+            if not any(value == c and type(value) is type(c) for c in choices):
+                raise SettingsError(
+                    f"setting {f.name!r} does not allow {value!r}; allowed: "
+                    + ", ".join(repr(c) for c in choices))
+        if self.tournament and self.button_method != "dead":
+            raise SettingsError(
+                "setting 'button_method' must be 'dead' in a tournament "
+                f"({RR} Section 15 r.30: the dead button)")
+        if self.tournament and self.straddle != "none":
+            raise SettingsError(
+                "setting 'straddle' must be 'none' in a tournament "
+                f"({RR} Section 14 No-Limit r.15: \"In non-tournament games\")")
+
+
+def setting_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(Settings))
+
+
+def setting_choices(name: str) -> tuple[Any, ...]:
+    for f in fields(Settings):
+        if f.name == name:
+            return tuple(f.metadata["choices"])
+    raise SettingsError(f"unknown setting {name!r}")
+
+
+def setting_citation(name: str) -> str:
+    for f in fields(Settings):
+        if f.name == name:
+            return str(f.metadata["cites"])
+    raise SettingsError(f"unknown setting {name!r}")
+
+
+DEFAULT_PROFILE = "roberts"
+
+PROFILES: Mapping[str, Settings] = MappingProxyType({
+    # RR cash (Montana's book is RR verbatim for every rule used here).
+    "roberts": Settings(),
+    # RRH: same choices; a private game commonly rotates simply (RRH Section 4 r.1 leaves the
+    # method to the house).
+    "roberts-home": Settings(
+        button_method="moving",
+        button_draw_low_games="highest",      # RRH Seating r.1: "the highest card by suit"
+    ),
+    "wsop-2009": Settings(
+        button_method="dead",                 # WSOP Section 4 r.2 "a. Dead button"
+        between_blinds_entry="buy_button",    # WSOP Section 4 r.4
+        missed_blinds_live="big_blind",       # WSOP Section 4 r.6
+        straddle="utg_and_button",            # WSOP Section 4 r.11
+        new_player_in_kill_pot="yes",         # WSOP Section 14 r.13
+        kill_action="last_unless_raised",     # WSOP Section 14 r.2
+        short_big_blind="not_dealt",          # WSOP Section 4 r.1
+        button_draw_low_games="highest",      # WSOP Section 2 Seating r.6
+    ),
+    "tda-tournament": Settings(
+        tournament=True,
+        button_method="dead",                      # AZW Dead Button Rule (TDA #31)
+        dead_button_on_sb_bust="stay",             # AZW Dead Button Rule (TDA #31)
+        heads_up_transition="next_bb",             # AZW When Only Two Players Remain r.1
+        straddle="none",                           # RR Section 14 NL r.15 (non-tournament only)
+        level_change="next_hand_blinds_posted",    # AZW Timer Use and Breaks
+        tournament_new_player="take_obligations",  # AZW Balancing (TDA #10)
+    ),
+})
+
+
+def settings_for(profile: str = DEFAULT_PROFILE,
+                 overrides: Mapping[str, object] | None = None) -> Settings:
+    """The settings of a profile with some settings overridden. An unknown profile or setting,
+    or a value a setting does not allow, raises SettingsError naming it."""
+    if not isinstance(profile, str) or profile not in PROFILES:
+        raise SettingsError(
+            f"unknown house-rules profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
+    base = PROFILES[profile]
+    if not overrides:
+        return base
+    names = set(setting_names())
+    for name in overrides:
+        if name not in names:
+            raise SettingsError(f"unknown setting {name!r} (profile {profile!r})")
+    try:
+        changes: dict[str, Any] = dict(overrides)
+        return replace(base, **changes)
+    except SettingsError as exc:
+        raise SettingsError(f"profile {profile!r}: {exc}") from None
