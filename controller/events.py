@@ -449,19 +449,12 @@ def _check_settings(body: TableSetup) -> None:
     """The profile and setting overrides must name a known profile, settings and values."""
     # Imported here: controller.rules imports this module, so a module-level import would be
     # circular. house_rules is pure data and functions.
-    try:
-        from controller.rules.house_rules import (  # type: ignore[import-not-found,unused-ignore]
-            SettingsError,
-            settings_for,
-        )
-    except ImportError:  # TEMPORARY until house_rules lands: v1 knew one profile
-        if body.profile != "roberts" or body.settings:
-            raise EventError(f"field 'profile': unknown profile {body.profile!r}") from None
-        return
+    from controller.rules.house_rules import SettingsError, settings_for
+
     try:
         settings_for(body.profile, body.settings)
     except SettingsError as exc:
-        raise EventError(f"field 'settings': {exc}") from None
+        raise EventError(f"table.setup: {exc}") from None
 
 
 def parse_event(obj: Any, *, default_seq: int = 0) -> Event:

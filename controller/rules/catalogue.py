@@ -31,6 +31,7 @@ HOLDEM = "Section 5, Holdem"
 BETTING = "Section 3, Betting and Raising"
 NOLIMIT = "Section 14, No-Limit and Pot-Limit"
 BLINDS = "Section 4, Button and Blind Use"
+RULES_BLINDS = "Section 4, Rules for Using Blinds"
 
 REDEAL = (
     "Declare a misdeal: every chip goes back to the player who put it in.",
@@ -188,8 +189,48 @@ _ENTRIES: tuple[Entry, ...] = (
             _c(MISDEALS, "2(i)", "Cards have been dealt to an empty seat or a player not "
                "entitled to a hand."),
         ),
-        ("Card {card} went to seat {seat}, which is not dealt in this hand.", *REDEAL),
+        ("Card {card} went to seat {seat}, which is not dealt in this hand ({why}).", *REDEAL),
         "seat antennas; seat status from the console",
+    ),
+    Entry(
+        "MISDEAL_ENTITLED_PLAYER_DEALT_OUT",
+        "Misdeal: a player entitled to a hand was dealt out",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(j)", "A player has been dealt out who is entitled to a hand. This "
+               "player must be present at the table or have posted a blind or ante."),
+            _c("Misdeals (TDA #34)", "1(d)", "a seat entitled to a hand is dealt out",
+               file="azwine-tour-tournament-rules.txt"),
+        ),
+        (
+            "Seat {seat} is dealt in this hand but the deal passed it: {card} went to seat "
+            "{landed} and the dealing went on without seat {seat}.",
+            *REDEAL,
+        ),
+        "seat antennas; seat status from the console",
+    ),
+    Entry(
+        "MISSED_BLIND_PLAYER_DEALT_IN",
+        "A player who owes missed blinds was dealt in without posting",
+        "error",
+        (
+            _c(RULES_BLINDS, "11", "If a player who owes a blind (as a result of a missed "
+               "blind) is dealt in without posting, the hand is dead if the player looks at it "
+               "before putting up the required chips, and has not yet acted."),
+            _c("Section 4, Rules for Using Blinds", "7", "If a player who owes a blind (as a "
+               "result of a missed blind) is dealt in without posting, the hand is dead",
+               file="wsop-2009-live-action-rules.md"),
+        ),
+        (
+            "Card {card} went to seat {seat}, which owes missed blinds ({owes}) and has not "
+            "posted them.",
+            "This is not a misdeal: the deal goes on.",
+            "If the player looks at the hand before putting up the missed blinds and has not "
+            "acted, the hand is dead: muck it.",
+            "If the player acts and puts chips in before the error is discovered, the hand is "
+            "live, and the player posts the missed blinds on the next deal.",
+        ),
+        "seat antennas; seat status (away, back, missed blinds) from the console",
     ),
     Entry(
         "EXTRA_CARD_SINGLE_BECOMES_BURN",
@@ -447,7 +488,65 @@ _ENTRIES: tuple[Entry, ...] = (
         "the betting actions (dealer console or chip sensors)",
         catalogue=False,
     ),
+    Entry(
+        "BLIND_NOT_POSTED",
+        "The deal began before a forced post was made",
+        "warning",
+        (
+            _c(BLINDS, "intro", "Blinds are posted before the players look at their cards."),
+            _c(RULES_BLINDS, "1", "They remain the same even when the player in the blind does "
+               "not have enough chips to post the full amount."),
+        ),
+        (
+            "Seat {seat} has not posted the {blind} ({amount}) and the deal has begun.",
+            "Have seat {seat} post the {blind} now, before any player looks at the cards; "
+            "Feltguard waits for the post before it opens the betting.",
+        ),
+        "the betting actions (dealer console or chip sensors); the shoe reader",
+        catalogue=False,
+    ),
+    Entry(
+        "BLIND_WRONG_SEAT",
+        "A forced post by the wrong seat",
+        "warning",
+        (
+            _c(BLINDS, "intro", "the small blind is posted by the first player clockwise from "
+               "the button and the big blind is posted by the second player clockwise from the "
+               "button."),
+            _c(MISDEALS, "2(g)", "The button was out of position."),
+        ),
+        (
+            "Seat {seat} posted the {blind}; it is due from seat {due_seat} this hand ({why}).",
+            "Feltguard has not applied it: give seat {seat} its chips back and have seat "
+            "{due_seat} post the {blind}.",
+            "If the cards have already been dealt with the blinds out of position, it is a "
+            "misdeal (Misdeals, rule 2(g)): declare it and redeal with the blinds corrected.",
+        ),
+        "the betting actions (dealer console or chip sensors); the table's seating plan",
+        catalogue=False,
+    ),
     # --- hand and table management -------------------------------------------------------------
+    Entry(
+        "MISDEAL_BUTTON_OUT_OF_POSITION",
+        "Misdeal: the button is out of position",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(g)", "The button was out of position."),
+            _c(RULES_BLINDS, "2", "Each round every player must get an opportunity for the "
+               "button, and meet the total amount of the blind obligations."),
+            _c("Section 3, Misdeals", "1(g)", "The button was out of position.",
+               file="wsop-2009-live-action-rules.md"),
+        ),
+        (
+            "The button is on seat {seat}; under the {method} button it belongs on seat "
+            "{expected} this hand ({blinds}).",
+            "Declare a misdeal before two players after the blinds have acted: every chip goes "
+            "back to the player who put it in.",
+            "Move the button to seat {expected}, retrieve every card, reshuffle and recut, and "
+            "redeal with the blinds corrected ({blinds}).",
+        ),
+        "button sensor or the dealer's new-hand key; the table's seating plan",
+    ),
     Entry(
         "SHOWDOWN_INCOMPLETE",
         "The pots cannot be awarded yet",

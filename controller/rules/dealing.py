@@ -107,6 +107,13 @@ class Deal:
     exposed: tuple[str, ...] = ()  # hole cards exposed by the dealer
     extras: tuple[str, ...] = ()  # extra cards to seats after the starting hands
     pending_extra: bool = False  # one extra card, not yet judged (a second may follow)
+    # The table layer's word on seats not dealt in: seat -> why (sitting out, waiting for the
+    # big blind, ...), and seats that owe missed blinds (seat -> what they owe).
+    why: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    owes: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    # A first-pass hole card that passed the seat due it (uid): if the next card carries on
+    # from it, the dealer left that seat out altogether (refined to a dealt-out finding).
+    skipped: str = ""
     off: str = ""  # the code that stopped the monitor ("" while it judges)
     void: bool = False  # a misdeal-level finding: the hand waits for misdeal.declared
 
@@ -140,8 +147,11 @@ class Deal:
         return [c for c in self.cards.values() if c.card == card]
 
 
-def new_deal(order: Sequence[int]) -> Deal:
-    return Deal(order=tuple(order))
+def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
+             owes: Mapping[int, str] | None = None) -> Deal:
+    """A new deal to ``order`` (the seats dealt in, in dealing order)."""
+    return Deal(order=tuple(order), why=MappingProxyType(dict(why or {})),
+                owes=MappingProxyType(dict(owes or {})))
 
 
 def deal_order(button: int, players: Sequence[int], table_seats: int) -> tuple[int, ...]:
@@ -312,14 +322,23 @@ def _zone_name(zone: str) -> str:
 
 
 def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
+    if deal.skipped:
+        return _dealt_out(deal, c, zone, out)
     expected = deal.target(c.n)
     if zone == f"seat:{expected}":
         return deal
     landed = int(zone[5:]) if zone.startswith("seat:") else None
     fill = {"expected": expected, "landed": _zone_name(zone)}
-    if landed is not None and landed not in deal.order:
-        code = "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT"
+    if landed is not None and landed not in deal.order and landed in deal.owes:
+        # A player owing missed blinds dealt in without posting: not a misdeal
+        # (roberts-rules-v11.txt, Section 4, Rules for Using Blinds, r.11).
+        code = "MISSED_BLIND_PLAYER_DEALT_IN"
         seats: list[int] = [landed]
+        fill["owes"] = deal.owes[landed]
+    elif landed is not None and landed not in deal.order:
+        code = "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT"
+        seats = [landed]
+        fill["why"] = deal.why.get(landed, "an empty seat")
     elif c.n == 0:
         code = "MISDEAL_FIRST_CARD_WRONG_POSITION"
         seats = [expected] if landed is None else [expected, landed]
@@ -335,7 +354,25 @@ def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
         seats = [expected] if landed is None else [expected, landed]
     if not _may_flag(deal, code):
         return deal
+    n = len(deal.order)
+    if landed is not None and n >= 3 and c.n < n and landed == deal.target(c.n + 1):
+        deal = replace(deal, skipped=c.uid)  # the next card may show the seat was dealt out
     return _flag(deal, make_finding(code, c.seq, seats=seats, cards=[c.name], fill=fill), out)
+
+
+def _dealt_out(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
+    """The card after one that passed its seat on the first pass. If it carries on from there,
+    the dealer left the seat out altogether: the first finding (first card to the wrong
+    position, or one card short) is refined to the seat dealt out (roberts-rules-v11.txt,
+    Section 3, Misdeals, r.2(j)). Either way it is a misdeal; the redeal is the same."""
+    first = deal.cards[deal.skipped]
+    deal = replace(deal, skipped="")
+    if c.n != first.n + 1 or zone != f"seat:{deal.target(c.n + 1)}":
+        return deal
+    seat = deal.target(first.n)
+    finding = make_finding("MISDEAL_ENTITLED_PLAYER_DEALT_OUT", first.seq, seats=[seat],
+                           cards=[first.name], fill={"landed": deal.target(first.n + 1)})
+    return _flag(deal, finding, out)
 
 
 def _judge_extra_or_flop(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
