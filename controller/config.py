@@ -29,6 +29,15 @@ baudrate = 115200
 [leds]
 enabled = true
 pin_factory = ""           # "" = gpiozero's default (lgpio on a Pi); "mock" for a desk test
+driver = "gpio"            # "gpio": one pin per LED (`pins`, default the 6-seat map);
+                           # "shift_register": the 10-seat 74HCT595 chain (hardware/leds.md)
+
+[leds.shift_register]      # every key optional; these are the defaults
+data = "GPIO10"
+clock = "GPIO11"
+latch = "GPIO8"
+enable = "GPIO25"          # "" when /OE is tied to GND
+seats = 10
 
 [display]
 host = "0.0.0.0"
@@ -52,6 +61,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
+
+LED_DRIVERS = ("gpio", "shift_register")
 
 
 class ConfigError(ValueError):
@@ -85,6 +96,8 @@ class Config:
     leds_enabled: bool = True
     led_pin_factory: str = ""
     led_pins: Mapping[str, Any] | None = None
+    led_driver: str = "gpio"
+    led_shift_register: Mapping[str, Any] = field(default_factory=dict)
     host: str = "127.0.0.1"
     port: int = 5000
     dealer_token: str = ""
@@ -97,7 +110,7 @@ _SECTIONS = {
     "players": None,
     "readers": None,
     "antennas": None,
-    "leds": {"enabled", "pin_factory", "pins"},
+    "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "dealer_token"},
     "journal": {"path"},
     "deck": {"file"},
@@ -203,6 +216,19 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             raise ConfigError(f"leds.pin_factory: unknown factory {kw['led_pin_factory']!r}")
     if "pins" in leds:
         kw["led_pins"] = _typed(leds, "pins", dict, "leds")
+    if "driver" in leds:
+        kw["led_driver"] = _typed(leds, "driver", str, "leds")
+        if kw["led_driver"] not in LED_DRIVERS:
+            known = ", ".join(LED_DRIVERS)
+            raise ConfigError(f"leds.driver: unknown driver {kw['led_driver']!r} (known: {known})")
+    if "shift_register" in leds:
+        kw["led_shift_register"] = _typed(leds, "shift_register", dict, "leds")
+        from drivers.shift_register import validate_shift_register  # imports gpiozero: only here
+
+        try:
+            validate_shift_register(kw["led_shift_register"])
+        except ValueError as exc:
+            raise ConfigError(f"leds.{exc}") from None
 
     display = raw.get("display", {})
     if "host" in display:

@@ -42,10 +42,10 @@ def load_deck(path: str) -> DeckRegister:
 
 
 def build_leds(config: Config) -> tuple[Any, Callable[[Mapping[str, Any]], None] | None]:
+    """The configured LED driver and the output that shows each snapshot's plan on it."""
     if not config.leds_enabled:
         return None, None
     from controller.ledplan import led_plan
-    from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
 
     factory = None
     if config.led_pin_factory == "mock":
@@ -54,10 +54,21 @@ def build_leds(config: Config) -> tuple[Any, Callable[[Mapping[str, Any]], None]
         factory = MockFactory(pin_class=MockPWMPin)
     elif config.led_pin_factory:
         os.environ["GPIOZERO_PIN_FACTORY"] = config.led_pin_factory  # read at the first device
-    try:
-        leds = TableLeds(config.led_pins or DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
-    except ValueError as exc:
-        raise ConfigError(f"leds.pins: {exc}") from None
+    leds: Any
+    if config.led_driver == "shift_register":
+        from drivers.shift_register import ShiftRegisterLeds
+
+        try:
+            leds = ShiftRegisterLeds(config.led_shift_register, pin_factory=factory)
+        except ValueError as exc:
+            raise ConfigError(f"leds.{exc}") from None
+    else:
+        from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
+
+        try:
+            leds = TableLeds(config.led_pins or DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
+        except ValueError as exc:
+            raise ConfigError(f"leds.pins: {exc}") from None
     return leds, lambda snap: leds.show(led_plan(snap))
 
 
