@@ -225,15 +225,24 @@ class ShiftRegisterLeds:
         self.close()
 
     def _write(self, frame: bytes) -> None:
-        # The first bit clocked in travels furthest: last chip first, QH before QA.
+        # The first bit clocked in travels furthest: last chip first, QH before QA. The data
+        # line is written only when the bit differs from the last one (runs of dark LEDs are
+        # the usual case), which halves the pin writes per frame.
+        # The pins are written directly (the devices only own them): a device's on()/off() also
+        # stops any blink thread under a lock, on each of the ~200 writes of a frame.
+        data_pin, clock_pin, latch_pin = self._data.pin, self._clock.pin, self._latch.pin
+        data = 0
+        data_pin.state = 0
         for byte in reversed(frame):
             for bit in range(7, -1, -1):
-                self._data.value = byte >> bit & 1
-                self._clock.on()
-                self._clock.off()
-        self._data.off()
-        self._latch.on()
-        self._latch.off()
+                value = byte >> bit & 1
+                if value != data:
+                    data_pin.state = data = value
+                clock_pin.state = 1
+                clock_pin.state = 0
+        data_pin.state = 0
+        latch_pin.state = 1
+        latch_pin.state = 0
         self.frames_written += 1
 
     def _close_devices(self) -> None:
