@@ -30,6 +30,12 @@ from dataclasses import dataclass, replace
 
 STREETS = ("preflop", "flop", "turn", "river")
 
+# A forced post due: (seat, amount, name, live). A dead post (an ante, the dead part of made-up
+# blinds) goes into the pot but is not part of the poster's bet (roberts-rules-v11.txt,
+# Section 4, Button and Blind Use, intro: "A blind other than the big blind may be treated as
+# dead"; Section 4, Rules for Using Blinds, r.10: "The remainder ... is not part of your bet").
+Due = tuple[int, int, str, bool]
+
 
 @dataclass(frozen=True)
 class Player:
@@ -71,7 +77,8 @@ class Betting:
     street: int = 0
     current_bet: int = 0
     last_full: int = 0  # size of the last full bet or raise on this street
-    blinds_due: tuple[tuple[int, int, str], ...] = ()  # (seat, amount, name) still to post
+    blinds_due: tuple[Due, ...] = ()  # forced posts still to make, in order
+    after_blinds: int | None = None  # preflop action starts left of this seat (None: last post)
     to_act: int | None = None
     closed: bool = False
     actions: int = 0  # voluntary actions on this street
@@ -139,14 +146,19 @@ class Betting:
 def start(
     order: Sequence[int],
     stacks: Mapping[int, int],
-    blinds: Sequence[tuple[int, int, str]],
+    blinds: Sequence[tuple[int, int, str] | Due],
     big_blind: int,
+    after_blinds: int | None = None,
 ) -> Betting:
     """A new hand: ``order`` is the dealing order (left of the button first, the button last);
-    ``blinds`` the posts due in order as (seat, amount, name)."""
+    ``blinds`` the posts due in order as (seat, amount, name[, live]); ``after_blinds`` the seat
+    preflop action starts after (the big blind, or the straddle or kill; RR §4 intro: "action
+    starts with the first player to the left of the blinds")."""
     players = tuple(Player(seat=s, stack=stacks[s]) for s in order)
-    due = tuple(b for b in blinds if b[1] > 0)
-    b = Betting(players=players, big_blind=big_blind, last_full=big_blind, blinds_due=due)
+    due = tuple((b[0], b[1], b[2], b[3] if len(b) > 3 else True)
+                for b in blinds if b[1] > 0)
+    b = Betting(players=players, big_blind=big_blind, last_full=big_blind, blinds_due=due,
+                after_blinds=after_blinds)
     if due:
         return replace(b, to_act=due[0][0])
     return _blinds_done(b, None)
@@ -222,15 +234,17 @@ def _na(detail: str) -> Problem:
 
 def _post(b: Betting, idx: int, amount: int) -> Result:
     p = b.players[idx]
-    seat, due, name = b.blinds_due[0]
+    seat, due, name, live = b.blinds_due[0]
     # A short stack posts all it has (RR §15 r.19: "entitled to get action on whatever amount
     # of money is left in his stack"); the blind's size does not change (RR §4 r.1).
     proper = min(due, p.stack)
     problems: tuple[Problem, ...] = ()
     if amount != proper:
         problems = (Problem("BLIND_WRONG_AMOUNT",
-                            {"seat": seat, "amount": amount, "due": proper, "blind": name}, True),)
-    np = replace(p, stack=p.stack - proper, bet=p.bet + proper, total=p.total + proper)
+                            {"seat": seat, "amount": amount, "due": proper,
+                             "blind": post_name(name)}, True),)
+    bet = p.bet + proper if live else p.bet
+    np = replace(p, stack=p.stack - proper, bet=bet, total=p.total + proper)
     players = _put(b.players, idx, np)
     nb = replace(b, players=players, blinds_due=b.blinds_due[1:],
                  current_bet=max(b.current_bet, np.bet))
@@ -243,7 +257,50 @@ def _blinds_done(b: Betting, last_poster: int | None) -> Betting:
     # The big blind is a full bet at its nominal size, even when posted short (RR §14 NL r.2).
     nb = replace(b, current_bet=max(b.current_bet, b.big_blind), last_full=b.big_blind)
     # Preflop the action starts left of the blinds (RR §4 intro).
-    return _advance(nb, last_poster if last_poster is not None else len(b.players) - 1)
+    after = next((i for i, p in enumerate(b.players) if p.seat == b.after_blinds), None)
+    if after is None:
+        after = last_poster if last_poster is not None else len(b.players) - 1
+    return _advance(nb, after)
+
+
+POST_NAMES = {
+    "small_blind": "small blind", "big_blind": "big blind", "straddle": "straddle",
+    "kill": "kill blind", "ante": "ante", "missed_small": "missed small blind (dead)",
+    "missed_big": "missed big blind", "new_player": "new player's big blind",
+}
+
+
+def post_name(kind: str) -> str:
+    """A post kind (docs/events.md) as people say it."""
+    return POST_NAMES.get(kind, kind)
+
+
+def straddle(b: Betting, seat: int, amount: int) -> Result:
+    """An optional live straddle, posted after the blinds and before any voluntary action: it
+    sets a new minimum bring-in and is not a raise, and the straddler acts last on the first
+    round with the option to raise (roberts-rules-v11.txt, Section 14, No-Limit, r.15)."""
+    idx = next((i for i, p in enumerate(b.players) if p.seat == seat), None)
+    if idx is None or b.street != 0 or b.blinds_due or b.actions or b.closed:
+        return b, (_na(f"Seat {seat} may not straddle now: a straddle comes after the blinds "
+                       "and before any other action."),)
+    p = b.players[idx]
+    proper = min(amount, p.stack)
+    np = replace(p, stack=p.stack - proper, bet=p.bet + proper, total=p.total + proper)
+    nb = replace(b, players=_put(b.players, idx, np), current_bet=max(b.current_bet, np.bet),
+                 last_full=max(b.last_full, np.bet), after_blinds=seat)
+    return _advance(nb, idx), ()
+
+
+def kill_hand(b: Betting, seat: int) -> Betting:
+    """The dealer kills a hand that is not played (a tournament player absent when the starting
+    hands are complete, roberts-rules-v11.txt, Section 15, r.13): folded without acting."""
+    idx = next((i for i, p in enumerate(b.players) if p.seat == seat), None)
+    if idx is None or b.players[idx].folded:
+        return b
+    nb = replace(b, players=_put(b.players, idx, replace(b.players[idx], folded=True)))
+    if nb.to_act == seat or nb.hand_over:
+        return _advance(nb, idx)
+    return nb
 
 
 def _raise(b: Betting, idx: int, target: int, *, undersized: bool) -> Result:

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from controller.rules.betting import Betting
+from controller.rules.betting import Betting, post_name
 from controller.rules.catalogue import CATALOGUE, ORDINALS, make_finding
 from controller.rules.findings import Finding
 
@@ -482,8 +482,8 @@ def expectation(deal: Deal, b: Betting) -> str:
     if deal.off:
         return f"the remedy for {deal.off} (v1 does not follow remedies)"
     if b.blinds_due:
-        seat, _, name = b.blinds_due[0]
-        return f"seat {seat} posts the {name}"
+        seat, _, name, _ = b.blinds_due[0]
+        return f"seat {seat} posts the {post_name(name)}"
     if deal.draws < deal.hole_total:
         n = deal.draws
         return f"hole card {n + 1} of {deal.hole_total} to seat {deal.target(n)}"

@@ -5,51 +5,69 @@ frozen dataclass; a change builds new objects and shares the rest), never reads 
 raises. An event the table cannot apply now is recorded as a finding and leaves the state as it
 was (docs/findings.md, EVENT_OUT_OF_PLACE), so a journal replays to the same states and findings.
 
-Hands (roberts-rules-v11.txt, Section 4, Button and Blind Use):
-- ``hand.start``: the button sits where the event says, else it moves to the next seat clockwise
-  with a player who has chips ("moving button", Section 4 r.2(a)); the first hand with no button
-  given puts it on the lowest such seat. After a misdeal the redeal keeps the button (Robert's
-  Rules are silent; the tournament rule of azwine-tour-tournament-rules.txt, Misdeals (TDA #34)
-  r.2, "the button does not move", is what Feltguard does). Small blind = the first player
-  clockwise from the button, big blind the next (Section 4 intro); heads-up the button is the
-  small blind and the other player gets the first card (Section 4, Rules for Using Blinds r.3).
-- ``hand.end`` awards the pots (``pots.settle``) when betting is over; ``misdeal.declared`` voids
+Across hands the seating layer (``seating.py``, research/button-blinds-betting.md §1.18) owns
+the seats, the button and every blind obligation, under the table's house-rules profile
+(``house_rules.py``):
+- ``hand.start``: ``seating.plan_hand`` gives the button (which may sit in front of an empty seat:
+  dead button), the blinds, every forced post due and the seats dealt in, in dealing order. A
+  button named by the event that differs from the plan raises MISDEAL_BUTTON_OUT_OF_POSITION
+  (roberts-rules-v11.txt, Section 3, Misdeals, r.2(g)); the hand runs on the plan. Before the
+  first hand a named button places it (as the draw would, Section 2, Seating, r.6). After a
+  misdeal the redeal is an exact re-play of the same plan (azwine-tour-tournament-rules.txt,
+  Misdeals (TDA #34) r.2: "the button does not move").
+- ``hand.end`` awards the pots (``pots.settle``) when betting is over and hands the stacks to
+  ``seating.finish_hand`` (obligations met, blinds missed, busts); ``misdeal.declared`` voids
   the hand and returns every chip.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from controller.events import (
     Action,
+    ButtonDraw,
     CardExposed,
+    ChipRaceEnd,
+    ChipRaceStart,
     DeckRegister,
     Event,
     HandEnd,
     HandStart,
+    LevelUp,
     MisdealDeclared,
+    PlayerAway,
+    PlayerBack,
+    SeatChange,
     SeatLeave,
     SeatTake,
     ShoeDraw,
     ShuffleDone,
     TableSetup,
+    TournamentSetup,
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import betting, dealing
+from controller.rules import betting, dealing, seating
 from controller.rules.betting import Betting
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.dealing import Deal
 from controller.rules.findings import Finding
+from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.pots import PotAward, settle
+from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
 
 _DEFAULT_SETUP = TableSetup()
 _EMPTY_DECK = DeckRegistry()
+_DEFAULT_SETTINGS = settings_for()
 IN_PLAY = ("preflop", "flop", "turn", "river", "showdown")
+# The tournament clock the core keeps: each level is this long (the levels change by the
+# `tournament.level` event, not by the core reading a clock); a hand's clock reading is the
+# start of its level.
+LEVEL_MS = 60_000
 
 
 @dataclass(frozen=True)
@@ -73,6 +91,9 @@ class Hand:
     phase: str = "preflop"
     cards_seen: int = 0
     showdown: tuple[int, ...] = ()
+    plan: HandPlan | None = None  # the seating layer's plan for this hand
+    warned_blind: bool = False  # BLIND_NOT_POSTED raised (once a hand)
+    absent: tuple[int, ...] = ()  # tournament: absent seats dealt in, killed after the deal
 
     @property
     def in_play(self) -> bool:
@@ -85,8 +106,9 @@ class TableState:
 
     last_seq: int = 0
     setup: TableSetup = _DEFAULT_SETUP
+    settings: Settings = _DEFAULT_SETTINGS
+    seating: Seating = field(default_factory=lambda: seating.new_table(max_seats=6))
     deck: DeckRegistry = _EMPTY_DECK
-    seats: Mapping[int, SeatInfo] = field(default_factory=lambda: MappingProxyType({}))
     hand_number: int = 0
     hand: Hand | None = None
     findings: tuple[Finding, ...] = ()  # the current (or last) hand's findings
@@ -94,10 +116,19 @@ class TableState:
     last_button: int | None = None
     redeal: bool = False  # the last hand was a misdeal: the next hand keeps its button
     shuffled: bool = False  # the deck was shuffled since the last hand ended
+    level: int = 0  # tournament: the level index in force
+    level_next: int | None = None  # tournament: a level signalled, waiting for its marker
+    chip_race: bool = False  # a colour-up chip race is being dealt
 
     @property
     def phase(self) -> str:
         return self.hand.phase if self.hand is not None else "idle"
+
+    @property
+    def seats(self) -> Mapping[int, SeatInfo]:
+        """The players at the table and their chips between hands (from the seating layer)."""
+        return MappingProxyType({n: SeatInfo(st.player, st.stack)
+                                 for n, st in sorted(self.seating.seats.items())})
 
 
 @dataclass(frozen=True)
@@ -128,6 +159,16 @@ def apply(state: TableState, event: Event) -> Step:
         return _seat_take(state, body, seq)
     if isinstance(body, SeatLeave):
         return _seat_leave(state, body, seq)
+    if isinstance(body, (PlayerAway, PlayerBack, SeatChange)):
+        return _presence(state, body, seq)
+    if isinstance(body, ButtonDraw):
+        return _button_draw(state, body, seq)
+    if isinstance(body, TournamentSetup):
+        return _tournament_setup(state, body, seq)
+    if isinstance(body, LevelUp):
+        return _level_up(state, body, seq)
+    if isinstance(body, (ChipRaceStart, ChipRaceEnd)):
+        return _chip_race(state, body, seq)
     if isinstance(body, DeckRegister):
         if state.hand is not None and state.hand.in_play:
             return _out_of_place(state, seq, "A new deck cannot be registered during a hand.")
@@ -135,7 +176,7 @@ def apply(state: TableState, event: Event) -> Step:
     if isinstance(body, HandStart):
         return _hand_start(state, body, seq)
     if isinstance(body, ShuffleDone):
-        return Step(replace(state, shuffled=True))
+        return _shuffle(state)
     if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave, CardExposed)):
         return _card_event(state, body, seq)
     if isinstance(body, Action):
@@ -168,11 +209,33 @@ def _in_play(state: TableState) -> bool:
 def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
     if _in_play(state):
         return _out_of_place(state, seq, "The table cannot be set up again during a hand.")
-    outside = sorted(s for s in state.seats if s > body.seats)
+    outside = sorted(s for s in state.seating.seats if s > body.seats)
     if outside:
         return _out_of_place(state, seq, f"Seats {outside} are occupied but the table would have "
                              f"only {body.seats} seats.")
-    return Step(replace(state, setup=body))
+    try:
+        cfg = settings_for(body.profile, body.settings)
+        stakes = Stakes(small_blind=max(body.small_blind, 1), big_blind=body.big_blind,
+                        ante=body.ante)
+        old = state.seating
+        levels = old.levels or (Level(LEVEL_MS, stakes.small_blind, stakes.big_blind,
+                                      body.ante),)
+        seats = {n: replace(st) for n, st in old.seats.items()}
+        table = replace(seating.new_table(max_seats=body.seats, stakes=stakes,
+                                          tournament=cfg.tournament, levels=levels),
+                        seats=MappingProxyType(seats))
+    except (SettingsError, SeatingError) as exc:
+        return _out_of_place(state, seq, f"Table set-up refused: {exc}.")
+    return Step(replace(state, setup=body, settings=cfg, seating=table))
+
+
+def _seating(state: TableState, seq: int, change: Callable[[Seating], Seating]) -> Step:
+    """Apply a seating change; a change the seating layer refuses is EVENT_OUT_OF_PLACE."""
+    try:
+        table = change(state.seating)
+    except SeatingError as exc:
+        return _out_of_place(state, seq, f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+    return Step(replace(state, seating=table))
 
 
 def _seat_take(state: TableState, body: SeatTake, seq: int) -> Step:
@@ -182,20 +245,157 @@ def _seat_take(state: TableState, body: SeatTake, seq: int) -> Step:
     if _dealt_in(state, body.seat):
         return _out_of_place(state, seq, f"Seat {body.seat} is playing this hand; "
                              f"{body.player} cannot take it now.")
-    seats = dict(state.seats)
-    seats[body.seat] = SeatInfo(body.player, body.stack)  # a new player, or a re-buy
-    return Step(replace(state, seats=MappingProxyType(seats)))
+    current = state.seating.seats.get(body.seat)
+    if current is not None and current.player == body.player:
+        # The same player: a re-buy (RR Section 4 r.12: not a new player) or a stack correction.
+        if body.stack >= current.stack and not state.seating.tournament:
+            extra = body.stack - current.stack
+            return _seating(state, seq, lambda t: seating.rebuy(t, body.seat, extra)
+                            if extra else t)
+        return _seating(state, seq, lambda t: _with_stack(t, body.seat, body.stack))
+
+    def take(t: Seating) -> Seating:
+        if current is not None:
+            t = seating.leave(t, body.seat)  # another player takes the seat over
+        if body.stack == 0:
+            raise SeatingError(f"{body.player} needs chips to sit down")
+        return seating.sit_down(t, body.seat, body.player, body.stack, post=body.post)
+
+    return _seating(state, seq, take)
+
+
+def _with_stack(t: Seating, seat: int, stack: int) -> Seating:
+    st = t.seats[seat]
+    seats = dict(t.seats)
+    seats[seat] = replace(st, stack=stack)
+    return replace(t, seats=MappingProxyType(seats))
 
 
 def _seat_leave(state: TableState, body: SeatLeave, seq: int) -> Step:
-    if body.seat not in state.seats:
+    if body.seat not in state.seating.seats:
         return _out_of_place(state, seq, f"Seat {body.seat} is already empty.")
     if _dealt_in(state, body.seat):
         return _out_of_place(state, seq, f"Seat {body.seat} is playing this hand; it can leave "
                              "when the hand is over.")
-    seats = dict(state.seats)
-    del seats[body.seat]
-    return Step(replace(state, seats=MappingProxyType(seats)))
+    return _seating(state, seq, lambda t: seating.leave(t, body.seat))
+
+
+def _presence(state: TableState, body: PlayerAway | PlayerBack | SeatChange, seq: int) -> Step:
+    if isinstance(body, SeatChange):
+        if body.to > state.setup.seats:
+            return _out_of_place(state, seq, f"Seat {body.to} does not exist at this "
+                                 f"{state.setup.seats}-seat table.")
+        if _dealt_in(state, body.seat):
+            return _out_of_place(state, seq, f"Seat {body.seat} is playing this hand; it can "
+                                 "change seats when the hand is over.")
+        return _seating(state, seq, lambda t: seating.change_seat(t, body.seat, body.to))
+    if isinstance(body, PlayerAway):
+        return _seating(state, seq, lambda t: seating.away(t, body.seat))
+    step = _seating(state, seq, lambda t: seating.back(t, body.seat, post=body.post))
+    h = step.state.hand
+    if not step.findings and h is not None and body.seat in h.absent:
+        # Back before the starting hands are complete: the hand is live (RR Section 15 r.13).
+        h = replace(h, absent=tuple(s for s in h.absent if s != body.seat))
+        return Step(replace(step.state, hand=h))
+    return step
+
+
+def _button_draw(state: TableState, body: ButtonDraw, seq: int) -> Step:
+    if state.seating.hand_number > 0 or _in_play(state):
+        return _out_of_place(state, seq, "The button is drawn for only before the first hand "
+                             "(roberts-rules-v11.txt, Section 2, Seating, r.6).")
+
+    def draw(t: Seating) -> Seating:
+        return seating.with_button(t, seating.initial_button(t, body.cards,
+                                                             settings=state.settings))
+
+    return _seating(state, seq, draw)
+
+
+def _tournament_setup(state: TableState, body: TournamentSetup, seq: int) -> Step:
+    if not state.settings.tournament:
+        return _out_of_place(state, seq, f"Profile {state.setup.profile!r} is not a tournament: "
+                             "set it up with a tournament profile or the setting "
+                             "'tournament': true.")
+    if _in_play(state):
+        return _out_of_place(state, seq, "The blind schedule cannot change during a hand.")
+    try:
+        levels = tuple(Level(LEVEL_MS, lv["small_blind"], lv["big_blind"], lv.get("ante", 0))
+                       for lv in body.levels)
+    except SeatingError as exc:
+        return _out_of_place(state, seq, f"Blind schedule refused: {exc}.")
+    return Step(replace(state, seating=replace(state.seating, levels=levels), level=0,
+                        level_next=None))
+
+
+def _level_up(state: TableState, body: LevelUp, seq: int) -> Step:
+    levels = state.seating.levels
+    if not state.seating.tournament:
+        return _out_of_place(state, seq, "This table is not a tournament: it has no levels.")
+    index = min(body.level, len(levels)) - 1
+    state = replace(state, level_next=index)
+    h = state.hand
+    if h is not None and h.in_play and h.plan is not None and not _marker_passed(state, h):
+        # The hand has not begun by the profile's marker: it plays the new level.
+        replanned = _replan(state, h, index)
+        if replanned is not None:
+            return Step(replanned)
+    if h is None or not h.in_play:
+        return Step(_apply_level(state))
+    return Step(state)
+
+
+def _marker_passed(state: TableState, h: Hand) -> bool:
+    """Has this hand begun, by the profile's level-change marker? (RR Section 15 r.10: the
+    first riffle; AZW Timer Use and Breaks: the blinds posted; JPN: the first card.) A post
+    already made keeps the hand's stakes whatever the marker."""
+    marker = seating.level_marker(state.settings)
+    posted = any(p.total for p in h.betting.players)
+    if posted or h.deal.draws:
+        return True
+    return marker == "first_riffle" and state.shuffled
+
+
+def _apply_level(state: TableState) -> TableState:
+    """A signalled level takes effect from the next hand (a hand already begun by the
+    profile's marker keeps its stakes)."""
+    if state.level_next is None:
+        return state
+    return replace(state, level=state.level_next, level_next=None)
+
+
+def _replan(state: TableState, h: Hand, index: int) -> TableState | None:
+    try:
+        plan = seating.plan_hand(state.seating, state.settings, now_ms=index * LEVEL_MS)
+    except SeatingError:
+        return None
+    nh = _new_hand(state, plan, h.number)
+    return replace(state, hand=nh, level=index, level_next=None)
+
+
+def _chip_race(state: TableState, body: ChipRaceStart | ChipRaceEnd, seq: int) -> Step:
+    if _in_play(state):
+        return _out_of_place(state, seq, "A chip race is held between hands.")
+    if isinstance(body, ChipRaceStart):
+        # The colour-up deal (RR Section 15 r.11) is not a hand: its cards are no finding.
+        return Step(replace(state, chip_race=True))
+    if not state.chip_race:
+        return _out_of_place(state, seq, "No chip race is in progress.")
+    empty = sorted(n for n in body.stacks if n not in state.seating.seats)
+    zero = sorted(n for n, v in body.stacks.items() if v == 0)
+    if empty or zero:
+        detail = (f"seat(s) {empty} are empty" if empty else
+                  f"seat(s) {zero} would have no chips: a player may not be eliminated by the "
+                  "chip race (roberts-rules-v11.txt, Section 15, r.11)")
+        return _out_of_place(state, seq, f"Chip race result refused: {detail}.")
+    table = state.seating
+    for n, v in body.stacks.items():
+        table = _with_stack(table, n, v)
+    return Step(replace(state, seating=table, chip_race=False))
+
+
+def _shuffle(state: TableState) -> Step:
+    return Step(replace(state, shuffled=True))
 
 
 def _dealt_in(state: TableState, seat: int) -> bool:
@@ -210,34 +410,61 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
     if _in_play(state):
         return _out_of_place(state, seq, "A hand is in progress: award the pots or declare a "
                              "misdeal before starting a new one.")
-    n = state.setup.seats
-    players = sorted(s for s, info in state.seats.items() if info.stack > 0 and s <= n)
-    if len(players) < 2:
-        return _out_of_place(state, seq, "A hand needs at least two players with chips.")
-    if body.button is not None:
-        button = body.button
-    elif state.redeal and state.last_button is not None:
-        button = state.last_button  # a redeal after a misdeal keeps the button
-    elif state.last_button is not None:
-        # Moving button: the next seat clockwise with a player who has chips (RR §4 r.2(a)).
-        button = min(players, key=lambda s: (s - state.last_button - 1) % n)  # type: ignore[operator]
+    if state.chip_race:
+        return _out_of_place(state, seq, "A chip race is in progress: end it (chiprace.end) "
+                             "before the next hand.")
+    table = state.seating
+    out: list[Finding] = []
+    if state.redeal and state.hand is not None and state.hand.plan is not None:
+        plan = state.hand.plan  # the redeal is an exact re-play (AZW TDA #34 r.2)
     else:
-        button = players[0]
-    order = dealing.deal_order(button, players, n)
-    if len(order) == 2:
-        # Heads-up: the small blind is on the button (RR §4, Rules for Using Blinds r.3).
-        sb, bb = order[1], order[0]
-    else:
-        sb, bb = order[0], order[1]
-    setup = state.setup
-    blinds = [(sb, setup.small_blind, "small blind"), (bb, setup.big_blind, "big blind")]
-    stacks = {s: state.seats[s].stack for s in order}
-    bet = betting.start(order, stacks, blinds, setup.big_blind)
+        state = _apply_level(state)
+        if table.hand_number == 0 and table.button is None:
+            # The first hand with no draw: the named button places it, as the draw would;
+            # without one it goes to the lowest seat with chips (v1).
+            first = body.button if body.button in table.seats else next(
+                (n for n, st in sorted(table.seats.items()) if st.stack > 0), None)
+            if first is not None:
+                table = seating.with_button(table, first)
+        try:
+            plan = seating.plan_hand(table, state.settings, now_ms=state.level * LEVEL_MS)
+        except SeatingError as exc:
+            return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
+    if body.button is not None and plan.button is not None and body.button != plan.button:
+        blinds = (f"small blind seat {plan.small_blind}" if plan.small_blind is not None
+                  else "no small blind") + f", big blind seat {plan.big_blind}"
+        method = "dead" if state.settings.button_method == "dead" else "moving"
+        out.append(make_finding("MISDEAL_BUTTON_OUT_OF_POSITION", seq,
+                                seats=[body.button, plan.button],
+                                fill={"expected": plan.button, "method": method,
+                                      "blinds": blinds}))
     number = state.hand_number + 1
-    hand = Hand(number=number, button=button, small_blind=sb, big_blind=bb, betting=bet,
-                deal=dealing.new_deal(order))
-    return Step(replace(state, hand=hand, hand_number=number, findings=(), last_button=button,
-                        redeal=False, shuffled=False))
+    hand = _new_hand(replace(state, seating=table), plan, number)
+    if out:
+        hand = replace(hand, deal=replace(hand.deal, void=True, off=out[0].code))
+    new = replace(state, seating=table, hand=hand, hand_number=number, findings=(),
+                  last_button=plan.button, redeal=False, shuffled=False)
+    return Step(_raise(new, out), tuple(out))
+
+
+def _new_hand(state: TableState, plan: HandPlan, number: int) -> Hand:
+    """The hand's betting and deal from its plan."""
+    table = state.seating
+    order = list(plan.dealt_in)
+    stacks = {s: table.seats[s].stack for s in order}
+    posts = [(p.seat, p.amount, p.kind, p.live) for p in plan.posts]
+    # Preflop action starts left of the last blind in position: the straddle, else the big
+    # blind (RR §4 intro; §14 NL r.15); a kill acts in proper turn (RR §13 r.2).
+    after = plan.straddles[-1] if plan.straddles else plan.big_blind
+    big = max(plan.big_blind_amount, plan.kill_blind)  # a kill raises the limits (RR §13)
+    bet = betting.start(order, stacks, posts, big or state.setup.big_blind, after_blinds=after)
+    owes = {n: " and ".join(betting.post_name(k) for k in table.seats[n].owes)
+            for n in plan.sitting_out if n in table.seats and table.seats[n].owes}
+    why = {n: plan.why.get(n, "not dealt in") for n in plan.sitting_out}
+    return Hand(number=number, button=plan.button if plan.button is not None else 0,
+                small_blind=plan.small_blind, big_blind=plan.big_blind, betting=bet,
+                deal=dealing.new_deal(order, why=why, owes=owes), plan=plan,
+                absent=tuple(plan.absent))
 
 
 # --- cards ----------------------------------------------------------------------------------------
@@ -251,21 +478,37 @@ def _card_event(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave | CardE
     deal = h.deal
     b = h.betting
     out: list[Finding] = []
+    if isinstance(body, ShoeDraw) and deal.draws == 0 and b.blinds_due and not h.warned_blind:
+        # Blinds are posted before the players look at their cards (RR §4 intro).
+        seat, amount, kind, _ = b.blinds_due[0]
+        out.append(make_finding("BLIND_NOT_POSTED", seq, seats=[seat], fill={
+            "blind": betting.post_name(kind), "amount": amount}))
+        h = replace(h, warned_blind=True)
     if isinstance(body, ShoeDraw):
-        deal, out = dealing.draw(deal, body.uid, state.deck.card_of(body.uid), body.face_up, seq,
-                                 b, state.deck.deck)
+        deal, more = dealing.draw(deal, body.uid, state.deck.card_of(body.uid), body.face_up,
+                                  seq, b, state.deck.deck)
+        out += more
     elif isinstance(body, ZoneRead):
         if body.uid not in deal.cards:
             # The shoe did not report this card: count it as drawn now, then read.
-            deal, out = dealing.draw(deal, body.uid, state.deck.card_of(body.uid), False, seq, b,
-                                     state.deck.deck)
+            deal, more = dealing.draw(deal, body.uid, state.deck.card_of(body.uid), False, seq,
+                                      b, state.deck.deck)
+            out += more
         deal, more = dealing.read(deal, body.uid, body.zone, seq)
         out += more
     elif isinstance(body, ZoneLeave):
         deal = dealing.leave(deal, body.uid, body.zone)
     else:
-        deal, out = dealing.exposed(deal, body.uid, body.by, seq)
+        deal, more = dealing.exposed(deal, body.uid, body.by, seq)
+        out += more
     h = replace(h, deal=deal, cards_seen=h.cards_seen + 1)
+    if h.absent and deal.draws >= deal.hole_total:
+        # Tournament: the dealer kills the hands of absent players once every player has a
+        # starting hand (roberts-rules-v11.txt, Section 15, r.13).
+        nb = h.betting
+        for seat in h.absent:
+            nb = betting.kill_hand(nb, seat)
+        h = replace(h, betting=nb, absent=())
     h = _progress(h)
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
@@ -274,6 +517,8 @@ def _card_outside_hand(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave 
                        seq: int) -> Step:
     # Cards gathered, mucked or shuffled between hands are not the monitor's business; only a
     # card dealt off the shoe after the hand ended and before the shuffle is (rabbit hunting).
+    if state.chip_race:
+        return Step(state)  # the colour-up deal is a legitimate deal, not a hand (RR §15 r.11)
     if isinstance(body, ShoeDraw) and state.phase == "complete" and not state.shuffled:
         card = state.deck.card_of(body.uid) or f"tag {body.uid}"
         f = make_finding("DRAW_AFTER_HAND_END", seq, cards=[card])
@@ -305,6 +550,10 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
         return Step(_raise(state, [f]), (f,))
     out: list[Finding] = []
     deal = h.deal
+    if body.kind == "post":
+        special = _post(state, h, body, seq)
+        if special is not None:
+            return special
     if body.kind != "post":
         deal, out = dealing.moving_on(deal)  # the dealer has moved on to the betting
     b, problems = betting.act(h.betting, body.seat, body.kind, body.amount)
@@ -313,6 +562,59 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
         out.append(make_finding(p.code, seq, seats=[body.seat], fill=p.fill,
                                 message=detail or ""))
     h = _progress(replace(h, betting=b, deal=deal))
+    return Step(_raise(replace(state, hand=h), out), tuple(out))
+
+
+def _post(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
+    """A post the plain betting path does not handle: a straddle, a post by the wrong seat, or
+    a post naming another kind than the one due. None: post as usual."""
+    b = h.betting
+    if body.blind == "straddle" and not b.blinds_due:
+        return _straddle(state, h, body, seq)
+    if not b.blinds_due:
+        return None
+    seat, _, kind, _ = b.blinds_due[0]
+    if body.seat != seat:
+        why = h.plan.why.get(body.seat, "") if h.plan is not None else ""
+        reason = why or (f"seat {seat} is the {betting.post_name(kind)} by the seating plan")
+        f = make_finding("BLIND_WRONG_SEAT", seq, seats=[body.seat, seat], fill={
+            "blind": betting.post_name(kind), "due_seat": seat, "why": reason})
+        return Step(_raise(state, [f]), (f,))
+    if body.blind is not None and body.blind != kind:
+        f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
+            "detail": f"Seat {body.seat} posted a {betting.post_name(body.blind)}; the "
+                      f"{betting.post_name(kind)} is due from it now."})
+        return Step(_raise(state, [f]), (f,))
+    return None
+
+
+def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
+    """The optional live straddle (RR §14 NL r.15; WSOP §4 r.11): the seating layer says
+    whether this seat may straddle under the profile; the plan then carries it."""
+    plan = h.plan
+    detail = ""
+    new_plan: HandPlan | None = None
+    if plan is None or plan.straddles:
+        detail = "one straddle per hand (roberts-rules-v11.txt, Section 14, No-Limit, r.15)"
+    else:
+        try:
+            new_plan = seating.plan_hand(state.seating, state.settings,
+                                         now_ms=state.level * LEVEL_MS, straddle=body.seat)
+        except SeatingError as exc:
+            detail = str(exc)
+    if new_plan is None:
+        f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
+            "detail": f"Seat {body.seat} may not straddle: {detail}."})
+        return Step(_raise(state, [f]), (f,))
+    amount = new_plan.posts[-1].amount
+    b, problems = betting.straddle(h.betting, body.seat, amount)
+    out = [make_finding(p.code, seq, seats=[body.seat], fill=p.fill,
+                        message=str(p.fill.get("detail", ""))) for p in problems]
+    if not problems and body.amount is not None and body.amount != amount:
+        out.append(make_finding("BLIND_WRONG_AMOUNT", seq, seats=[body.seat], fill={
+            "seat": body.seat, "amount": body.amount, "due": amount, "blind": "straddle"}))
+    if not problems:
+        h = _progress(replace(h, betting=b, plan=new_plan))
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
@@ -348,14 +650,23 @@ def _hand_end(state: TableState, seq: int) -> Step:
     for award in awards:
         for seat, chips in award.shares.items():
             won[seat] = won.get(seat, 0) + chips
-    seats = dict(state.seats)
-    for p in b.players:
-        info = seats.get(p.seat)
-        if info is not None:
-            seats[p.seat] = SeatInfo(info.player, p.stack + won.get(p.seat, 0))
+    stacks = {p.seat: p.stack + won.get(p.seat, 0) for p in b.players
+              if p.seat in state.seating.seats}
+    table = state.seating
+    if h.plan is not None:
+        forced = sum(p.amount for p in h.plan.posts)
+        results = tuple(seating.PotResult(winners=a.winners, amount=a.amount,
+                                          beyond_blinds=max(a.amount - forced, 0))
+                        for a in awards if a.winners)
+        try:
+            table = seating.finish_hand(table, h.plan, stacks, pots=results)
+        except SeatingError as exc:  # pragma: no cover - the plan is the table's own
+            detail = f"The seating layer refused the hand's end: {exc}."
+            f = make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail}, message=detail)
+            out.append(f)
     showdown = h.showdown if not b.hand_over else ()
     h = replace(h, phase="complete", showdown=showdown)
-    new = replace(state, hand=h, seats=MappingProxyType(seats), results=awards, shuffled=False)
+    new = replace(state, hand=h, seating=table, results=awards, shuffled=False)
     return Step(_raise(new, out), tuple(out), awards)
 
 
@@ -366,11 +677,8 @@ def _misdeal(state: TableState, seq: int) -> Step:
     deal, out = dealing.moving_on(h.deal)
     # The hand is void: every chip goes back to its owner (RR Section 3, Misdeals; Glossary,
     # MISDEAL: "the cards to be reshuffled and a new hand to be dealt").
-    seats = dict(state.seats)
-    for p in h.betting.players:
-        info = seats.get(p.seat)
-        if info is not None:
-            seats[p.seat] = SeatInfo(info.player, p.stack + p.total)
+    # The seating layer's stacks were never touched during the hand: the void hand leaves them
+    # as they were, and the redeal re-plays the same plan.
     h = replace(h, deal=deal, phase="misdeal", showdown=())
-    new = replace(state, hand=h, seats=MappingProxyType(seats), redeal=True, shuffled=False)
+    new = replace(state, hand=h, redeal=True, shuffled=False)
     return Step(_raise(new, out), tuple(out))

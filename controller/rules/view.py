@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.rules import betting, dealing
+from controller.rules import betting, dealing, seating
 from controller.rules.pots import build_pots, return_uncalled
 from controller.rules.table import Hand, TableState
 
@@ -36,7 +36,8 @@ def _hand(state: TableState) -> dict[str, Any]:
             "number": 0, "phase": "idle", "button": None, "small_blind": None, "big_blind": None,
             "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
             "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
-            "cards_seen": 0,
+            "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
+            "level": _level(state),
         }
     b = h.betting
     in_play = h.in_play
@@ -65,7 +66,18 @@ def _hand(state: TableState) -> dict[str, Any]:
         "expect": expect,
         "showdown": list(h.showdown),
         "cards_seen": h.cards_seen,
+        "straddles": list(h.plan.straddles) if h.plan is not None else [],
+        "kill": h.plan.kill if h.plan is not None else None,
+        "posts": [{"seat": p.seat, "kind": p.kind, "amount": p.amount, "live": p.live}
+                  for p in h.plan.posts] if h.plan is not None else [],
+        "dealt_in": list(h.plan.dealt_in) if h.plan is not None else [],
+        "level": _level(state),
     }
+
+
+def _level(state: TableState) -> int | None:
+    """The tournament level in force (1-based), or None at a cash table."""
+    return state.level + 1 if state.seating.tournament else None
 
 
 def snapshot(state: TableState) -> dict[str, Any]:
@@ -77,6 +89,12 @@ def snapshot(state: TableState) -> dict[str, Any]:
         info = state.seats[seat]
         p = h.betting.player(seat) if h is not None else None
         live = h is not None and h.in_play and p is not None
+        st = state.seating.seats.get(seat)
+        plan = h.plan if h is not None and h.in_play else None
+        try:
+            status = seating.seat_status(state.seating, seat, plan)
+        except seating.SeatingError:  # pragma: no cover - a seat beyond the table
+            status = "empty"
         seats.append({
             "seat": seat,
             "player": info.player,
@@ -86,6 +104,8 @@ def snapshot(state: TableState) -> dict[str, Any]:
             "folded": bool(live and p is not None and p.folded),
             "all_in": bool(live and p is not None and p.all_in),
             "hole": list(h.deal.hole(seat)) if h is not None and p is not None else [],
+            "status": status,
+            "owes": list(st.owes) if st is not None else [],
         })
     return {
         "last_seq": state.last_seq,
