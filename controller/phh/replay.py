@@ -74,16 +74,19 @@ def _scale_of(values: Iterable[Number | None]) -> int:
     return int(10 ** places)
 
 
-def _whole(values: Iterable[Number | None]) -> bool:
-    return all(v is None or type(v) is int for v in values)
-
-
 def _stakes_scale(hand: HandHistory) -> int:
     """The unit of the stakes and stacks alone (a replay widens it if an amount needs it)."""
-    if (_whole(hand.starting_stacks) and _whole(hand.antes)
-            and _whole(hand.blinds_or_straddles or ())
-            and _whole((hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet))):
-        return 1  # whole chips, nearly always
+    # Whole chips nearly always. A sum of ints is an int and a sum with a Decimal in it is a
+    # Decimal, so one sum() per tuple (a loop in C) tells whether every amount is whole; any
+    # other mix (or a sum Decimal refuses, inf - inf) goes the careful way below.
+    try:
+        total = (sum(hand.starting_stacks) + sum(hand.antes)
+                 + sum(hand.blinds_or_straddles or ()) + (hand.bring_in or 0)
+                 + (hand.small_bet or 0) + (hand.big_bet or 0) + (hand.min_bet or 0))
+    except (TypeError, ArithmeticError):
+        total = None
+    if type(total) is int:
+        return 1
     return _scale_of((*hand.starting_stacks, *hand.antes, *(hand.blinds_or_straddles or ()),
                       hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet))
 
@@ -165,7 +168,7 @@ def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
     if scale is None:
         scale = chip_scale(hand)
     if scale == 1:
-        stacks = list(hand.starting_stacks)
+        stacks = hand.starting_stacks  # the engine copies what it keeps
     else:
         stacks = [_chips(v, scale) for v in hand.starting_stacks]
     try:
@@ -190,16 +193,18 @@ def play(hand: HandHistory, settings: HouseSettings | None = None) -> tuple[Numb
 def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tuple[Number, ...]:
     game, scale = new_hand(hand, settings, scale)
     held: list[tuple[int, PhhAction]] = []  # shows the engine cannot take yet
-    # The hot loop of a corpus replay: bound methods, the commonest actions first.
+    # The hot loop of a corpus replay: bound methods, the commonest actions first (six hole
+    # deals a hand), and an action's number worked out only when a message or a held show
+    # needs it.
     check_or_call, fold, deal_hole = game.check_or_call, game.fold, game.deal_hole
     raise_to, deal_board = game.complete_bet_or_raise_to, game.deal_board
-    for i, a in enumerate(hand.actions, start=1):
+    for a in hand.actions:
         code = a.code
         try:
-            if code == "f":
-                fold(a.actor)  # type: ignore[arg-type]
-            elif code == "dh":
+            if code == "dh":
                 deal_hole(a.actor, a.cards)  # type: ignore[arg-type]
+            elif code == "f":
+                fold(a.actor)  # type: ignore[arg-type]
             elif code == "cc":
                 check_or_call(a.actor)  # type: ignore[arg-type]
             elif code == "cbr":
@@ -213,9 +218,9 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
                 _apply(game, a, scale)
         except IllegalAction as exc:
             if code == "sm" and exc.code == "NO_SHOWDOWN_YET":
-                held.append((i, a))
+                held.append((_number(hand, a), a))
                 continue
-            raise _refused(hand, i, a, str(exc)) from None
+            raise _refused(hand, _number(hand, a), a, str(exc)) from None
         if held and code != "sm" and game.betting_over:
             held = _retry(hand, game, held, scale)
     if held:
@@ -224,6 +229,14 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
     if scale == 1:
         return tuple(game.stacks)
     return tuple(_unscale(s, scale) for s in game.stacks)
+
+
+def _number(hand: HandHistory, action: PhhAction) -> int:
+    """The action's number in the hand, from 1 (by identity: equal actions recur)."""
+    for i, a in enumerate(hand.actions, start=1):
+        if a is action:
+            return i
+    raise AssertionError("the action is not in the hand")  # pragma: no cover
 
 
 def _exact_chips(amount: Number, scale: int) -> int:

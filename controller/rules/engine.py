@@ -257,12 +257,15 @@ def _plan(v: Variant) -> _Plan:
 class _Forced:
     """The forced bets of a Stakes at a table of n players, worked out once (cached by value):
     per-position antes and blinds (reversed heads-up), the big blind, who opens preflop, the
-    minimum raise and the raises the blinds count as."""
+    minimum raise and the raises the blinds count as; with them the rest of a new hand that
+    depends only on the game, the stakes, the table size and the house (the raise cap, the
+    turn order), so that starting a hand copies instead of working out."""
 
     __slots__ = (
         "antes",
         "bb",
         "blinds",
+        "cap",
         "current_nominal",
         "kill_factor",
         "last_inc",
@@ -271,6 +274,7 @@ class _Forced:
         "n_aggr",
         "opener_pos",
         "post",
+        "rot",
     )
 
     def __init__(self, stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> None:
@@ -335,23 +339,32 @@ class _Forced:
             if i != killer and b and b >= top:
                 top, top_i = b, i
         self.opener_pos = (top_i + 1) % n if top else 0
+        cap = s.raise_cap
+        if cap is None:
+            # RR Section 3 Betting r.4: a bet and three raises (three or more betting rounds),
+            # a bet and four raises (two rounds)
+            cap = 4 if plan.rounds >= 3 else 5
+        self.cap: int | None = cap if plan.limit else None
+        self.rot = _rotations(n)
 
 
 _FORCED: dict[tuple[Stakes, int, int], tuple[HouseSettings, _Plan, _Forced]] = {}
 
 
-_LAST_FORCED: list[object] = [None, 0, None, None, None]
+# The last layout worked out: a replay of a corpus starts hand after hand with the same game,
+# stakes, table size and house (the same objects), so one identity check finds both.
+_LAST_LAYOUT: list[tuple[Variant, Stakes, int, HouseSettings, _Plan, _Forced]] = []
 
 
-def _forced(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
-    last = _LAST_FORCED
-    if last[0] is stakes and last[1] == n and last[2] is s and last[3] is plan:
-        f = last[4]
-        assert isinstance(f, _Forced)
-        return f
+def _layout(variant: Variant, stakes: Stakes, n: int, s: HouseSettings) -> tuple[_Plan, _Forced]:
+    if _LAST_LAYOUT:
+        v, st, k, hs, plan, f = _LAST_LAYOUT[0]
+        if v is variant and st is stakes and k == n and hs is s:
+            return plan, f
+    plan = _plan(variant)
     f = _forced_by_value(stakes, n, s, plan)
-    last[:] = [stakes, n, s, plan, f]
-    return f
+    _LAST_LAYOUT[:] = [(variant, stakes, n, s, plan, f)]
+    return plan, f
 
 
 def _forced_by_value(stakes: Stakes, n: int, s: HouseSettings, plan: _Plan) -> _Forced:
@@ -445,7 +458,6 @@ class Hand:
             raise ValueError(f"settings must be a HouseSettings or None, got {settings!r}")
         if not isinstance(starting_stacks, (list, tuple)):
             raise ValueError(f"starting_stacks must be a list of ints, got {starting_stacks!r}")
-        plan = _plan(variant)
         s = _DEFAULT_SETTINGS if settings is None else settings
         n = len(starting_stacks)
         if n < 2:
@@ -456,7 +468,7 @@ class Hand:
             if type(chips) is not int or chips <= 0:
                 raise ValueError(f"every starting stack must be a positive int, got "
                                  f"{list(starting_stacks)!r}")
-        f = _forced(stakes, n, s, plan)
+        plan, f = _layout(variant, stakes, n, s)
         self.variant = variant
         self.stakes = stakes
         self.settings = s
@@ -486,15 +498,10 @@ class Hand:
         self.board: list[str | None] = []
         self._seen: set[str | None] = set()
         self._deck = plan.deck
-        self._hole_need = [0] * n
-        self._board_need = 0
         self._discard_queue: list[int] = []
         self._awards: tuple[PotAward, ...] | None = ()
         self._uncontested: tuple[int, int, int, int] | None = None
         self.carry_over = 0
-        self.street = 0
-        self._phase = _DEAL
-        self._actor: int | None = None
         self._kill_factor = f.kill_factor
         self._opened: int | None = None  # who opened the first betting round (draw high)
         self._bring_in_due = False
@@ -508,20 +515,15 @@ class Hand:
         self._unit = 0
         self._units: tuple[int, ...] = ()
         self._unit_big_taken = False
-        cap = s.raise_cap
-        if cap is None:
-            # RR Section 3 Betting r.4: a bet and three raises (three or more betting rounds),
-            # a bet and four raises (two rounds)
-            cap = 4 if plan.rounds >= 3 else 5
-        self._cap: int | None = cap if plan.limit else None
-        self._rot = _rotations(n)
+        self._cap = f.cap
+        self._rot = f.rot
         self._live = n
-        self._pending = 0
         self._min_bet = f.min_bet
         self._full_level = self._current
         self._last_inc = f.last_inc
         self._n_aggr = f.n_aggr
         self._opener_pos = f.opener_pos
+        # the street, its phase, the actor and the cards due are set here:
         self._begin_street(0)
 
     def _post_short(self, starting_stacks: Sequence[int], f: _Forced) -> None:
@@ -715,11 +717,17 @@ class Hand:
         seen = self._seen
         deck = self._deck
         try:
-            for c in cards:
-                if (c in seen or c not in deck) and c is not None:
-                    self._check_cards(cards)  # raises, naming the card (unless c is unknown)
-        except TypeError:  # an unhashable thing among the cards
-            raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
+            # known cards of this deck, none in play: the usual deal, told by two set calls in C
+            usual = deck.issuperset(cards) and seen.isdisjoint(cards)
+        except TypeError:
+            usual = False
+        if not usual:  # card by card: an unknown card passes, the first bad one names itself
+            try:
+                for c in cards:
+                    if (c in seen or c not in deck) and c is not None:
+                        self._check_cards(cards)  # raises, naming the card
+            except TypeError:  # an unhashable thing among the cards
+                raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
         before = len(seen)
         seen.update(cards)  # (None too: harmless, never a card)
         if len(seen) - before != k:
@@ -758,11 +766,17 @@ class Hand:
         seen = self._seen
         deck = self._deck
         try:
-            for c in cards:
-                if (c in seen or c not in deck) and c is not None:
-                    self._check_cards(cards)  # raises, naming the card (unless c is unknown)
-        except TypeError:  # an unhashable thing among the cards
-            raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
+            # known cards of this deck, none in play: the usual deal, told by two set calls in C
+            usual = deck.issuperset(cards) and seen.isdisjoint(cards)
+        except TypeError:
+            usual = False
+        if not usual:  # card by card: an unknown card passes, the first bad one names itself
+            try:
+                for c in cards:
+                    if (c in seen or c not in deck) and c is not None:
+                        self._check_cards(cards)  # raises, naming the card
+            except TypeError:  # an unhashable thing among the cards
+                raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
         before = len(seen)
         seen.update(cards)  # (None too: harmless, never a card)
         if len(seen) - before != k:
@@ -1114,7 +1128,7 @@ class Hand:
         plan = self._plan
         self.street = st
         self._phase = _DEAL
-        self._actor = None
+        self._actor: int | None = None
         n = self.n
         folded = self.folded
         if st:
@@ -1131,10 +1145,12 @@ class Hand:
         elif self._discard_queue:
             self._discard_queue = []
         k = plan.hole_count[st]
-        if k:
-            self._hole_need = [0 if folded[i] else k for i in range(n)]
+        if k or not st:
+            # every player is in at the start of the hand: no need to look at who folded
+            self._hole_need = ([k] * n if self._live == n
+                               else [0 if folded[i] else k for i in range(n)])
         board = self._board_need = plan.board[st]
-        self._pending = k * self._live + board + len(self._discard_queue)
+        self._pending: int = k * self._live + board + len(self._discard_queue)
         if not self._pending:
             self._advance_dealing()
 
@@ -1287,7 +1303,7 @@ class Hand:
 
     def _end_street(self, betting_happened: bool) -> None:
         self._actor = None
-        if self._count_live() <= 1:
+        if self._live <= 1:
             self._settle()
             return
         plan = self._plan
@@ -1513,7 +1529,7 @@ class Hand:
     def _maybe_settle(self) -> None:
         if self._phase == _OVER:
             return
-        if self._count_live() <= 1:
+        if self._live <= 1:
             self._settle()
             return
         if self._phase != _SHOWDOWN:
@@ -1619,9 +1635,10 @@ class Hand:
         """Nobody live is all-in: one pot, every live hand eligible (the usual showdown)."""
         totals = self.totals
         n = self.n
-        top = max(range(n), key=totals.__getitem__)
-        second = max(t for i, t in enumerate(totals) if i != top)
-        back = totals[top] - second
+        # the largest total (its first holder) and the next largest, by one sort in C
+        ordered = sorted(totals)
+        top = totals.index(ordered[-1])
+        back = ordered[-1] - ordered[-2]
         awards: list[PotAward] = []
         if back > 0:
             awards.append(PotAward(back, (top,), (top,), {top: back}, UNCALLED))
@@ -1648,9 +1665,10 @@ class Hand:
         the general path, without building pots)."""
         totals = self.totals
         w = self.folded.index(False)
-        top = max(range(self.n), key=totals.__getitem__)
-        second = max(t for i, t in enumerate(totals) if i != top)
-        back = totals[top] - second
+        # the largest total (its first holder) and the next largest, by one sort in C
+        ordered = sorted(totals)
+        top = totals.index(ordered[-1])
+        back = ordered[-1] - ordered[-2]
         if back > 0:
             self.stacks[top] += back
         pot = sum(totals) - back + sum(self.antes)
