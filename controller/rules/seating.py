@@ -154,6 +154,8 @@ class Seating:
     kill_due: str | None = None
     kill_due_amount: int = 0
     eliminated: tuple[str, ...] = ()
+    # The players dealt in on the last hand.
+    last_dealt: frozenset[str] = frozenset()
     # A colour-up chip race is being dealt (RR Section 15 r.11): the monitor accepts face-up
     # cards one seat at a time.
     chip_race: tuple[int, ...] | None = None
@@ -657,7 +659,11 @@ def _place(s: Seating, cfg: Settings, rules: _Rules, eligible: list[int]) -> _Ro
     # Moving button, RR Section 4 r.2(a): "The button always moves forward to the next player
     # and the blinds adjust accordingly."
     prev_btn = s.button if s.button is not None else prev_bb
-    btn = _first(s, prev_btn, in_game)
+    # The button moves on to a player who played the last hand: one who has just finished
+    # waiting behind it (a seat change, RR Section 4 r.15) comes in behind the button, never onto
+    # it ("You must wait until the button passes", RR Section 4 r.7).
+    carried = {n for n in in_game if s.seats[n].player in s.last_dealt}
+    btn = _first(s, prev_btn, carried or in_game)
     assert btn is not None
     sb = _first(s, btn, in_game)
     assert sb is not None
@@ -722,6 +728,10 @@ def _build(s: Seating, cfg: Settings, rules: _Rules, r: _Roles, sb_amt: int, bb_
         st = s.seats[n]
         if st.stack <= 0:
             why[n] = "no chips (cash: may re-buy, RR Section 4 r.12)"
+            continue
+        if r.heads_up and n not in (r.button, r.big_blind):
+            why[n] = ("the others play heads-up this hand: wait until the button passes "
+                      "(RR Section 4 r.7)")
             continue
         if s.tournament:
             if (st.new and cfg.tournament_new_player == "wait_if_sb_or_button"
@@ -957,7 +967,8 @@ def finish_hand(s: Seating, plan: HandPlan, stacks_after: Mapping[int, int], *,
         s, seats=_frozen(seats), button=plan.button,
         small_blind=plan.sb_position, big_blind=plan.big_blind,
         hand_number=s.hand_number + 1, last_big_blind_hand=MappingProxyType(last_bb),
-        heads_up=heads_up, busted_last_hand=frozenset(busted), eliminated=tuple(eliminated))
+        heads_up=heads_up, busted_last_hand=frozenset(busted), eliminated=tuple(eliminated),
+        last_dealt=frozenset(s.seats[n].player for n in plan.dealt_in))
     return _kill_after(out, s, plan, pots)
 
 
@@ -1025,3 +1036,61 @@ def seat_status(s: Seating, seat: int, plan: HandPlan | None = None) -> str:
     if st.new or st.owes_small or st.owes_big or st.wait_hands > 0:
         return "waiting_for_bb"
     return "playing" if plan is None else "sitting_out"
+
+
+# ------------------------------------------------------------------------ colour-up chip race
+
+def start_chip_race(s: Seating, odd_chips: Mapping[int, int]) -> Seating:
+    """A colour-up chip race begins (RR Section 15 r.11): one card face up per odd chip, "dealt
+    clockwise starting with the 1-seat, with each player receiving all cards before any cards
+    are dealt to the next player". ``Seating.chip_race`` is then the expected order of seats, one
+    entry per card, so the table monitor accepts this deal as legitimate."""
+    if not s.tournament:
+        raise SeatingError("a chip race is a tournament colour-up (RR Section 15 r.11)")
+    order: list[int] = []
+    for seat in sorted(odd_chips):
+        st = _occupied(s, seat)
+        k = odd_chips[seat]
+        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+            raise SeatingError(f"seat {st.seat}: odd chips must be a whole number >= 0, got {k!r}")
+        order.extend([seat] * k)
+    return replace(s, chip_race=tuple(order))
+
+
+def chip_race_awards(cards: Mapping[int, tuple[str, ...]], odd_chips: Mapping[int, int],
+                     per_new_chip: int, no_chips: Collection[int] = ()) -> dict[int, int]:
+    """New chips won in the race (RR Section 15 r.11): a player left with no chips gets one
+    first; then one each by highest card (rank, then suit spades, hearts, diamonds, clubs) while
+    a full new chip's worth of odd chips is left; a remainder of half a chip or more goes to the
+    next highest card."""
+    if per_new_chip < 2:
+        raise SeatingError("a new chip is worth at least two of the old ones")
+    pool = sum(odd_chips.values())
+    best: dict[int, tuple[int, int]] = {}
+    for seat, held in cards.items():
+        if not held or any(not is_card(c) for c in held):
+            raise SeatingError(f"seat {seat}: chip-race cards must be cards, got {held!r}")
+        best[seat] = max((RANKS.index(c[0]), SUITS.index(c[1])) for c in held)
+    awards: dict[int, int] = {}
+    for seat in sorted(no_chips):
+        if pool >= per_new_chip / 2:   # NIS: RR gives the chip "before anyone else"
+            awards[seat] = 1
+            pool = max(0, pool - per_new_chip)
+    for seat in sorted(best, key=lambda n: best[n], reverse=True):
+        if seat in awards:
+            continue
+        if pool >= per_new_chip:
+            awards[seat] = 1
+            pool -= per_new_chip
+        elif pool * 2 >= per_new_chip:
+            awards[seat] = 1
+            pool = 0
+        else:
+            break
+    return awards
+
+
+def end_chip_race(s: Seating) -> Seating:
+    if s.chip_race is None:
+        raise SeatingError("no chip race is in progress")
+    return replace(s, chip_race=None)
