@@ -5,30 +5,44 @@ standard input; they are the same events the console keys produce (docs/events.m
 
     hand [BUTTON]        new hand (button seat optional)
     shuffle              shuffle done
-    post SEAT AMOUNT     post a blind
+    post SEAT AMOUNT [KIND]   post a forced bet (KIND: small_blind, big_blind, straddle, kill,
+                         ante, missed_small, missed_big, new_player)
+    straddle SEAT AMOUNT a live straddle
     bet SEAT AMOUNT      bet (total on this street)
     raise SEAT AMOUNT    raise to AMOUNT
     call SEAT | check SEAT | fold SEAT | allin SEAT
     exposed UID [dealer|player]
     misdeal              misdeal declared
     end                  award the pots
-    sit SEAT NAME STACK  a player sits down
+    sit SEAT NAME STACK [post]   a player sits down (post: a big blind now, not wait)
     leave SEAT           the player leaves
+    away SEAT | back SEAT [post] | move SEAT TO   presence and seat changes
+    draw SEAT=CARD ...   the high-card draw for the button (e.g. draw 1=Kh 2=As)
+    level N              the tournament level clock moved to level N
+    race start | race end [SEAT=STACK ...]   the colour-up chip race
     {"type": ...}        any event of the vocabulary as JSON
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from controller.events import (
     Action,
     Body,
+    ButtonDraw,
     CardExposed,
+    ChipRaceEnd,
+    ChipRaceStart,
     EventError,
     HandEnd,
     HandStart,
+    LevelUp,
     MisdealDeclared,
+    PlayerAway,
+    PlayerBack,
+    SeatChange,
     SeatLeave,
     SeatTake,
     ShuffleDone,
@@ -44,6 +58,17 @@ def _int(word: str, what: str) -> int:
         return int(word)
     except ValueError:
         raise EventError(f"{what} must be a whole number, got {word!r}") from None
+
+
+def _pairs(args: list[str], usage: str, kind: type) -> dict[int, Any]:
+    """SEAT=VALUE words -> {seat: value}."""
+    out: dict[int, Any] = {}
+    for word in args:
+        seat, sep, value = word.partition("=")
+        if not sep or not value:
+            raise EventError(f"usage: {usage}")
+        out[_int(seat, "seat")] = _int(value, "stack") if kind is int else value
+    return out
 
 
 def parse_command(line: str) -> Body:
@@ -72,6 +97,14 @@ def _parse(line: str) -> Body:
         return MisdealDeclared()
     if cmd == "end":
         return HandEnd()
+    if cmd == "post" and len(args) == 3:
+        return Action(seat=_int(args[0], "seat"), kind="post", amount=_int(args[1], "amount"),
+                      blind=args[2])
+    if cmd == "straddle":
+        if len(args) != 2:
+            raise EventError("usage: straddle SEAT AMOUNT")
+        return Action(seat=_int(args[0], "seat"), kind="post", amount=_int(args[1], "amount"),
+                      blind="straddle")
     if cmd in ("post", "bet", "raise"):
         if len(args) != 2:
             raise EventError(f"usage: {cmd} SEAT AMOUNT")
@@ -85,12 +118,37 @@ def _parse(line: str) -> Body:
             raise EventError("usage: exposed UID [dealer|player]")
         return CardExposed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
     if cmd == "sit":
-        if len(args) != 3:
-            raise EventError("usage: sit SEAT NAME STACK")
-        return SeatTake(seat=_int(args[0], "seat"), player=args[1], stack=_int(args[2], "stack"))
+        if len(args) not in (3, 4) or args[3:] not in ([], ["post"]):
+            raise EventError("usage: sit SEAT NAME STACK [post]")
+        return SeatTake(seat=_int(args[0], "seat"), player=args[1], stack=_int(args[2], "stack"),
+                        post=args[3:] == ["post"])
+    if cmd in ("away", "back"):
+        if len(args) not in (1, 2) or (cmd == "away" and len(args) == 2) or \
+                args[1:] not in ([], ["post"]):
+            raise EventError("usage: away SEAT | back SEAT [post]")
+        seat = _int(args[0], "seat")
+        return PlayerAway(seat=seat) if cmd == "away" else PlayerBack(seat=seat,
+                                                                      post=args[1:] == ["post"])
+    if cmd == "move":
+        if len(args) != 2:
+            raise EventError("usage: move SEAT TO")
+        return SeatChange(seat=_int(args[0], "seat"), to=_int(args[1], "to"))
+    if cmd == "draw":
+        return ButtonDraw(cards=_pairs(args, "draw SEAT=CARD ...", str))
+    if cmd == "level":
+        if len(args) != 1:
+            raise EventError("usage: level N")
+        return LevelUp(level=_int(args[0], "level"))
+    if cmd == "race":
+        if args[:1] == ["start"] and len(args) == 1:
+            return ChipRaceStart()
+        if args[:1] == ["end"]:
+            return ChipRaceEnd(stacks=_pairs(args[1:], "race end [SEAT=STACK ...]", int))
+        raise EventError("usage: race start | race end [SEAT=STACK ...]")
     if cmd == "leave":
         if len(args) != 1:
             raise EventError("usage: leave SEAT")
         return SeatLeave(seat=_int(args[0], "seat"))
-    raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, bet, raise, call, "
-                     "check, fold, allin, exposed, misdeal, end, sit, leave")
+    raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
+                     "call, check, fold, allin, exposed, misdeal, end, sit, leave, away, back, "
+                     "move, draw, level, race")

@@ -415,9 +415,13 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
                              "before the next hand.")
     table = state.seating
     out: list[Finding] = []
-    if state.redeal and state.hand is not None and state.hand.plan is not None:
-        plan = state.hand.plan  # the redeal is an exact re-play (AZW TDA #34 r.2)
+    replay = state.hand.plan if state.redeal and state.hand is not None else None
+    if replay is not None and all(table.seats.get(n) is not None and table.seats[n].stack > 0
+                                  for n in replay.dealt_in):
+        plan = replay  # the redeal is an exact re-play (AZW TDA #34 r.2)
     else:
+        # No redeal, or a player of the void hand has left since: plan afresh (the seating
+        # layer's positions did not move on, the void hand was never finished).
         state = _apply_level(state)
         if table.hand_number == 0 and table.button is None:
             # The first hand with no draw: the named button places it, as the draw would;

@@ -16,6 +16,12 @@ is to act, the bet, the minimum raise and whether a raise is allowed, so every a
 With probability ``mistake_rate`` a hand holds exactly one dealing mistake from ``MISTAKES``; the
 dealer records the truth in ``truth``. As soon as the shadow core raises a finding, the simulated
 floor ends the hand with ``misdeal.declared`` (v1 does not follow remedies yet).
+
+Between hands, with probability ``seat_changes``, the table changes (issue 4): a player steps
+away or comes back (posting the missed blinds or waiting for the big blind), leaves, or a new
+player sits down in an empty seat (posting or waiting); busted players re-buy. The dealer posts
+whatever the seating plan has due (``hand.posts``) and deals to the plan's ``hand.dealt_in``, so
+these changes never raise a finding of their own.
 """
 
 from __future__ import annotations
@@ -34,6 +40,9 @@ from controller.events import (
     HandEnd,
     HandStart,
     MisdealDeclared,
+    PlayerAway,
+    PlayerBack,
+    SeatLeave,
     SeatTake,
     ShoeDraw,
     ShuffleDone,
@@ -128,6 +137,7 @@ class SimDealer:
         small_blind: int = 1,
         big_blind: int = 2,
         stack: int = 200,
+        seat_changes: float = 0.0,
     ) -> None:
         self.rng = rng
         self.seats = seats
@@ -135,6 +145,7 @@ class SimDealer:
         self.small_blind = small_blind
         self.big_blind = big_blind
         self.stack = stack
+        self.seat_changes = seat_changes
         self.truth: list[Mistake] = []
         self.hand = 0
         self.state = initial_state()
@@ -181,6 +192,8 @@ class SimDealer:
                 if seat["stack"] == 0:  # re-buy a busted player between hands
                     self._emit(SeatTake(seat=seat["seat"], player=seat["player"],
                                         stack=self.stack))
+            if self.hand > 0 and self.rng.random() < self.seat_changes:
+                self._change_seats()
         except _Stop:  # pragma: no cover - set-up never raises a finding
             pass
         self.hand += 1
@@ -207,6 +220,25 @@ class SimDealer:
         self.tags[self.spare_uid] = self.rng.choice(FULL_DECK)
         self._emit(DeckRegister(deck="sim-1", tags=dict(self.tags)))
 
+    def _change_seats(self) -> None:
+        """One change at the table between hands; at least three players stay present."""
+        seats = {s["seat"]: s for s in self._snap()["seats"]}
+        present = [n for n, s in seats.items() if s["status"] != "away"]
+        away = [n for n, s in seats.items() if s["status"] == "away"]
+        empty = [n for n in range(1, self.seats + 1) if n not in seats]
+        r = self.rng.random()
+        if away and r < 0.4:
+            self._emit(PlayerBack(seat=self.rng.choice(away), post=self.rng.random() < 0.5))
+        elif len(present) > 3 and r < 0.7:
+            self._emit(PlayerAway(seat=self.rng.choice(present)))
+        elif empty and r < 0.85:
+            names = [n for n in NAMES + tuple(f"P{i}" for i in range(99))
+                     if n not in {s["player"] for s in seats.values()}]
+            self._emit(SeatTake(seat=self.rng.choice(empty), player=names[0], stack=self.stack,
+                                post=self.rng.random() < 0.5))
+        elif len(present) > 3:
+            self._emit(SeatLeave(seat=self.rng.choice(present)))
+
     def _feasible(self, kind: str | None) -> str | None:
         """Mistakes after the deal need a hand that reaches that street with betting open."""
         if kind is None or kind in DEAL_KINDS:
@@ -224,14 +256,10 @@ class SimDealer:
         hand = snap["hand"]
         self._deck = [self.uid_of[c] for c in FULL_DECK]
         self.rng.shuffle(self._deck)
-        stacks = {s["seat"]: s["stack"] for s in snap["seats"]}
-        for seat, blind in ((hand["small_blind"], self.small_blind),
-                            (hand["big_blind"], self.big_blind)):
-            if blind > 0:
-                self._emit(Action(seat=seat, kind="post", amount=min(blind, stacks[seat])))
-        players = [s["seat"] for s in snap["seats"] if s["in_hand"]]
-        button = hand["button"]
-        order = sorted(players, key=lambda s: (s - button - 1) % self.seats)
+        for post in hand["posts"]:  # every forced post the seating plan has due, in order
+            self._emit(Action(seat=post["seat"], kind="post", amount=post["amount"],
+                              blind=post["kind"]))
+        order = list(hand["dealt_in"])
         self._holes = {s: [] for s in order}
         self._deal_holes(order, kind)
         passive = kind is not None and kind not in DEAL_KINDS
