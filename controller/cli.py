@@ -132,6 +132,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         journal_path=args.journal,
         dealer_token=args.dealer_token,
         truth_path=args.truth,
+        seat_changes=args.seat_changes,
     )
     return run_simulation(opts)
 
@@ -171,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="journal file (default: a temporary file, removed at exit)")
     p.add_argument("--dealer-token", default=None,
                    help="token for the dealer view (default: random, printed at start)")
+    p.add_argument("--seat-changes", type=float, default=0.05,
+                   help="chance per hand that, before it, a player goes away or comes back, "
+                        "leaving, or a new player sitting down (default 0.05)")
     p.add_argument("--truth", default=None,
                    help="write the mistakes the dealer made to this file (JSON Lines)")
     p.set_defaults(func=cmd_sim)

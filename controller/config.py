@@ -11,7 +11,10 @@ game = "nlhe"
 seats = 6
 small_blind = 1
 big_blind = 2
-profile = "roberts"
+profile = "roberts"         # roberts | roberts-home | wsop-2009 | tda-tournament
+
+[table.settings]           # single house-rules settings over the profile (docs/house-rules.md)
+button_method = "dead"
 
 [[players]]
 seat = 1
@@ -60,6 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.rules.house_rules import PROFILES, SettingsError, settings_for
 from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
 
 LED_DRIVERS = ("gpio", "shift_register")
@@ -90,6 +94,7 @@ class Config:
     big_blind: int = 2
     ante: int = 0
     profile: str = "roberts"
+    settings: Mapping[str, Any] = field(default_factory=dict)
     players: tuple[PlayerConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
     antennas: Mapping[tuple[int, int], str] = field(default_factory=lambda: dict(DEFAULT_ANTENNAS))
@@ -106,7 +111,7 @@ class Config:
 
 
 _SECTIONS = {
-    "table": {"game", "seats", "small_blind", "big_blind", "ante", "profile"},
+    "table": {"game", "seats", "small_blind", "big_blind", "ante", "profile", "settings"},
     "players": None,
     "readers": None,
     "antennas": None,
@@ -150,8 +155,13 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             kw[key] = _typed(table, key, str, "table")
     if kw.get("game", "nlhe") != "nlhe":
         raise ConfigError(f"table.game: unknown game {kw['game']!r} (this version plays 'nlhe')")
-    if kw.get("profile", "roberts") != "roberts":
-        raise ConfigError(f"table.profile: unknown profile {kw['profile']!r} (known: 'roberts')")
+    if "settings" in table:
+        kw["settings"] = dict(_typed(table, "settings", dict, "table"))
+    try:  # the house-rules profile and any single-setting overrides (docs/house-rules.md)
+        settings_for(kw.get("profile", "roberts"), kw.get("settings", {}))
+    except SettingsError as exc:
+        key = "table.settings" if kw.get("profile", "roberts") in PROFILES else "table.profile"
+        raise ConfigError(f"{key}: {exc}") from None
     if not 2 <= kw.get("seats", 6) <= 10:
         raise ConfigError(f"table.seats: must be 2..10, got {kw['seats']}")
     sb, bb = kw.get("small_blind", 1), kw.get("big_blind", 2)

@@ -118,7 +118,8 @@ def run_table(
     if journal.last_seq == 0:
         daemon.submit(TableSetup(game=config.game, seats=config.seats,
                                  small_blind=config.small_blind, big_blind=config.big_blind,
-                                 ante=config.ante, profile=config.profile))
+                                 ante=config.ante, profile=config.profile,
+                                 settings=dict(config.settings)))
         for p in config.players:
             daemon.submit(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
     if deck is not None:

@@ -51,6 +51,7 @@ class SimOptions:
     journal_path: str | None = None
     dealer_token: str | None = None
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
+    seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
     seats: int = 6
     leds: bool = True
     event_timeout: float = 5.0  # how long to wait for a frame to come through the driver
@@ -63,7 +64,8 @@ class SimulatedTable:
     def __init__(self, opts: SimOptions, workdir: Path) -> None:
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate)
+        self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate,
+                                seat_changes=opts.seat_changes)
         journal_path = Path(opts.journal_path) if opts.journal_path else workdir / "journal.sqlite"
         self.journal = Journal(journal_path)
         outputs: list[Callable[[Mapping[str, Any]], None]] = list(opts.extra_outputs)

@@ -26,6 +26,7 @@ def test_sim_findings_in_the_journal_match_the_dealers_mistakes(tmp_path):
     truth_file = tmp_path / "truth.jsonl"
     proc = subprocess.run(
         [*_feltguard(), "sim", "--hands", "30", "--mistakes", "0.6", "--seed", "2026",
+         "--seat-changes", "0.1",
          "--pace", "0", "--no-web", "--journal", str(journal), "--truth", str(truth_file)],
         capture_output=True, text=True, timeout=240,
     )
@@ -51,4 +52,5 @@ def test_sim_findings_in_the_journal_match_the_dealers_mistakes(tmp_path):
     assert verify(journal) is None
     types = Counter(e.type for e in read_events(journal))
     assert types["hand.start"] == 30
+    assert types["seat.take"] + types["seat.leave"] + types["player.away"] > 6  # seats changed
     assert types["shoe.draw"] > 30 * 10

@@ -58,11 +58,21 @@ path = "/var/lib/feltguard/journal.sqlite"
         ({"antennas": {"2:3": "table"}}, "antennas.2:3"),
         ({"display": {"port": 70000}}, "display.port"),
         ({"leds": {"pin_factory": "magic"}}, "leds.pin_factory"),
+        ({"table": {"profile": "vegas"}}, "table.profile: unknown house-rules profile 'vegas'"),
+        ({"table": {"settings": {"buton_method": "dead"}}}, "table.settings: unknown setting"),
+        ({"table": {"settings": {"button_method": "x"}}}, "table.settings: .*'button_method'"),
     ],
 )
 def test_bad_config_names_the_key(raw, key):
     with pytest.raises(ConfigError, match=key):
         from_mapping(raw)
+
+
+def test_profile_and_single_setting_overrides():
+    c = from_mapping({"table": {"profile": "tda-tournament",
+                                "settings": {"heads_up_transition": "most_recent_bb"}}})
+    assert c.profile == "tda-tournament"
+    assert c.settings == {"heads_up_transition": "most_recent_bb"}
 
 
 def test_bad_toml_names_the_file(tmp_path):
