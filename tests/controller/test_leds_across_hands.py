@@ -241,3 +241,30 @@ def test_dead_button_hand_on_the_six_seat_board(factory: MockFactory) -> None:
         leds.show(led_plan(contract_snapshot(3, 3, None, 5, 6, {1, 2, 3, 5, 6})))
         assert lit_seats(factory, "small_blind") == []
         assert lit_seats(factory, "button") == [3]
+
+
+def test_dead_button_in_front_of_a_busted_seat_through_the_real_core(factory):
+    """The real rules core replays tests/scenarios/table/dead_bb_busts.jsonl (RR Section 4 r.2(b),
+    TDA #31): the big blind busts in hand 2, hand 3 has no small blind, and in hand 4 the button
+    sits in front of the busted seat. The LEDs follow hand by hand on mock pins."""
+    from pathlib import Path
+
+    from controller.events import read_scenario
+
+    scenario = Path(__file__).resolve().parent.parent / "scenarios/table/dead_bb_busts.jsonl"
+    leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
+    state = initial_state()
+    at_start: dict[int, tuple[list[int], list[int], list[int]]] = {}
+    for event in read_scenario(scenario):
+        state = apply(state, event).state
+        snap = snapshot(state)
+        leds.show(led_plan(snap))
+        if isinstance(event.body, HandStart):
+            at_start[snap["hand"]["number"]] = (
+                lit_seats(factory, "button"), lit_seats(factory, "small_blind"),
+                lit_seats(factory, "big_blind"))
+    leds.close()
+    assert at_start[1] == ([1], [2], [3])
+    assert at_start[2] == ([2], [3], [4])
+    assert at_start[3] == ([3], [], [5])   # no small blind: its LED stays dark
+    assert at_start[4] == ([4], [5], [6])  # the dead button, in front of the busted seat 4
