@@ -1554,8 +1554,8 @@ class Hand:
             self._settle_one_pot()
             return
         contrib = {i: self.totals[i] for i in range(n)}
-        remaining, returned = return_uncalled(contrib)
         folded = {i for i in range(n) if self.folded[i]}
+        remaining, returned = return_uncalled(contrib, folded)
         all_in = {i for i in range(n) if self.stacks[i] == 0 and i not in folded}
         # antes count toward a player's stake, so a player all-in for the ante plays for the
         # antes matched (RR Section 12 r.14)

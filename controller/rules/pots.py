@@ -74,6 +74,7 @@ def _check_chips(contributions: Mapping[int, int], dead: int = 0) -> None:
 
 def return_uncalled(
     contributions: Mapping[int, int],
+    folded: AbstractSet[int] = frozenset(),
 ) -> tuple[dict[int, int], tuple[int, int] | None]:
     """The part of the largest contribution nobody else matched goes back: (new contributions,
     (seat, amount returned) or None).
@@ -81,7 +82,11 @@ def return_uncalled(
     Everyone else counts, folded or not: chips a folder put in did call that much
     (research/button-blinds-betting.md §3.2 step 1; jamies-poker-notes.md, All-ins: a side pot
     that "only belongs to one player" with nobody left to call it, "that player takes the side
-    pot immediately")."""
+    pot immediately").
+
+    A player who folded gets nothing back, even the part nobody matched: folded chips stay in
+    the pot (jamies-poker-notes.md, All-ins: "Any player who folds, forfeits all of their claims
+    to all of the pots"); e.g. a tournament absent player's killed big blind."""
     _check_chips(contributions)
     new = dict(contributions)
     if not new:
@@ -89,7 +94,7 @@ def return_uncalled(
     top_seat = max(new, key=lambda seat: new[seat])
     top = new[top_seat]
     second = max((chips for seat, chips in new.items() if seat != top_seat), default=0)
-    if top <= second:
+    if top <= second or top_seat in folded:
         return new, None
     new[top_seat] = second
     return new, (top_seat, top - second)
@@ -225,7 +230,7 @@ def settle(
     outsiders = sorted(seat for seat in contributions if seat not in order)
     if outsiders:
         raise ValueError(f"seats {outsiders!r} put chips in but are not at the table {order!r}")
-    remaining, returned = return_uncalled(contributions)
+    remaining, returned = return_uncalled(contributions, folded)
     pots = build_pots(remaining, folded, dead)
 
     # Evaluate every hand that must be shown before awarding anything, so bad cards raise

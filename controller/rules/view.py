@@ -21,7 +21,7 @@ def _pots(h: Hand) -> list[dict[str, Any]]:
         return []
     folded = betting.folded(b)
     if b.closed or b.no_more_betting:
-        contrib, _ = return_uncalled(contrib)
+        contrib, _ = return_uncalled(contrib, folded)
         pots = build_pots(contrib, folded)
     else:
         all_in = frozenset(p.seat for p in b.players if p.all_in)

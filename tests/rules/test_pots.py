@@ -400,3 +400,16 @@ def test_settle_conserves_chips_and_pays_only_eligible_seats(hand: dict[str, obj
         assert seat not in folded
         bound = sum(min(c, after[seat]) for c in after.values()) + dead
         assert chips <= bound + (folded_above if after[seat] == top_live else 0)
+
+
+def test_a_folded_players_unmatched_chips_stay_in_the_pot() -> None:
+    """A killed or folded hand that put in the most gets nothing back: folded chips are
+    forfeited (jamies-poker-notes.md, All-ins). E.g. an absent tournament player's big blind is
+    killed and the small blind wins the lot."""
+    from controller.rules.pots import return_uncalled, settle
+
+    assert return_uncalled({1: 1, 2: 2}, folded={2}) == ({1: 1, 2: 2}, None)
+    assert return_uncalled({1: 1, 2: 2}) == ({1: 1, 2: 1}, (2, 1))
+    awards = settle({1: 1, 2: 2}, folded=frozenset({2}), holes={1: ["As", "Ad"]},
+                    board=[], button=2, seats_clockwise=[1, 2])
+    assert [(a.winners, a.amount) for a in awards] == [((1,), 3)]
