@@ -695,25 +695,9 @@ class Hand:
 
     # --- dealing ----------------------------------------------------------------------------------
 
-    def deal_hole(self, player: int, cards: Sequence[str | None]) -> None:
-        """Deal cards to a player: the street's hole cards (stud: down or up as the street
-        says), or the replacement cards after a discard. None is an unknown card."""
-        phase = self._phase
-        if phase > _DRAW or (self._discard_queue and phase == _DEAL):
-            raise IllegalAction("NO_HOLE_CARDS_DUE", self._not_now("deal hole cards"))
-        if type(player) is not int or not 0 <= player < self.n:
-            raise IllegalAction("NO_SUCH_PLAYER",
-                                f"player index {player!r} is not 0..{self.n - 1}")
-        need = self._hole_need[player]
-        if not isinstance(cards, (list, tuple)):
-            raise IllegalAction("BAD_CARDS", f"cards are a list like ['As', 'Kd'], not {cards!r}")
-        k = len(cards)
-        if not 0 < k <= need:
-            raise IllegalAction(
-                "WRONG_CARD_COUNT",
-                f"player {player + 1} is due {need} card(s) now, not {k}"
-                + (" (folded)" if self.folded[player] else ""),
-            )
+    def _take_out(self, cards: Sequence[str | None], k: int) -> None:
+        """Check ``k`` cards being dealt and mark them in play: each known card must be of this
+        deck and not already dealt (None, an unknown card, always passes)."""
         seen = self._seen
         deck = self._deck
         try:
@@ -736,6 +720,27 @@ class Hand:
             seen.difference_update(cards)
             self._check_cards(cards)  # raises for a card dealt twice
             seen.update(cards)
+
+    def deal_hole(self, player: int, cards: Sequence[str | None]) -> None:
+        """Deal cards to a player: the street's hole cards (stud: down or up as the street
+        says), or the replacement cards after a discard. None is an unknown card."""
+        phase = self._phase
+        if phase > _DRAW or (self._discard_queue and phase == _DEAL):
+            raise IllegalAction("NO_HOLE_CARDS_DUE", self._not_now("deal hole cards"))
+        if type(player) is not int or not 0 <= player < self.n:
+            raise IllegalAction("NO_SUCH_PLAYER",
+                                f"player index {player!r} is not 0..{self.n - 1}")
+        need = self._hole_need[player]
+        if not isinstance(cards, (list, tuple)):
+            raise IllegalAction("BAD_CARDS", f"cards are a list like ['As', 'Kd'], not {cards!r}")
+        k = len(cards)
+        if not 0 < k <= need:
+            raise IllegalAction(
+                "WRONG_CARD_COUNT",
+                f"player {player + 1} is due {need} card(s) now, not {k}"
+                + (" (folded)" if self.folded[player] else ""),
+            )
+        self._take_out(cards, k)
         self.holes[player].extend(cards)
         if self._ups:
             if phase == _DRAW:
@@ -763,28 +768,7 @@ class Hand:
         if k == 0 or k > self._board_need:
             raise IllegalAction(
                 "WRONG_CARD_COUNT", f"{self._board_need} board card(s) are due now, not {k}")
-        seen = self._seen
-        deck = self._deck
-        try:
-            # known cards of this deck, none in play: the usual deal, told by two set calls in C
-            usual = deck.issuperset(cards) and seen.isdisjoint(cards)
-        except TypeError:
-            usual = False
-        if not usual:  # card by card: an unknown card passes, the first bad one names itself
-            try:
-                for c in cards:
-                    if (c in seen or c not in deck) and c is not None:
-                        self._check_cards(cards)  # raises, naming the card
-            except TypeError:  # an unhashable thing among the cards
-                raise IllegalAction("NOT_A_CARD", f"not cards: {cards!r}") from None
-        before = len(seen)
-        seen.update(cards)  # (None too: harmless, never a card)
-        if len(seen) - before != k:
-            # the same card twice, or an unknown card (None) already recorded: none of these
-            # cards was in play before this call, so taking them all out again undoes it
-            seen.difference_update(cards)
-            self._check_cards(cards)  # raises for a card dealt twice
-            seen.update(cards)
+        self._take_out(cards, k)
         self.board.extend(cards)
         self._board_need -= k
         self._pending -= k
