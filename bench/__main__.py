@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import evaluator, latency, replay
+from bench import evaluator, latency, monitor, replay
 
 
 def main() -> int:
@@ -15,6 +15,9 @@ def main() -> int:
     print("\n== pluribus corpus replay, hands per second against PokerKit (bench.replay) ==",
           flush=True)
     replay.main([])
+    print("\n== fault injection: monitor recall and precision per code (bench.monitor) ==",
+          flush=True)
+    monitor.main([])
     return 0
 
 
