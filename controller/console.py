@@ -12,6 +12,7 @@ standard input; they are the same events the console keys produce (docs/events.m
     raise SEAT AMOUNT    raise to AMOUNT
     call SEAT | check SEAT | fold SEAT | allin SEAT
     exposed UID [dealer|player]
+    attention [dealer|player|floor]   attention called to an error (the misdeal cut-off)
     misdeal              misdeal declared
     end                  award the pots
     sit SEAT NAME STACK [post]   a player sits down (post: a big blind now, not wait)
@@ -29,7 +30,9 @@ import json
 from typing import Any
 
 from controller.events import (
+    ATTENTION_BY,
     Action,
+    AttentionCalled,
     Body,
     ButtonDraw,
     CardExposed,
@@ -95,6 +98,10 @@ def _parse(line: str) -> Body:
         return ShuffleDone()
     if cmd == "misdeal":
         return MisdealDeclared()
+    if cmd == "attention":
+        if len(args) > 1 or (args and args[0] not in ATTENTION_BY):
+            raise EventError("usage: attention [dealer|player|floor]")
+        return AttentionCalled(by=args[0] if args else "dealer")
     if cmd == "end":
         return HandEnd()
     if cmd == "post" and len(args) == 3:
@@ -150,5 +157,5 @@ def _parse(line: str) -> Body:
             raise EventError("usage: leave SEAT")
         return SeatLeave(seat=_int(args[0], "seat"))
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
-                     "call, check, fold, allin, exposed, misdeal, end, sit, leave, away, back, "
-                     "move, draw, level, race")
+                     "call, check, fold, allin, exposed, attention, misdeal, end, sit, leave, "
+                     "away, back, move, draw, level, race")

@@ -218,6 +218,15 @@ class CardExposed:
 
 
 @dataclass(frozen=True)
+class AttentionCalled:
+    """Attention is called to an error (by the ``dealer``, a ``player`` or the ``floor``): the
+    moment the misdeal cut-off is judged (research/irregularities.md §1.B MISDEAL_LOCKOUT)."""
+
+    TYPE: ClassVar[str] = "attention.called"
+    by: str = "dealer"
+
+
+@dataclass(frozen=True)
 class MisdealDeclared:
     """The dealer or floor declares a misdeal: the hand is void, cards come back for a redeal."""
 
@@ -261,6 +270,7 @@ Body = (
     | ZoneRead
     | ZoneLeave
     | CardExposed
+    | AttentionCalled
     | MisdealDeclared
     | Action
     | HandEnd
@@ -287,6 +297,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         ZoneRead,
         ZoneLeave,
         CardExposed,
+        AttentionCalled,
         MisdealDeclared,
         Action,
         HandEnd,
@@ -408,6 +419,10 @@ def validate_body(body: Body) -> None:
     elif isinstance(body, CardExposed):
         if body.by not in ("dealer", "player"):
             raise EventError(f"field 'by' must be 'dealer' or 'player', got {body.by!r}")
+    elif isinstance(body, AttentionCalled):
+        if body.by not in ATTENTION_BY:
+            raise EventError(f"field 'by' must be one of {', '.join(ATTENTION_BY)}, "
+                             f"got {body.by!r}")
     elif isinstance(body, Action):
         if not 1 <= body.seat <= 10:
             raise EventError(f"field 'seat' must be 1..10, got {body.seat}")
@@ -425,6 +440,7 @@ def validate_body(body: Body) -> None:
                                  f"{POST_KINDS}")
 
 
+ATTENTION_BY = ("dealer", "player", "floor")
 LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "minutes")
 
 

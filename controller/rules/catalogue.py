@@ -182,6 +182,41 @@ _ENTRIES: tuple[Entry, ...] = (
         "shoe reader and seat antennas",
     ),
     Entry(
+        "HAND_WRONG_CARD_COUNT_DEAD",
+        "A hand with the wrong number of cards after the misdeal cut-off is dead",
+        "error",
+        (
+            _c(MISDEALS, "1", "Once action begins, a misdeal cannot be called. The deal will be "
+               "played, and no money will be returned to any player whose hand is fouled."),
+            _c("Section 3, Dead Hands", "1(d)", "The hand does not contain the proper number of "
+               "cards for that particular game"),
+        ),
+        (
+            "{detail}",
+            "Attention was called by the {by} after the misdeal cut-off ({cutoff}): no misdeal; "
+            "the deal will be played.",
+            "Seat(s) {seats}: the hand is dead (wrong number of cards); the chips it put in stay "
+            "in the pot.",
+        ),
+        "shoe reader and seat antennas; betting feed; attention key",
+    ),
+    Entry(
+        "MISDEAL_LOCKOUT",
+        "A misdeal error noticed after the misdeal cut-off: the deal will be played",
+        "warning",
+        (
+            _c(MISDEALS, "1", "Once action begins, a misdeal cannot be called. The deal will be "
+               "played, and no money will be returned to any player whose hand is fouled."),
+        ),
+        (
+            "{detail}",
+            "Attention was called by the {by} after the misdeal cut-off ({cutoff}): no misdeal "
+            "({error}); the deal will be played and no money is returned to a player whose hand "
+            "is fouled.",
+        ),
+        "betting feed; attention key",
+    ),
+    Entry(
         "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT",
         "Misdeal: a card was dealt to a seat not in the hand",
         "misdeal",

@@ -114,6 +114,20 @@ class Settings:
         "wait_if_sb_or_button", ("wait_if_sb_or_button", "take_obligations"),
         f"{RR} Section 15 r.16; {AZW} Balancing (TDA #10)")
 
+    # The misdeal cut-off (research/irregularities.md §1.B MISDEAL_LOCKOUT): once action has
+    # begun the deal is played. RR Section 3 Misdeals r.1 "two players after the blinds have
+    # acted"; RRH Section 3 Misdeals r.1 "two players have acted in turn"; WSOP Section 3
+    # Misdeals r.2 "a player has raised the pot or someone has called and the next player has
+    # acted"; AZW Substantial Action (TDA #35) two actions in turn, one putting chips in, or three.
+    misdeal_cutoff: Literal["rr", "rr_home", "wsop", "tda"] = _choice(
+        "rr", ("rr", "rr_home", "wsop", "tda"),
+        f"{RR} Section 3 Misdeals r.1; {RRH} Section 3 Misdeals r.1; {WSOP} Section 3 Misdeals "
+        f"r.2; {AZW} Substantial Action (TDA #35) r.1")
+    # Does the monitor's own alert count as attention called to the error (NOT IN THE
+    # RULEBOOKS: research §1.B misdeal.engine_alert_counts_as_attention)? Off: a misdeal-level
+    # error is held until `attention.called`, and the cut-off is judged then.
+    attention_on_alert: bool = _choice(True, (True, False), f"{RR} Section 3 Misdeals r.2 (NIS)")
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -161,6 +175,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
     "roberts-home": Settings(
         button_method="moving",
         button_draw_low_games="highest",      # RRH Seating r.1: "the highest card by suit"
+        misdeal_cutoff="rr_home",             # RRH Section 3 Misdeals r.1: "acted in turn"
     ),
     "wsop-2009": Settings(
         button_method="dead",                 # WSOP Section 4 r.2 "a. Dead button"
@@ -171,6 +186,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         kill_action="last_unless_raised",     # WSOP Section 14 r.2
         short_big_blind="not_dealt",          # WSOP Section 4 r.1
         button_draw_low_games="highest",      # WSOP Section 2 Seating r.6
+        misdeal_cutoff="wsop",                # WSOP Section 3 Misdeals r.2
     ),
     "tda-tournament": Settings(
         tournament=True,
@@ -180,6 +196,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         straddle="none",                           # RR Section 14 NL r.15 (non-tournament only)
         level_change="next_hand_blinds_posted",    # AZW Timer Use and Breaks
         tournament_new_player="take_obligations",  # AZW Balancing (TDA #10)
+        misdeal_cutoff="tda",                      # AZW Substantial Action (TDA #35)
     ),
 })
 

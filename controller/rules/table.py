@@ -28,6 +28,7 @@ from types import MappingProxyType
 
 from controller.events import (
     Action,
+    AttentionCalled,
     ButtonDraw,
     CardExposed,
     ChipRaceEnd,
@@ -79,6 +80,16 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class Act:
+    """A voluntary action as the misdeal cut-off counts it."""
+
+    seat: int
+    kind: str
+    in_turn: bool
+    raised: bool = False  # it raised the bet (a bet, a raise or an all-in above the bet)
+
+
+@dataclass(frozen=True)
 class Hand:
     """The hand in progress (or the last one, once complete or void)."""
 
@@ -94,6 +105,8 @@ class Hand:
     plan: HandPlan | None = None  # the seating layer's plan for this hand
     warned_blind: bool = False  # BLIND_NOT_POSTED raised (once a hand)
     absent: tuple[int, ...] = ()  # tournament: absent seats dealt in, killed after the deal
+    acts: tuple[Act, ...] = ()  # the voluntary actions so far (for the misdeal cut-off)
+    held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
 
     @property
     def in_play(self) -> bool:
@@ -185,6 +198,8 @@ def apply(state: TableState, event: Event) -> Step:
         return _hand_end(state, seq)
     if isinstance(body, MisdealDeclared):
         return _misdeal(state, seq)
+    if isinstance(body, AttentionCalled):
+        return _attention(state, body, seq)
     return _out_of_place(state, seq, f"Unknown event {type(body).__name__}.")  # pragma: no cover
 
 
@@ -514,6 +529,7 @@ def _card_event(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave | CardE
             nb = betting.kill_hand(nb, seat)
         h = replace(h, betting=nb, absent=())
     h = _progress(h)
+    h, out = _alerted(state.settings, h, out)
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
@@ -561,6 +577,11 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
     if body.kind != "post":
         deal, out = dealing.moving_on(deal)  # the dealer has moved on to the betting
     b, problems = betting.act(h.betting, body.seat, body.kind, body.amount)
+    codes = {p.code for p in problems}
+    if body.kind != "post" and (not problems or codes == {"OOT_ACTION"}):
+        act = Act(body.seat, body.kind, in_turn=not problems,
+                  raised=b.current_bet > h.betting.current_bet)
+        h = replace(h, acts=(*h.acts, act))
     for p in problems:
         detail = str(p.fill.get("detail", ""))
         out.append(make_finding(p.code, seq, seats=[body.seat], fill=p.fill,
@@ -686,3 +707,102 @@ def _misdeal(state: TableState, seq: int) -> Step:
     h = replace(h, deal=deal, phase="misdeal", showdown=())
     new = replace(state, hand=h, redeal=True, shuffled=False)
     return Step(_raise(new, out), tuple(out))
+
+
+# --- the misdeal cut-off --------------------------------------------------------------------------
+
+CUTOFF_TEXT = {
+    "rr": "two players after the blinds have acted (roberts-rules-v11.txt, Section 3, Misdeals, "
+          "r.1)",
+    "rr_home": "two players have acted in turn (roberts-rules-home.txt, Section 3, Misdeals, r.1)",
+    "wsop": "substantial action: a raise, or a call and the next player acting "
+            "(wsop-2009-live-action-rules.md, Section 3, Misdeals, r.2)",
+    "tda": "substantial action: two actions in turn, one putting chips in, or three actions in "
+           "turn (azwine-tour-tournament-rules.txt, Substantial Action (TDA #35), r.1)",
+}
+_CHIPS_IN = ("call", "bet", "raise", "allin")
+
+
+def cutoff_passed(settings: Settings, h: Hand) -> bool:
+    """Has the action gone past the point where an error can still make a misdeal, under the
+    profile's ``misdeal_cutoff`` (research/irregularities.md §1.B MISDEAL_LOCKOUT)?"""
+    rule = settings.misdeal_cutoff
+    acts = h.acts
+    if rule in ("rr", "rr_home"):
+        # "two players after the blinds": the blinds and a straddle acting do not count.
+        blinds = {h.small_blind, h.big_blind, *(h.plan.straddles if h.plan else ())}
+        seats = {a.seat for a in acts if a.seat not in blinds and (a.in_turn or rule == "rr")}
+        return len(seats) >= 2
+    if rule == "wsop":
+        # "a player has raised the pot or someone has called and the next player has acted"
+        turns = [a for a in acts if a.in_turn]
+        return any(a.raised for a in turns) or any(a.kind == "call" for a in turns[:-1])
+    in_turn = [a for a in acts if a.in_turn]  # tda
+    return len(in_turn) >= 3 or (len(in_turn) >= 2 and any(a.kind in _CHIPS_IN for a in in_turn))
+
+
+def _cut_off_applies(f: Finding) -> bool:
+    # The misdeals of RR Section 3, Misdeals, r.2 ("provided attention is called to the error
+    # before two players have acted"). A duplicate or foreign card voids all action whenever it
+    # is found (RR Section 3, Irregularities, r.4), so it is not subject to the cut-off.
+    return f.code.startswith("MISDEAL_")
+
+
+def _alerted(settings: Settings, h: Hand, out: list[Finding]) -> tuple[Hand, list[Finding]]:
+    """The monitor raised misdeal-level findings: by the ``attention_on_alert`` setting either
+    its alert is the attention called (the cut-off is judged now), or they wait for
+    ``attention.called``."""
+    misdeals = [f for f in out if _cut_off_applies(f)]
+    if not misdeals:
+        return h, out
+    if not settings.attention_on_alert:
+        # Held: nobody has called attention yet, so the hand goes on (the monitor stays off).
+        rest = [f for f in out if not _cut_off_applies(f)]
+        return replace(h, held=(*h.held, *misdeals), deal=replace(h.deal, void=False)), rest
+    if not cutoff_passed(settings, h):
+        return h, out
+    return _after_cutoff(settings, h, out, "monitor", None)
+
+
+def _after_cutoff(settings: Settings, h: Hand, found: list[Finding], by: str,
+                  seq: int | None) -> tuple[Hand, list[Finding]]:
+    """Past the cut-off the deal is played (RR Section 3, Misdeals, r.1): each misdeal-level
+    finding becomes its non-misdeal remedy; a wrong card count makes that hand dead (RR Section
+    3, Dead Hands, r.1(d))."""
+    out: list[Finding] = []
+    b = h.betting
+    cutoff = CUTOFF_TEXT[settings.misdeal_cutoff]
+    for f in found:
+        if not _cut_off_applies(f):
+            out.append(f)
+            continue
+        at = f.seq if seq is None else seq
+        if f.code == "MISDEAL_INCORRECT_CARD_COUNT":
+            out.append(make_finding("HAND_WRONG_CARD_COUNT_DEAD", at, seats=f.seats,
+                                    cards=f.cards, fill={"detail": f.message, "by": by,
+                                                         "cutoff": cutoff}))
+            for seat in f.seats:
+                b = betting.kill_hand(b, seat)
+        else:
+            out.append(make_finding("MISDEAL_LOCKOUT", at, seats=f.seats, cards=f.cards,
+                                    fill={"detail": f.message, "by": by, "cutoff": cutoff,
+                                          "error": f.title}))
+    h = replace(h, betting=b, deal=replace(h.deal, void=False))
+    return _progress(h), out
+
+
+def _attention(state: TableState, body: AttentionCalled, seq: int) -> Step:
+    """Attention is called to an error: the held misdeal-level findings are judged against the
+    cut-off now (research/irregularities.md §1.B: "evaluated at the moment attention is
+    called"). With nothing held the call is recorded by the journal and changes nothing."""
+    h = state.hand
+    if h is None or not h.in_play or not h.held:
+        return Step(state)
+    held = list(h.held)
+    h = replace(h, held=())
+    if cutoff_passed(state.settings, h):
+        h, out = _after_cutoff(state.settings, h, held, body.by, seq)
+    else:
+        out = held  # before the cut-off: the misdeal stands, as the monitor found it
+        h = replace(h, deal=replace(h.deal, void=True))
+    return Step(_raise(replace(state, hand=h), out), tuple(out))
