@@ -12,7 +12,11 @@ standard input; they are the same events the console keys produce (docs/events.m
     raise SEAT AMOUNT    raise to AMOUNT
     call SEAT | check SEAT | fold SEAT | allin SEAT
     exposed UID [dealer|player]
+    flashed UID [dealer|player]   a card partly exposed
+    boxed UID            a card found face up in the deck
     attention [dealer|player|floor]   attention called to an error (the misdeal cut-off)
+    ruling stand|void [CODE] TEXT...  the floor's ruling (CODE: the finding it rules on)
+    undo                 revert the last event
     misdeal              misdeal declared
     end                  award the pots
     sit SEAT NAME STACK [post]   a player sits down (post: a big blind now, not wait)
@@ -35,10 +39,13 @@ from controller.events import (
     AttentionCalled,
     Body,
     ButtonDraw,
+    CardBoxed,
     CardExposed,
+    CardFlashed,
     ChipRaceEnd,
     ChipRaceStart,
     EventError,
+    FloorRuling,
     HandEnd,
     HandStart,
     LevelUp,
@@ -49,6 +56,7 @@ from controller.events import (
     SeatLeave,
     SeatTake,
     ShuffleDone,
+    Undo,
     parse_event,
     validate_body,
 )
@@ -98,6 +106,24 @@ def _parse(line: str) -> Body:
         return ShuffleDone()
     if cmd == "misdeal":
         return MisdealDeclared()
+    if cmd == "undo":
+        if args:
+            raise EventError("usage: undo")
+        return Undo()
+    if cmd in ("flashed", "boxed"):
+        if cmd == "boxed" and len(args) != 1:
+            raise EventError("usage: boxed UID")
+        if not args or len(args) > 2 or (len(args) == 2 and args[1] not in ("dealer", "player")):
+            raise EventError("usage: flashed UID [dealer|player]")
+        if cmd == "boxed":
+            return CardBoxed(uid=args[0])
+        return CardFlashed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
+    if cmd == "ruling":
+        if len(args) < 2 or args[0] not in ("stand", "void"):
+            raise EventError("usage: ruling stand|void [CODE] TEXT...")
+        code = args[1] if args[1].isupper() and len(args) > 2 else None
+        text = " ".join(args[2:] if code else args[1:])
+        return FloorRuling(text=text, code=code, outcome=args[0])
     if cmd == "attention":
         if len(args) > 1 or (args and args[0] not in ATTENTION_BY):
             raise EventError("usage: attention [dealer|player|floor]")
@@ -157,5 +183,5 @@ def _parse(line: str) -> Body:
             raise EventError("usage: leave SEAT")
         return SeatLeave(seat=_int(args[0], "seat"))
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
-                     "call, check, fold, allin, exposed, attention, misdeal, end, sit, leave, "
-                     "away, back, move, draw, level, race")
+                     "call, check, fold, allin, exposed, flashed, boxed, attention, ruling, undo, "
+                     "misdeal, end, sit, leave, away, back, move, draw, level, race")

@@ -218,6 +218,43 @@ class CardExposed:
 
 
 @dataclass(frozen=True)
+class CardFlashed:
+    """The dealer's flashed-card key: ``uid`` was partly exposed (RR Glossary, FLASHED CARD), by
+    the ``dealer`` or by a ``player``."""
+
+    TYPE: ClassVar[str] = "card.flashed"
+    uid: str
+    by: ExposedBy = "dealer"
+
+
+@dataclass(frozen=True)
+class CardBoxed:
+    """The dealer's boxed-card key: ``uid`` was found face up in the deck or stub (RR Glossary,
+    BOXED CARD), before it was dealt or as the card just drawn."""
+
+    TYPE: ClassVar[str] = "card.boxed"
+    uid: str
+
+
+@dataclass(frozen=True)
+class FloorRuling:
+    """The floor's ruling: free ``text``, the finding ``code`` it rules on (optional), and the
+    ``outcome``: ``stand`` (the hand goes on) or ``void`` (the hand is void, as a misdeal)."""
+
+    TYPE: ClassVar[str] = "floor.ruling"
+    text: str
+    code: str | None = None
+    outcome: str = "stand"
+
+
+@dataclass(frozen=True)
+class Undo:
+    """The dealer's undo key: revert the last applied event."""
+
+    TYPE: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
 class AttentionCalled:
     """Attention is called to an error (by the ``dealer``, a ``player`` or the ``floor``): the
     moment the misdeal cut-off is judged (research/irregularities.md §1.B MISDEAL_LOCKOUT)."""
@@ -270,6 +307,10 @@ Body = (
     | ZoneRead
     | ZoneLeave
     | CardExposed
+    | CardFlashed
+    | CardBoxed
+    | FloorRuling
+    | Undo
     | AttentionCalled
     | MisdealDeclared
     | Action
@@ -297,6 +338,10 @@ BODY_TYPES: dict[str, type[Any]] = {
         ZoneRead,
         ZoneLeave,
         CardExposed,
+        CardFlashed,
+        CardBoxed,
+        FloorRuling,
+        Undo,
         AttentionCalled,
         MisdealDeclared,
         Action,
@@ -416,9 +461,18 @@ def validate_body(body: Body) -> None:
             raise EventError(
                 f"field 'zone': {body.zone!r} is not seat:1..seat:10, board, burn, muck or aside"
             )
-    elif isinstance(body, CardExposed):
+    elif isinstance(body, (CardExposed, CardFlashed)):
         if body.by not in ("dealer", "player"):
             raise EventError(f"field 'by' must be 'dealer' or 'player', got {body.by!r}")
+    elif isinstance(body, FloorRuling):
+        if len(body.text) > RULING_TEXT_MAX:
+            raise EventError(f"field 'text' is longer than {RULING_TEXT_MAX} characters")
+        if body.outcome not in RULING_OUTCOMES:
+            raise EventError(f"field 'outcome' must be one of {', '.join(RULING_OUTCOMES)}, "
+                             f"got {body.outcome!r}")
+        if body.code is not None and not re.fullmatch(r"[A-Z][A-Z0-9_]*", body.code):
+            raise EventError(f"field 'code' must be a finding code like 'MISDEAL_LOCKOUT', "
+                             f"got {body.code!r}")
     elif isinstance(body, AttentionCalled):
         if body.by not in ATTENTION_BY:
             raise EventError(f"field 'by' must be one of {', '.join(ATTENTION_BY)}, "
@@ -441,6 +495,8 @@ def validate_body(body: Body) -> None:
 
 
 ATTENTION_BY = ("dealer", "player", "floor")
+RULING_OUTCOMES = ("stand", "void")
+RULING_TEXT_MAX = 500
 LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "minutes")
 
 
@@ -502,8 +558,10 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
             value = None if value is None else _int(obj, name)
         elif name in ("uid", "zone", "player", "deck", "game", "profile", "kind", "by"):
             value = _str(obj, name)
-        elif name == "blind":
+        elif name in ("blind", "code"):
             value = None if value is None else _str(obj, name)
+        elif name in ("text", "outcome"):
+            value = _str(obj, name)
         elif name in ("face_up", "post"):
             if not isinstance(value, bool):
                 raise EventError(f"field '{name}' must be true or false, got {value!r}")

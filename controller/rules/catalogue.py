@@ -599,6 +599,66 @@ _ENTRIES: tuple[Entry, ...] = (
         catalogue=False,
     ),
     Entry(
+        "BOXED_CARD_SINGLE",
+        "A boxed card: a card found face up in the deck",
+        "warning",
+        (
+            _c(IRREG, "7", "A card discovered faceup in the deck (boxed card) will be treated as "
+               "a meaningless scrap of paper. A card being treated as a scrap of paper will be "
+               "replaced by the next card below it in the deck"),
+        ),
+        (
+            "{card} was found face up in the deck: it is a meaningless scrap of paper; set it "
+            "aside (it is not a hole card, a burn or a board card).",
+            "The next card below it replaces it: deal on as if {card} were not there.",
+        ),
+        "the dealer console (boxed key); the shoe's face-up flag cannot tell it from an exposure",
+    ),
+    Entry(
+        "MISDEAL_TWO_OR_MORE_BOXED_CARDS",
+        "Misdeal: two or more boxed cards in the deal",
+        "misdeal",
+        (
+            _c(MISDEALS, "2(c)", "Two or more boxed cards (improperly faced cards) are found."),
+            _c(IRREG, "7"),
+        ),
+        (
+            "{cards} were found face up in the deck during the deal.",
+            *REDEAL,
+        ),
+        "the dealer console (boxed key)",
+    ),
+    Entry(
+        "FLOOR_RULING",
+        "A floor ruling",
+        "warning",
+        (
+            _c("Section 2, House Policies, Decision-Making", "2",
+               "Decisions of the shift supervisor are final."),
+        ),
+        (
+            "The floor rules{on}: {text}",
+            "{outcome}",
+        ),
+        "the floor's console",
+        catalogue=False,
+    ),
+    Entry(
+        "EVENT_UNDONE",
+        "The last event was undone",
+        "warning",
+        (
+            _c("Section 2, House Policies, Decision-Making", "3", "The proper time to draw "
+               "attention to a mistake is when it occurs or is first noticed."),
+        ),
+        (
+            "Undone: {event}. The table is back as it was before it.",
+            "An undo cannot itself be undone: enter the event again if it was right.",
+        ),
+        "the dealer console (undo key)",
+        catalogue=False,
+    ),
+    Entry(
         "EVENT_OUT_OF_PLACE",
         "An event the table cannot apply now",
         "warning",

@@ -114,6 +114,8 @@ class Deal:
     # A first-pass hole card that passed the seat due it (uid): if the next card carries on
     # from it, the dealer left that seat out altogether (refined to a dealt-out finding).
     skipped: str = ""
+    # Boxed cards (uid, card name, found during the initial deal): scraps of paper, not dealt.
+    boxed: tuple[tuple[str, str, bool], ...] = ()
     off: str = ""  # the code that stopped the monitor ("" while it judges)
     void: bool = False  # a misdeal-level finding: the hand waits for misdeal.declared
 
@@ -189,8 +191,9 @@ def draw(
 ) -> tuple[Deal, list[Finding]]:
     """A card left the shoe: check it against the expectation at this moment."""
     out: list[Finding] = []
-    if uid in deal.cards:
-        return deal, out  # the same tag read again at the shoe: one card, not two
+    if uid in deal.cards or any(b[0] == uid for b in deal.boxed):
+        # The same tag read again at the shoe: one card, not two; a boxed card is not dealt.
+        return deal, out
     n = deal.draws
     ctx = Context.of(b)
     c = CardState(uid=uid, card=card, n=n, seq=seq, ctx=ctx)
@@ -275,6 +278,41 @@ def exposed(deal: Deal, uid: str, by: str, seq: int) -> tuple[Deal, list[Finding
     if by != "dealer" or c is None or c.n >= deal.hole_total:
         return deal, out  # board cards are meant to be seen; a burn exposure has no rule
     deal, _ = _exposure(deal, c, c.seq, out)
+    return deal, out
+
+
+def boxed(deal: Deal, uid: str, card: str | None, seq: int) -> tuple[Deal, list[Finding]]:
+    """The dealer's boxed-card key: ``uid`` was found face up in the deck (RR Section 3,
+    Irregularities, r.7: "a meaningless scrap of paper ... replaced by the next card below it").
+    Reported before it is dealt, or as the card just drawn (which is then taken back out of the
+    count: the next card takes its place). A second boxed card during the initial deal is a
+    misdeal (RR Section 3, Misdeals, r.2(c))."""
+    out: list[Finding] = []
+    if any(b[0] == uid for b in deal.boxed):
+        return deal, out
+    c = deal.cards.get(uid)
+    name = card or f"tag {uid}"
+    if c is not None:
+        if c.n != deal.draws - 1:
+            detail = (f"{name} was dealt before it was reported boxed; a boxed card is reported "
+                      "as it is found in the deck or as it leaves the shoe.")
+            return deal, [make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},
+                                       message=detail)]
+        cards = dict(deal.cards)
+        del cards[uid]
+        deal = replace(deal, cards=MappingProxyType(cards), draws=deal.draws - 1,
+                       sequence=tuple(u for u in deal.sequence if u != uid),
+                       exposed=tuple(u for u in deal.exposed if u != uid),
+                       extras=tuple(u for u in deal.extras if u != uid))
+    initial = deal.draws < deal.hole_total
+    deal = replace(deal, boxed=(*deal.boxed, (uid, name, initial)))
+    in_deal = [b[1] for b in deal.boxed if b[2]]
+    if initial and len(in_deal) >= 2:
+        code = "MISDEAL_TWO_OR_MORE_BOXED_CARDS"
+        if not deal.void:
+            deal = _flag(deal, make_finding(code, seq, cards=in_deal), out)
+        return deal, out
+    out.append(make_finding("BOXED_CARD_SINGLE", seq, cards=[name]))
     return deal, out
 
 

@@ -30,11 +30,14 @@ from controller.events import (
     Action,
     AttentionCalled,
     ButtonDraw,
+    CardBoxed,
     CardExposed,
+    CardFlashed,
     ChipRaceEnd,
     ChipRaceStart,
     DeckRegister,
     Event,
+    FloorRuling,
     HandEnd,
     HandStart,
     LevelUp,
@@ -48,6 +51,7 @@ from controller.events import (
     ShuffleDone,
     TableSetup,
     TournamentSetup,
+    Undo,
     ZoneLeave,
     ZoneRead,
 )
@@ -132,6 +136,10 @@ class TableState:
     level: int = 0  # tournament: the level index in force
     level_next: int | None = None  # tournament: a level signalled, waiting for its marker
     chip_race: bool = False  # a colour-up chip race is being dealt
+    # The state before the last applied event, for `undo` (one step: an undo cannot be undone;
+    # the kept state holds no previous of its own, so the history never grows).
+    previous: TableState | None = field(default=None, compare=False, repr=False)
+    previous_event: str = field(default="", compare=False, repr=False)
 
     @property
     def phase(self) -> str:
@@ -162,7 +170,28 @@ def initial_state() -> TableState:
 
 
 def apply(state: TableState, event: Event) -> Step:
-    """Apply one table event. Pure; never raises on any sequence of well-typed events."""
+    """Apply one table event. Pure; never raises on any sequence of well-typed events.
+
+    ``undo`` returns the state before the last applied event (with the EVENT_UNDONE finding
+    added); every other event keeps the state it was applied to for that."""
+    if isinstance(event.body, Undo):
+        return _undo(state, event.seq)
+    step = _apply(state, event)
+    kept = replace(state, previous=None, previous_event="")
+    new = replace(step.state, previous=kept, previous_event=f"{event.type} (seq {event.seq})")
+    return Step(new, step.findings, step.results)
+
+
+def _undo(state: TableState, seq: int) -> Step:
+    prev = state.previous
+    if prev is None:
+        return _out_of_place(replace(state, last_seq=seq), seq,
+                             "There is nothing to undo (an undo cannot itself be undone).")
+    f = make_finding("EVENT_UNDONE", seq, fill={"event": state.previous_event})
+    return Step(replace(prev, last_seq=seq, findings=(*prev.findings, f)), (f,))
+
+
+def _apply(state: TableState, event: Event) -> Step:
     body = event.body
     seq = event.seq
     state = replace(state, last_seq=seq)
@@ -190,8 +219,10 @@ def apply(state: TableState, event: Event) -> Step:
         return _hand_start(state, body, seq)
     if isinstance(body, ShuffleDone):
         return _shuffle(state)
-    if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave, CardExposed)):
+    if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave, CardExposed, CardFlashed, CardBoxed)):
         return _card_event(state, body, seq)
+    if isinstance(body, FloorRuling):
+        return _floor_ruling(state, body, seq)
     if isinstance(body, Action):
         return _action(state, body, seq)
     if isinstance(body, HandEnd):
@@ -489,8 +520,10 @@ def _new_hand(state: TableState, plan: HandPlan, number: int) -> Hand:
 # --- cards ----------------------------------------------------------------------------------------
 
 
-def _card_event(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave | CardExposed,
-                seq: int) -> Step:
+CardBody = ShoeDraw | ZoneRead | ZoneLeave | CardExposed | CardFlashed | CardBoxed
+
+
+def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         return _card_outside_hand(state, body, seq)
@@ -517,7 +550,12 @@ def _card_event(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave | CardE
         out += more
     elif isinstance(body, ZoneLeave):
         deal = dealing.leave(deal, body.uid, body.zone)
+    elif isinstance(body, CardBoxed):
+        deal, more = dealing.boxed(deal, body.uid, state.deck.card_of(body.uid), seq)
+        out += more
     else:
+        # "A card that is flashed by a dealer is treated as an exposed card. A card that is
+        # flashed by a player will play." (roberts-rules-v11.txt, Section 3, Irregularities, r.12)
         deal, more = dealing.exposed(deal, body.uid, body.by, seq)
         out += more
     h = replace(h, deal=deal, cards_seen=h.cards_seen + 1)
@@ -533,8 +571,7 @@ def _card_event(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave | CardE
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
-def _card_outside_hand(state: TableState, body: ShoeDraw | ZoneRead | ZoneLeave | CardExposed,
-                       seq: int) -> Step:
+def _card_outside_hand(state: TableState, body: CardBody, seq: int) -> Step:
     # Cards gathered, mucked or shuffled between hands are not the monitor's business; only a
     # card dealt off the shoe after the hand ended and before the shuffle is (rabbit hunting).
     if state.chip_race:
@@ -806,3 +843,31 @@ def _attention(state: TableState, body: AttentionCalled, seq: int) -> Step:
         out = held  # before the cut-off: the misdeal stands, as the monitor found it
         h = replace(h, deal=replace(h.deal, void=True))
     return Step(_raise(replace(state, hand=h), out), tuple(out))
+
+
+# --- the floor ------------------------------------------------------------------------------------
+
+
+def _floor_ruling(state: TableState, body: FloorRuling, seq: int) -> Step:
+    """The floor's ruling is recorded and shown to the dealer ("Decisions of the shift
+    supervisor are final", roberts-rules-v11.txt, Section 2, Decision-Making, r.2). ``void``
+    voids the hand as a misdeal does; ``stand`` lets a hand the monitor holds void go on."""
+    h = state.hand
+    on = f" on {body.code}" if body.code else ""
+    if body.outcome == "void":
+        if h is None or not h.in_play:
+            return _out_of_place(state, seq, "The floor voided a hand, but there is no hand in "
+                                 "progress.")
+        outcome = "The hand is void: every chip goes back to its owner; redeal."
+        f = make_finding("FLOOR_RULING", seq, fill={"on": on, "text": body.text,
+                                                    "outcome": outcome}, message=body.text)
+        step = _misdeal(state, seq)
+        return Step(_raise(step.state, [f]), (*step.findings, f))
+    outcome = "The hand stands: play on."
+    if h is not None and h.in_play:
+        # The monitor stays off for the rest of the hand: the floor has ruled on what it saw.
+        deal = replace(h.deal, void=False, off=h.deal.off or "FLOOR_RULING")
+        state = replace(state, hand=replace(h, deal=deal, held=()))
+    f = make_finding("FLOOR_RULING", seq, fill={"on": on, "text": body.text, "outcome": outcome},
+                     message=body.text)
+    return Step(_raise(state, [f]), (f,))
