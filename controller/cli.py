@@ -18,14 +18,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from controller.events import Event, EventError, read_scenario
-from controller.journal import JournalError, is_journal_file, read_events, verify
-
-
-def _load_events(path: str) -> list[Event]:
-    if is_journal_file(path):
-        return list(read_events(path))
-    return read_scenario(path)
+from controller.events import EventError
+from controller.journal import JournalError, load_events, verify
 
 
 def _fmt_cards(cards: Iterable[str]) -> str:
@@ -69,7 +63,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from controller.rules import apply, initial_state, snapshot
 
     try:
-        events = _load_events(args.file)
+        events = load_events(args.file)
     except (EventError, JournalError) as exc:
         print(f"feltguard replay: {exc}", file=sys.stderr)
         return 2

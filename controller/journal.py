@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.events import Event, EventError, parse_event
+from controller.events import Event, EventError, parse_event, read_scenario
 
 GENESIS = "0" * 64
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -160,6 +160,14 @@ def _connect_ro(path: str | Path) -> sqlite3.Connection:
     if not is_journal_file(path):
         raise JournalError(f"{path}: not an SQLite journal")
     return sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+
+
+def load_events(path: str | Path) -> list[Event]:
+    """The events of a journal (SQLite) or of a scenario file (JSON Lines), whichever ``path``
+    is. Raises JournalError or controller.events.EventError naming the bad record or line."""
+    if is_journal_file(path):
+        return list(read_events(path))
+    return read_scenario(path)
 
 
 def read_events(path: str | Path) -> Iterator[Event]:

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.events import Action, Event, HandStart, read_scenario
-from controller.journal import is_journal_file, read_events
+from controller.events import Action, Event, HandStart
+from controller.journal import load_events
 from controller.phh.notation import HandHistory, Number, PhhAction, parse_action
 from controller.rules import Finding, PotAward, TableState, apply, initial_state, snapshot
 from controller.rules.cards import is_card
@@ -288,6 +288,4 @@ def export_events(events: Iterable[Event]) -> list[HandHistory]:
 def export_file(path: str | Path) -> list[HandHistory]:
     """The hands of a journal (SQLite) or a scenario file (JSON Lines). Raises
     ``controller.journal.JournalError`` or ``controller.events.EventError`` for a bad file."""
-    if is_journal_file(path):
-        return export_events(read_events(path))
-    return export_events(read_scenario(path))
+    return export_events(load_events(path))
