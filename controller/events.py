@@ -25,11 +25,21 @@ from typing import Any, ClassVar, Literal
 ZONE_RE = re.compile(r"^(seat:(?:[1-9]|10)|board|burn|muck|aside)$")
 CARD_RE = re.compile(r"^[23456789TJQKA][cdhs]$")
 
-ActionKind = Literal["post", "bet", "call", "raise", "check", "fold", "allin"]
-ACTION_KINDS: tuple[str, ...] = ("post", "bet", "call", "raise", "check", "fold", "allin")
+ActionKind = Literal["post", "bet", "call", "raise", "check", "fold", "allin", "draw"]
+ACTION_KINDS: tuple[str, ...] = ("post", "bet", "call", "raise", "check", "fold", "allin",
+                                 "draw")
 # post/bet/raise carry `amount` = the seat's total wager on this street after the action
-# ("raise to", as entered at the dealer console); call/check/fold/allin need none.
-ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "raise"})
+# ("raise to", as entered at the dealer console); call/check/fold/allin need none. `draw` (draw
+# games) carries the number of cards the player asks for, 0 = standing pat.
+ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "raise", "draw"})
+
+# The games the live table monitors: no-limit hold'em, the stud family and the draw family
+# (ids of controller/rules/variants.py; tests/test_events.py checks each is a variant).
+LIVE_GAMES: tuple[str, ...] = (
+    "nlhe",
+    "stud", "razz", "stud8",
+    "draw5", "draw5_jacks", "draw5_joker", "a5_lowball", "27_single", "27_triple", "badugi",
+)
 
 ExposedBy = Literal["dealer", "player"]
 
@@ -37,7 +47,7 @@ ExposedBy = Literal["dealer", "player"]
 # `blind`; without it the post is whatever the table's plan has due next (v1 behaviour).
 POST_KINDS: tuple[str, ...] = (
     "small_blind", "big_blind", "straddle", "kill", "ante", "missed_small", "missed_big",
-    "new_player",
+    "new_player", "bring_in",
 )
 
 
@@ -50,7 +60,10 @@ class EventError(ValueError):
 
 @dataclass(frozen=True)
 class TableSetup:
-    """The table's game and stakes. v1 knows one game: no-limit hold'em (``nlhe``)."""
+    """The table's game and stakes. ``game`` is one of ``LIVE_GAMES``: no-limit hold'em
+    (``nlhe``, the default), a stud game or a draw game. Fixed-limit games bet ``small_bet`` and
+    ``big_bet`` (0: the big blind and twice it); stud antes ``ante`` and brings in for
+    ``bring_in`` (0: a third of the small bet, at least 1)."""
 
     TYPE: ClassVar[str] = "table.setup"
     game: str = "nlhe"
@@ -58,6 +71,9 @@ class TableSetup:
     small_blind: int = 1
     big_blind: int = 2
     ante: int = 0
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
     profile: str = "roberts"
     # House-rules setting overrides on top of the profile (controller/rules/house_rules.py);
     # an unknown setting or value is an error naming it.
@@ -370,7 +386,8 @@ class Event:
                 value = dict(value)
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
-            if f.name in ("settings", "blind", "post") and not value:
+            if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet") \
+                    and not value:
                 continue  # optional and unset: keep v1 lines as they were
             out[f.name] = value
         return out
@@ -403,14 +420,18 @@ def _str(obj: Mapping[str, Any], key: str) -> str:
 def validate_body(body: Body) -> None:
     """Domain checks beyond the field types; raise EventError naming the field."""
     if isinstance(body, TableSetup):
-        if body.game != "nlhe":
-            raise EventError(f"field 'game': unknown game {body.game!r} (v1 knows 'nlhe')")
+        if body.game not in LIVE_GAMES:
+            raise EventError(f"field 'game': unknown game {body.game!r}; one of "
+                             f"{', '.join(LIVE_GAMES)}")
         if not 2 <= body.seats <= 10:
             raise EventError(f"field 'seats' must be 2..10, got {body.seats}")
         if body.small_blind < 0 or body.big_blind <= 0 or body.small_blind > body.big_blind:
             raise EventError("fields 'small_blind'/'big_blind': need 0 <= small <= big, big > 0")
-        if body.ante < 0:
-            raise EventError(f"field 'ante' must be >= 0, got {body.ante}")
+        for key in ("ante", "bring_in", "small_bet", "big_bet"):
+            if getattr(body, key) < 0:
+                raise EventError(f"field '{key}' must be >= 0, got {getattr(body, key)}")
+        if body.big_bet and body.big_bet < body.small_bet:
+            raise EventError("fields 'small_bet'/'big_bet': the big bet is at least the small")
         _check_settings(body)
     elif isinstance(body, (SeatTake, SeatLeave, PlayerAway, PlayerBack, SeatChange)):
         if not 1 <= body.seat <= 10:

@@ -19,10 +19,11 @@ where the rulebooks disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from string import Formatter
 
-from controller.rules.findings import Citation, Finding, Severity
+from controller.rules.catalogue_entry import Entry, cite
+from controller.rules.catalogue_games import GAME_ENTRIES
+from controller.rules.findings import Finding
 
 RR = "roberts-rules-v11.txt"
 MISDEALS = "Section 3, Misdeals"
@@ -32,29 +33,13 @@ BETTING = "Section 3, Betting and Raising"
 NOLIMIT = "Section 14, No-Limit and Pot-Limit"
 BLINDS = "Section 4, Button and Blind Use"
 RULES_BLINDS = "Section 4, Rules for Using Blinds"
+_c = cite
 
 REDEAL = (
     "Declare a misdeal: every chip goes back to the player who put it in.",
     "Retrieve every card, reshuffle and recut, and redeal with the same button "
     "(Robert's Rules do not say whether the button moves on a redeal; Feltguard keeps it).",
 )
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One finding code."""
-
-    code: str
-    title: str
-    severity: Severity
-    rules: tuple[Citation, ...]
-    remedy: tuple[str, ...]
-    sensors: str
-    catalogue: bool = True  # False: a project code the research catalogue does not list
-
-
-def _c(section: str, rule: str, text: str = "", file: str = RR) -> Citation:
-    return Citation(file=file, section=section, rule=rule, text=text)
 
 
 _ENTRIES: tuple[Entry, ...] = (
@@ -671,7 +656,8 @@ _ENTRIES: tuple[Entry, ...] = (
     ),
 )
 
-CATALOGUE: Mapping[str, Entry] = {e.code: e for e in _ENTRIES}
+# The stud and draw families' entries live beside this table (catalogue_games.py).
+CATALOGUE: Mapping[str, Entry] = {e.code: e for e in (*_ENTRIES, *GAME_ENTRIES)}
 
 # The ordinals the exposed-card remedy names.
 ORDINALS = ("first", "second")

@@ -118,6 +118,7 @@ class Deal:
     boxed: tuple[tuple[str, str, bool], ...] = ()
     off: str = ""  # the code that stopped the monitor ("" while it judges)
     void: bool = False  # a misdeal-level finding: the hand waits for misdeal.declared
+    stub_shuffles: int = 0  # shuffle.done keys during the hand (a remedy's stub reshuffle)
 
     # --- questions -----------------------------------------------------------------------------
 
@@ -154,6 +155,12 @@ def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
     """A new deal to ``order`` (the seats dealt in, in dealing order)."""
     return Deal(order=tuple(order), why=MappingProxyType(dict(why or {})),
                 owes=MappingProxyType(dict(owes or {})))
+
+
+def stub_shuffled(deal: Deal) -> Deal:
+    """The dealer reshuffled the stub during the hand (a remedy: RR Section 5 Holdem r.7, the
+    premature turn; Section 3 r.16). Card positions predicted before it no longer hold."""
+    return replace(deal, stub_shuffles=deal.stub_shuffles + 1)
 
 
 def deal_order(button: int, players: Sequence[int], table_seats: int) -> tuple[int, ...]:

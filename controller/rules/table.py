@@ -255,6 +255,9 @@ def _in_play(state: TableState) -> bool:
 def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
     if _in_play(state):
         return _out_of_place(state, seq, "The table cannot be set up again during a hand.")
+    if body.game != "nlhe":
+        return _out_of_place(state, seq, f"The live monitor for {body.game} is not wired into "
+                             "the table yet; this table stays as it was.")
     outside = sorted(s for s in state.seating.seats if s > body.seats)
     if outside:
         return _out_of_place(state, seq, f"Seats {outside} are occupied but the table would have "
@@ -441,6 +444,10 @@ def _chip_race(state: TableState, body: ChipRaceStart | ChipRaceEnd, seq: int) -
 
 
 def _shuffle(state: TableState) -> Step:
+    h = state.hand
+    if h is not None and h.in_play:
+        # Mid-hand: a remedy's stub reshuffle (RR Section 5 Holdem r.7; Section 3 r.16).
+        return Step(replace(state, hand=replace(h, deal=dealing.stub_shuffled(h.deal))))
     return Step(replace(state, shuffled=True))
 
 

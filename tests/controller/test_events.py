@@ -57,3 +57,22 @@ def test_a_malformed_line_names_the_line_and_the_problem(tmp_path, line, message
 def test_seq_must_increase():
     with pytest.raises(EventError, match=":2: seq 1 does not follow seq 5"):
         list(iter_lines(['{"seq": 5, "type": "hand.end"}', '{"seq": 1, "type": "hand.end"}']))
+
+
+def test_every_live_game_is_a_variant_of_a_monitored_family():
+    from controller.events import LIVE_GAMES
+    from controller.rules.variants import VARIANTS
+
+    for game in LIVE_GAMES:
+        v = VARIANTS[game]
+        assert game == "nlhe" or v.draws or any(u for s in v.streets for u in s.hole), game
+
+
+def test_table_setup_takes_limit_and_stud_stakes_and_refuses_unknown_games():
+    (event,) = iter_lines(['{"seq":1,"ts":0,"type":"table.setup","game":"razz","ante":1,'
+                           '"bring_in":2,"small_bet":5,"big_bet":10}'])
+    assert (event.body.game, event.body.bring_in, event.body.big_bet) == ("razz", 2, 10)
+    with pytest.raises(EventError, match="unknown game 'omaha'"):
+        list(iter_lines(['{"seq":1,"ts":0,"type":"table.setup","game":"omaha"}']))
+    with pytest.raises(EventError, match="needs field 'amount'"):
+        list(iter_lines(['{"seq":1,"ts":0,"type":"action","seat":2,"kind":"draw"}']))
