@@ -7,6 +7,26 @@ one a finding carries.
 
 from __future__ import annotations
 
-from controller.rules.catalogue_entry import Entry
+from controller.rules.catalogue_entry import Entry, cite
 
-GAME_ENTRIES: tuple[Entry, ...] = ()
+IRREG = "Section 3, Irregularities"
+
+GAME_ENTRIES: tuple[Entry, ...] = (
+    # --- remedies followed through (every family) ---------------------------------------------
+    Entry(
+        "REMEDY_NOT_FOLLOWED",
+        "The remedy of an earlier finding was not followed",
+        "error",
+        (
+            cite(IRREG, "16", "subsequent cards dealt should be those that would have come if "
+                 "no error had occurred."),
+        ),
+        (
+            "{detail}",
+            "The remedy of {after} says: {wanted}. Put the card where the remedy puts it, or "
+            "call the floor.",
+        ),
+        "shoe reader; zone antennas; the betting feed",
+        catalogue=False,
+    ),
+)
