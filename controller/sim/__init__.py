@@ -2,5 +2,6 @@
 mistakes at a chosen rate and the truth about each one."""
 
 from controller.sim.dealer import MISTAKES, CardMove, Mistake, SimDealer, expand
+from controller.sim.games_dealer import GameDealer
 
-__all__ = ["MISTAKES", "CardMove", "Mistake", "SimDealer", "expand"]
+__all__ = ["MISTAKES", "CardMove", "GameDealer", "Mistake", "SimDealer", "expand"]

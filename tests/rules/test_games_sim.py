@@ -1,0 +1,556 @@
+"""The stud and draw simulated dealer (controller/sim/games_dealer.py): clean hands replay through
+a fresh engine and follow the event contract, each mistake emits its sequence and its truth,
+and the same seed gives the same hands."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pytest
+
+from controller.events import (
+    Action,
+    DeckRegister,
+    HandEnd,
+    HandStart,
+    MisdealDeclared,
+    SeatTake,
+    ShoeDraw,
+    TableSetup,
+    validate_body,
+)
+from controller.rules.engine import Hand, Stakes
+from controller.rules.variants import VARIANTS
+from controller.sim import CardMove, GameDealer, Mistake, expand
+from controller.sim.dealer import SimStep
+from controller.sim.games_dealer import (
+    DRAW_GAMES,
+    MISDEAL_KINDS,
+    MISTAKES_DRAW,
+    MISTAKES_STUD,
+    MUST_TAKE,
+    STUD_GAMES,
+)
+
+GAMES = STUD_GAMES + DRAW_GAMES
+
+
+class ContractError(AssertionError):
+    """A clean hand departed from the event contract."""
+
+
+@dataclass
+class Table:
+    """An independent reading of the dealer's steps: the table set-up, and each hand replayed
+    through a fresh ``engine.Hand`` while checking the order of the cards (the event contract
+    of docs in controller/sim/games_dealer.py)."""
+
+    setup: TableSetup | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    stacks: dict[int, int] = field(default_factory=dict)
+
+    def table_step(self, step: SimStep) -> bool:
+        if isinstance(step, TableSetup):
+            self.setup = step
+        elif isinstance(step, DeckRegister):
+            self.tags = dict(step.tags)
+        elif isinstance(step, SeatTake):
+            self.stacks[step.seat] = step.stack
+        else:
+            return False
+        return True
+
+    def replay(self, steps: Sequence[SimStep]) -> Hand:
+        """Replay one clean hand; the engine raises IllegalAction on any illegal action."""
+        body = [s for s in steps if not self.table_step(s)]
+        assert self.setup is not None
+        game = self.setup.game
+        v = VARIANTS[game]
+        stud = game in STUD_GAMES
+        start = body[0]
+        assert isinstance(start, HandStart)
+        seats = sorted(self.stacks)
+        if stud:
+            assert start.button is None
+            order = seats
+        else:
+            assert start.button is not None
+            b = seats.index(start.button)
+            order = seats[b + 1:] + seats[:b + 1]
+        n = len(order)
+        pos = {s: i for i, s in enumerate(order)}
+        posts = [s for s in body if isinstance(s, Action) and s.kind == "post"
+                 and s.blind != "bring_in"]
+        first_card = next(i for i, s in enumerate(body) if isinstance(s, CardMove))
+        if any(isinstance(s, Action) and s.kind == "post" and s.blind != "bring_in"
+               for s in body[first_card:]):
+            raise ContractError("a forced post after the first card")
+        setup = self.setup
+        fixed = v.structure == "fixed"
+        small, big = (setup.small_bet, setup.big_bet) if fixed else (0, 0)
+        if stud or v.forced == "antes":
+            if [(p.seat, p.blind, p.amount) for p in posts] != [
+                    (s, "ante", min(setup.ante, self.stacks[s])) for s in order]:
+                raise ContractError(f"antes {posts}")
+            stakes = Stakes(antes=(setup.ante,) * n, bring_in=setup.bring_in if stud else 0,
+                            small_bet=small, big_bet=big)
+        else:
+            sb, bb = (order[1], order[0]) if n == 2 else (order[0], order[1])
+            if [(p.seat, p.blind) for p in posts] != [(sb, "small_blind"), (bb, "big_blind")]:
+                raise ContractError(f"blinds {posts}")
+            stakes = Stakes(blinds_or_straddles=(setup.small_blind, setup.big_blind),
+                            small_bet=small, big_bet=big,
+                            min_bet=0 if fixed else setup.big_blind)
+        h = Hand(v, stakes, [self.stacks[s] for s in order])
+        flags = v.streets[0].hole
+        dealt = 0  # cards of the initial deal
+        burns: dict[int, int] = {}  # street -> burns seen
+        drawing: tuple[int, int, list[str]] | None = None  # (position, asked, discards)
+        run = (0, 0)  # (seat, consecutive shoe cards to it)
+        prev: SimStep | None = None
+        for step in body[first_card:]:
+            if isinstance(step, CardMove) and step.from_shoe:
+                card = self.tags[step.uid]
+                st = h.street
+                if step.zone == "burn":
+                    burns[st] = burns.get(st, 0) + 1
+                    if st == 0 or burns[st] > (1 if stud else 2):
+                        raise ContractError(f"burn on street {st}")
+                    run = (0, 0)
+                elif step.zone.startswith("seat:"):
+                    seat = int(step.zone[5:])
+                    p = pos[seat]
+                    if st == 0:
+                        if seat != order[dealt % n] or step.face_up != flags[dealt // n]:
+                            raise ContractError(f"deal card {dealt} to seat {seat}")
+                        dealt += 1
+                    elif stud:
+                        due = [s for s in order if h.hole_needed(pos[s])]
+                        if burns.get(st) != 1 or seat != due[0] or \
+                                step.face_up != v.streets[st].hole[0]:
+                            raise ContractError(f"street {st} card to seat {seat}")
+                    else:
+                        if not burns.get(st) or (burns[st] == 1 and not h.hole_needed(p)):
+                            raise ContractError("no burn before the draw's first card")
+                        if step.face_up:
+                            raise ContractError("a replacement card face up")
+                    run = (seat, run[1] + 1 if run[0] == seat else 1)
+                    if not stud and st > 0 and run[1] > 4:
+                        raise ContractError(f"five consecutive cards to seat {seat}")
+                    h.deal_hole(p, [card])
+                else:
+                    raise ContractError(f"a card to {step.zone} in a clean hand")
+            elif isinstance(step, CardMove):
+                seat = int(str(step.from_zone)[5:])
+                if step.zone != "muck":
+                    raise ContractError(f"a felt move to {step.zone} in a clean hand")
+                if drawing is not None and drawing[0] == pos[seat]:
+                    drawing[2].append(self.tags[step.uid])
+                    if len(drawing[2]) == drawing[1]:
+                        h.stand_pat_or_discard(drawing[0], drawing[2])
+                        drawing = None
+                elif not h.folded[pos[seat]]:
+                    raise ContractError(f"seat {seat}'s cards mucked while it is in")
+            elif isinstance(step, Action):
+                p = pos[step.seat]
+                if step.seat != run[0]:
+                    run = (0, 0)  # another player's turn: the cards are no longer consecutive
+                if step.kind == "draw":
+                    assert step.amount is not None
+                    if step.amount == 0:
+                        h.stand_pat_or_discard(p, [])
+                    else:
+                        drawing = (p, step.amount, [])
+                elif step.kind == "post":
+                    h.post_bring_in(p)
+                elif step.kind in ("bet", "raise"):
+                    assert step.amount is not None
+                    if (step.kind == "bet") != (max(h.bets) == 0):
+                        raise ContractError(f"{step.kind} with bets {h.bets}")
+                    h.complete_bet_or_raise_to(p, step.amount)
+                elif step.kind in ("call", "check"):
+                    owe = h.checking_or_calling_amount()
+                    if (step.kind == "check") != (owe == 0):
+                        raise ContractError(f"{step.kind} owing {owe}")
+                    h.check_or_call(p)
+                elif step.kind == "fold":
+                    h.fold(p)
+                else:
+                    raise ContractError(f"action {step.kind}")
+            elif isinstance(step, HandEnd):
+                if not h.betting_over:
+                    raise ContractError("hand.end with betting still open")
+                if not h.is_over:
+                    h.show_all()
+                assert h.is_over
+            prev = step
+        assert isinstance(prev, HandEnd)
+        for i, seat in enumerate(order):
+            self.stacks[seat] = h.stacks[i]
+        return h
+
+
+# --- clean hands -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clean_hands_replay_through_a_fresh_engine(game: str) -> None:
+    showdowns = draws = fives = 0
+    for seed in (1, 2):
+        dealer = GameDealer(game, random.Random(seed))
+        table = Table()
+        for _ in range(30):
+            steps = dealer.next_hand()
+            h = table.replay(steps)
+            assert table.stacks == dealer.stacks  # the engine settled the same pots
+            showdowns += sum(1 for f in h.folded if not f) > 1
+            for s in steps:
+                if isinstance(s, Action) and s.kind == "draw":
+                    draws += 1
+                    fives += s.amount == 5
+        assert dealer.truth == []
+    assert showdowns > 5  # hands reach the showdown, not only folds
+    if game in DRAW_GAMES:
+        assert draws > 100
+        assert (fives > 0) == (VARIANTS[game].max_draw == 5)
+
+
+def test_every_body_is_a_valid_event() -> None:
+    for game in GAMES:
+        dealer = GameDealer(game, random.Random(5), mistake_rate=0.5)
+        for _ in range(20):
+            for step in dealer.next_hand():
+                for body in expand(step):
+                    if not isinstance(body, DeckRegister):  # the joker tag: the lead's part
+                        validate_body(body)
+
+
+def test_the_deck_register_has_the_joker_where_the_game_plays_it() -> None:
+    for game, joker_deck in (("stud", False), ("draw5_joker", True), ("a5_lowball", True),
+                             ("badugi", False)):
+        dealer = GameDealer(game, random.Random(1))
+        reg = next(s for s in dealer.next_hand() if isinstance(s, DeckRegister))
+        cards = list(reg.tags.values())
+        # 52 or 53 cards, a spare duplicate tag, and (no joker in the game) a joker tag
+        assert len(cards) == 54 and cards.count("Xx") == 1
+        assert len(set(cards)) == 53
+        assert (dealer.joker_uid == "") == joker_deck
+
+
+def test_stud_antes_then_three_passes_in_seat_order() -> None:
+    dealer = GameDealer("razz", random.Random(3), seats=4)
+    steps = dealer.next_hand()
+    body = [s for s in steps if isinstance(s, (HandStart, Action, CardMove))]
+    assert body[0] == HandStart(button=None)
+    assert [(a.seat, a.blind) for a in body[1:5]] == [(s, "ante") for s in (1, 2, 3, 4)]
+    third = body[5:17]
+    assert all(isinstance(c, CardMove) and c.from_shoe for c in third)
+    assert [c.zone for c in third] == [f"seat:{s}" for s in (1, 2, 3, 4)] * 3
+    assert [c.face_up for c in third] == [False] * 8 + [True] * 4
+    assert isinstance(body[17], Action) and body[17].blind == "bring_in"
+
+
+def test_draw_button_moves_and_a_misdeal_redeals_on_the_same_button() -> None:
+    dealer = GameDealer("27_triple", random.Random(4), seats=5)
+    buttons = []
+    for kind in (None, None, "first_card_wrong_seat", None, None):
+        steps = dealer.next_hand(kind)
+        buttons.append(next(s.button for s in steps if isinstance(s, HandStart)))
+    assert buttons == [1, 2, 3, 3, 4]
+
+
+# --- mistakes --------------------------------------------------------------------------------
+
+
+def _cases() -> list[tuple[str, str]]:
+    return [(g, k) for g in GAMES for k in sorted(GameDealer(g, random.Random(0)).mistakes)]
+
+
+def _moves(steps: Sequence[SimStep]) -> list[tuple[int, CardMove]]:
+    return [(i, s) for i, s in enumerate(steps) if isinstance(s, CardMove)]
+
+
+def _actions(steps: Sequence[SimStep], start: int = 0) -> list[tuple[int, Action]]:
+    return [(i, s) for i, s in enumerate(steps) if isinstance(s, Action) and i >= start]
+
+
+def _initial_deal(steps: Sequence[SimStep], game: str) -> list[tuple[int, CardMove]]:
+    """The cards of the initial deal (third street): the shoe cards before the first action
+    that is not an ante or blind post."""
+    first = next((i for i, a in _actions(steps) if a.kind != "post" or a.blind == "bring_in"),
+                 len(steps))
+    return [(i, m) for i, m in _moves(steps) if m.from_shoe and m.zone.startswith("seat:")
+            and i < first]
+
+
+def _check_misdeal(steps: list[SimStep], truth: list[Mistake], dealer: GameDealer) -> None:
+    (t,) = truth
+    assert isinstance(steps[-1], MisdealDeclared) and not any(
+        isinstance(s, HandEnd) for s in steps)
+    last = steps[-2]
+    assert isinstance(last, CardMove) and last.from_shoe
+    assert dealer.tags[last.uid] == t.cards[-1]
+    shoe = [m for _, m in _moves(steps) if m.from_shoe]
+    if t.kind == "first_card_wrong_seat":
+        assert len(shoe) == 1 and last.zone == f"seat:{t.seats[1]}"
+    elif t.kind == "card_out_of_sequence":
+        assert len(shoe) > 1 and last.zone == f"seat:{t.seats[1]}" != f"seat:{t.seats[0]}"
+    elif t.kind == "joker_dealt":
+        assert t.cards == ("Xx",) and last.uid == dealer.joker_uid
+    elif t.kind == "duplicate_card":
+        assert last.uid == dealer.spare_uid
+        assert [dealer.tags[m.uid] for m in shoe].count(t.cards[0]) == 2
+    elif t.kind == "draw_first_card_exposed":
+        assert len(shoe) <= 2 and last.face_up and last.zone == f"seat:{t.seats[0]}"
+
+
+def _third_street(steps: list[SimStep], seat: int) -> list[CardMove]:
+    return [m for _, m in _initial_deal(steps, "stud") if m.zone == f"seat:{seat}"]
+
+
+def _check_stud(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: GameDealer,
+                before: dict[int, int]) -> None:
+    tags = dealer.tags
+    t = truth[-1]
+    if kind in ("stud_downcard_exposed", "stud_both_downcards_exposed",
+                "stud_exposed_remedy_ignored"):
+        seat = t.seats[0]
+        faces = [m.face_up for m in _third_street(steps, seat)]
+        assert truth[0].expected_code == "STUD_ONE_HOLECARD_EXPOSED"
+        if kind == "stud_downcard_exposed":
+            assert len(truth) == 1 and faces in ([True, False, False], [False, True, False])
+        elif kind == "stud_exposed_remedy_ignored":
+            assert [x.expected_code for x in truth] == ["STUD_ONE_HOLECARD_EXPOSED",
+                                                        "REMEDY_NOT_FOLLOWED"]
+            assert faces in ([True, False, True], [False, True, True])
+            assert tags[_third_street(steps, seat)[2].uid] == t.cards[0]
+        else:
+            assert [x.expected_code for x in truth] == ["STUD_ONE_HOLECARD_EXPOSED",
+                                                        "STUD_BOTH_HOLECARDS_EXPOSED"]
+            assert faces == [True, True, False] and len(t.cards) == 2
+            # the dead hand goes to the muck before the betting, gets no more cards, and its
+            # ante comes back
+            first_bet = _actions(steps)[len(before)][0]
+            mucked = [m for i, m in _moves(steps) if not m.from_shoe and i < first_bet]
+            assert [m.from_zone for m in mucked] == [f"seat:{seat}"] * 3
+            assert all(m.zone == "muck" for m in mucked)
+            assert len([m for _, m in _moves(steps) if m.zone == f"seat:{seat}"]) == 3
+            assert dealer.stacks[seat] == before[seat]
+    elif kind == "stud_wrong_bring_in":
+        wrong, low = t.seats
+        acts = [a for _, a in _actions(steps) if a.blind != "ante"]
+        assert (acts[0].seat, acts[0].blind) == (wrong, "bring_in")
+        assert (acts[1].seat, acts[1].blind) == (low, "bring_in")
+        # the real low card, by a fresh engine
+        seats = sorted(before)
+        g = Hand(VARIANTS[dealer.game], Stakes(antes=(1,) * len(seats), bring_in=1,
+                                               small_bet=2, big_bet=4),
+                 [before[s] for s in seats])
+        for _, m in _initial_deal(steps, "stud"):
+            g.deal_hole(seats.index(int(m.zone[5:])), [tags[m.uid]])
+        assert g.actor is not None and seats[g.actor] == low != wrong
+    elif kind == "stud_burn_missing":
+        i, m = next((i, m) for i, m in _moves(steps) if m.from_shoe and tags[m.uid] == t.cards[0])
+        assert m.zone == f"seat:{t.seats[0]}" and isinstance(steps[i - 1], Action)
+        assert steps[i + 1] == CardMove(m.uid, False, "burn", False, f"seat:{t.seats[0]}")
+        nxt = steps[i + 2]
+        assert isinstance(nxt, CardMove) and nxt.from_shoe and nxt.zone == m.zone
+    elif kind == "stud_burn_extra":
+        i, m = next((i, m) for i, m in _moves(steps) if m.from_shoe and tags[m.uid] == t.cards[0])
+        prev, fix = steps[i - 1], steps[i + 1]
+        assert m.zone == "burn" and isinstance(prev, CardMove) and prev.zone == "burn"
+        assert isinstance(fix, CardMove) and not fix.from_shoe and fix.from_zone == "burn"
+        assert fix.uid == m.uid and fix.zone == f"seat:{t.seats[0]}"
+    elif kind == "stud_premature_street":
+        i, burn = next((i, m) for i, m in _moves(steps) if tags[m.uid] == t.cards[0])
+        assert burn.zone == "burn" and isinstance(steps[i - 1], Action)
+        card, aside = steps[i + 1], steps[i + 2]
+        assert isinstance(card, CardMove) and card.from_shoe and card.zone.startswith("seat:")
+        assert aside == CardMove(card.uid, card.face_up, "aside", False, card.zone)
+        # the round goes on, then a card per player still in is set aside, then the burn
+        # and the street
+        rest = steps[i + 3:]
+        assert isinstance(rest[0], Action)
+        shoe = [m for m in rest if isinstance(m, CardMove) and m.from_shoe]
+        aside = 0
+        while shoe[aside].zone == "aside":
+            aside += 1
+        assert aside >= 2 and shoe[aside].zone == "burn"
+        street = shoe[aside + 1:aside + 1 + aside]
+        assert len({m.zone for m in street}) == aside
+        assert all(m.zone.startswith("seat:") for m in street)
+    elif kind == "stud_final_card_faceup":
+        last_burn = max(i for i, m in _moves(steps) if m.zone == "burn")
+        seventh = [m for i, m in _moves(steps) if i > last_burn and m.from_shoe]
+        up = {m.zone for m in seventh if m.face_up}
+        target = f"seat:{t.seats[0]}"
+        assert target in up and tags[next(m.uid for m in seventh if m.zone == target)] \
+            == t.cards[0]
+        heads_up_first = len(seventh) == 2 and seventh[0].zone == target
+        assert up == ({m.zone for m in seventh} if heads_up_first else {target})
+
+
+def _check_draw(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: GameDealer
+                ) -> None:
+    tags = dealer.tags
+    (t,) = truth
+    moves = _moves(steps)
+    if kind == "draw_predraw_exposed":
+        deal = _initial_deal(steps, dealer.game)
+        up = [(n, m) for n, (_, m) in enumerate(deal) if m.face_up]
+        ((n, m),) = up
+        assert n >= 2 and tags[m.uid] == t.cards[0] and m.zone == f"seat:{t.seats[0]}"
+        must = MUST_TAKE[dealer.game]
+        out = [(i, x) for i, x in moves if x.uid == m.uid and x.zone == "burn"]
+        if must is None or t.cards[0][0] in must:
+            assert out == []
+        else:
+            # after the deal is complete: the exposed card to the burn, a new card to the seat
+            ((i, x),) = out
+            last_deal = max(j for j, y in moves if y.from_shoe and y is not m
+                            and j < i)
+            assert x.zone == "burn" and x.from_zone == m.zone and i == last_deal + 1
+            nxt = steps[i + 1]
+            assert isinstance(nxt, CardMove) and nxt.from_shoe and nxt.zone == m.zone
+            assert not nxt.face_up
+    elif kind == "draw_exposed_on_draw":
+        i, m = next((i, m) for i, m in moves if m.from_shoe and m.face_up)
+        assert tags[m.uid] == t.cards[0] and m.zone == f"seat:{t.seats[0]}"
+        assert steps[i + 1] == CardMove(m.uid, True, "muck", False, m.zone)
+        # the draw is completed to the others, then the seat's replacement comes last
+        j = i + 2
+        while not (isinstance(steps[j], Action) and steps[j].kind != "draw"):  # type: ignore
+            j += 1
+        last = steps[j - 1]
+        assert isinstance(last, CardMove) and last.from_shoe and last.zone == m.zone
+    elif kind == "draw_five_consecutive":
+        seat = t.seats[0]
+        i = next(i for i, a in _actions(steps) if a.kind == "draw" and a.seat == seat
+                 and a.amount == 5 and any(tags[m.uid] == t.cards[0] for j, m in moves
+                                           if j > i))
+        cards = [m for j, m in moves if j > i and m.from_shoe and m.zone != "burn"][:5]
+        assert all(m.zone == f"seat:{seat}" for m in cards) and tags[cards[4].uid] == t.cards[0]
+        # not the last to draw: another player draws after it in this round
+        after = [a for _, a in _actions(steps, i + 1)]
+        assert after[0].kind == "draw"
+    elif kind == "draw_button_short":
+        button = next(s.button for s in steps if isinstance(s, HandStart))
+        assert t.seats == (button,)
+        first = next(i for i, a in _actions(steps) if a.kind != "post")
+        passes = len(VARIANTS[dealer.game].streets[0].hole)
+        got = [m for j, m in moves if j < first and m.zone == f"seat:{button}"]
+        assert len(got) == passes - 1
+        nxt = steps[first + 1]
+        assert isinstance(nxt, CardMove) and nxt.from_shoe and nxt.zone == f"seat:{button}"
+    elif kind == "draw_wrong_count":
+        seat = t.seats[0]
+        i, m = next((i, m) for i, m in moves if tags[m.uid] == t.cards[0])
+        ask = [a for j, a in _actions(steps) if j < i and a.kind == "draw"][-1]
+        assert ask.seat == seat and ask.amount is not None and 1 <= ask.amount <= 3
+        start = steps.index(ask)
+        got = [x for j, x in moves if start < j <= i and x.from_shoe and x.zone != "burn"]
+        assert len(got) == ask.amount + 1 and all(x.zone == f"seat:{seat}" for x in got)
+        # a dead hand: it folds at its next turn or is killed before hand.end
+        end = next(j for j, s in enumerate(steps) if isinstance(s, HandEnd))
+        folds = [a for j, a in _actions(steps, i) if a.seat == seat and a.kind == "fold"]
+        killed = [x for j, x in moves if i < j < end and x.from_zone == f"seat:{seat}"]
+        assert folds or killed
+        assert [a.kind for j, a in _actions(steps, i) if a.seat == seat] in ([], ["fold"])
+    elif kind == "draw_burn_missing":
+        i, m = next((i, m) for i, m in moves if tags[m.uid] == t.cards[0])
+        assert m.from_shoe and m.zone == f"seat:{t.seats[0]}"
+        assert steps[i + 1] == CardMove(m.uid, False, "burn", False, m.zone)
+        # no burn since the round began (its first card off the shoe)
+        ask = max(j for j, a in _actions(steps) if j < i and a.kind != "draw")
+        assert not any(x.zone == "burn" for j, x in moves if ask < j < i)
+
+
+@pytest.mark.parametrize(("game", "kind"), _cases())
+def test_each_mistake_emits_its_sequence_and_truth(game: str, kind: str) -> None:
+    table = MISTAKES_STUD if game in STUD_GAMES else MISTAKES_DRAW
+    for seed in range(3):
+        dealer = GameDealer(game, random.Random(seed))
+        t = Table()
+        before = dict(dealer.stacks)
+        steps = dealer.next_hand(kind)
+        for s in steps:
+            t.table_step(s)
+        truth = [m for m in dealer.truth if m.hand == 1]
+        assert truth and all(m.kind == kind for m in truth)
+        assert truth[-1].expected_code == table[kind]
+        if kind in MISDEAL_KINDS:
+            _check_misdeal(steps, truth, dealer)
+            assert dealer.stacks == before
+        elif kind == "draw_after_hand_end":
+            assert isinstance(steps[-2], HandEnd)
+            assert steps[-1] == ShoeDraw(steps[-1].uid, True)  # type: ignore[union-attr]
+            assert dealer.tags[steps[-1].uid] == truth[0].cards[0]  # type: ignore[union-attr]
+        else:
+            assert isinstance(steps[-1], HandEnd)
+            if game in STUD_GAMES:
+                _check_stud(kind, steps, truth, dealer, before)
+            else:
+                _check_draw(kind, steps, truth, dealer)
+        # the next hand is clean and replays through a fresh engine
+        t.stacks = dict(dealer.stacks)
+        t.replay(dealer.next_hand())
+        assert t.stacks == dealer.stacks and len(dealer.truth) == len(truth)
+
+
+def test_predraw_exposed_card_kept_and_replaced_both_happen() -> None:
+    seen = set()
+    for seed in range(12):
+        dealer = GameDealer("27_triple", random.Random(seed))
+        steps = dealer.next_hand("draw_predraw_exposed")
+        seen.add(any(isinstance(s, CardMove) and s.zone == "burn" and not s.from_shoe
+                     for s in steps))
+    assert seen == {True, False}
+
+
+def test_final_card_face_up_heads_up_and_multiway_both_happen() -> None:
+    sizes = set()
+    for seed in range(12):
+        dealer = GameDealer("stud", random.Random(seed))
+        steps = dealer.next_hand("stud_final_card_faceup")
+        last_burn = max(i for i, m in _moves(steps) if m.zone == "burn")
+        sizes.add(len([m for i, m in _moves(steps) if i > last_burn]))
+    assert {2, 3} <= sizes
+
+
+def test_mistake_rate_records_truth_for_some_hands() -> None:
+    dealer = GameDealer("badugi", random.Random(9), mistake_rate=0.4)
+    for _ in range(50):
+        dealer.next_hand()
+    hands = {m.hand for m in dealer.truth}
+    assert 8 < len(hands) < 35
+    assert all(m.expected_code in MISTAKES_DRAW.values() for m in dealer.truth)
+
+
+# --- determinism and bad input ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["stud8", "a5_lowball", "27_single"])
+def test_same_seed_same_hands(game: str) -> None:
+    def run(seed: int) -> tuple[list[list[SimStep]], list[Mistake]]:
+        dealer = GameDealer(game, random.Random(seed), mistake_rate=0.5)
+        return [dealer.next_hand() for _ in range(25)], dealer.truth
+
+    assert run(7) == run(7)
+    assert run(7) != run(8)
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown game"):
+        GameDealer("nlhe", random.Random(1))
+    with pytest.raises(ValueError, match="seats"):
+        GameDealer("stud", random.Random(1), seats=7)
+    with pytest.raises(ValueError, match="positive"):
+        GameDealer("badugi", random.Random(1), ante=0)
+    with pytest.raises(ValueError, match="unknown mistake kind"):
+        GameDealer("draw5_joker", random.Random(1)).next_hand("joker_dealt")
+    with pytest.raises(ValueError, match="unknown mistake kind"):
+        GameDealer("badugi", random.Random(1)).next_hand("draw_five_consecutive")
+    with pytest.raises(ValueError, match="unknown mistake kind"):
+        GameDealer("stud", random.Random(1)).next_hand("draw_wrong_count")
