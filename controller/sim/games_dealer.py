@@ -480,6 +480,12 @@ class GameDealer:
                     self._record(kind, [seat], [self.tags[uids[d]] for d in downs])
             if kind == "stud_exposed_remedy_ignored":
                 self._record(kind, [seat], [self.tags[uids[2 * n + j]]])
+            elif self._dead is not None:
+                # a dead hand gets no more cards: the third pass skips it and the next card
+                # goes to the next seat (the card it would have had goes back on the stub)
+                del zones[2 * n + j], face[2 * n + j]
+                self._deck.append(uids.pop())
+                total -= 1
             else:
                 # "your third card will be dealt down" (RR Section 8 r.1)
                 face[2 * n + j] = False
@@ -680,7 +686,8 @@ class GameDealer:
                 wrong = self.rng.choice(others)
                 self._emit(Action(seat=wrong, kind="post", amount=self.bring_in,
                                   blind="bring_in"))
-                self._record("stud_wrong_bring_in", [wrong, low], [])
+                door = self._holes[low][-1]  # the real low card's upcard
+                self._record("stud_wrong_bring_in", [wrong, low], [self.tags[door]])
                 # "the action will be corrected to the real lowcard, who now must bet. The
                 # incorrect lowcard takes back the wager" (RR Section 8 r.5)
         acted = 0

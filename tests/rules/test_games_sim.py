@@ -329,14 +329,16 @@ def _check_stud(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: G
         else:
             assert [x.expected_code for x in truth] == ["STUD_ONE_HOLECARD_EXPOSED",
                                                         "STUD_BOTH_HOLECARDS_EXPOSED"]
-            assert faces == [True, True, False] and len(t.cards) == 2
+            assert faces == [True, True] and len(t.cards) == 2
             # the dead hand goes to the muck before the betting, gets no more cards, and its
             # ante comes back
             first_bet = _actions(steps)[len(before)][0]
             mucked = [m for i, m in _moves(steps) if not m.from_shoe and i < first_bet]
-            assert [m.from_zone for m in mucked] == [f"seat:{seat}"] * 3
+            assert [m.from_zone for m in mucked] == [f"seat:{seat}"] * 2
             assert all(m.zone == "muck" for m in mucked)
-            assert len([m for _, m in _moves(steps) if m.zone == f"seat:{seat}"]) == 3
+            assert len([m for _, m in _moves(steps) if m.zone == f"seat:{seat}"]) == 2
+            # the third pass skips it: the mucking comes right after the last card of the deal
+            assert mucked == [steps[i] for i in range(first_bet - 2, first_bet)]
             assert dealer.stacks[seat] == before[seat]
     elif kind == "stud_wrong_bring_in":
         wrong, low = t.seats
@@ -351,6 +353,7 @@ def _check_stud(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: G
         for _, m in _initial_deal(steps, "stud"):
             g.deal_hole(seats.index(int(m.zone[5:])), [tags[m.uid]])
         assert g.actor is not None and seats[g.actor] == low != wrong
+        assert t.cards == (g.upcards(g.actor)[0],)
     elif kind == "stud_burn_missing":
         i, m = next((i, m) for i, m in _moves(steps) if m.from_shoe and tags[m.uid] == t.cards[0])
         assert m.zone == f"seat:{t.seats[0]}" and isinstance(steps[i - 1], Action)
