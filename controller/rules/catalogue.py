@@ -186,6 +186,24 @@ _ENTRIES: tuple[Entry, ...] = (
         "shoe reader and seat antennas; betting feed; attention key",
     ),
     Entry(
+        "MUCKED_HAND_RETRIEVAL",
+        "A mucked hand was retrieved",
+        "warning",
+        (
+            _c("Section 3, Dead Hands", "2", "Cards thrown into the muck may be ruled dead. "
+               "However, a hand that is clearly identifiable may be retrieved and ruled live at "
+               "management's discretion if doing so is in the best interest of the game."),
+        ),
+        (
+            "Seat {seat}'s cards {cards} were read in the muck and {card} is back in seat "
+            "{seat}.",
+            "Cards thrown into the muck may be ruled dead: call the floor, who decides whether "
+            "the hand ({cards}, clearly identified by the muck log) is retrieved and ruled live "
+            "(an extra effort is made if it was folded on incorrect information).",
+        ),
+        "seat and muck antennas",
+    ),
+    Entry(
         "MISDEAL_LOCKOUT",
         "A misdeal error noticed after the misdeal cut-off: the deal will be played",
         "warning",

@@ -20,10 +20,20 @@ burn; right after the flop, before any flop action, a card may be a fourth flop 
 premature turn), the card's zone read decides, judged with the state as it was when the card
 left the shoe. Findings about a card carry the ``seq`` of its ``shoe.draw``.
 
-After the first finding about the procedure the monitor stops judging the dealing for the rest of
-the hand (v1 does not yet follow remedies, so anything further would be spurious), except the two
-escalations the rules name: a second exposed hole card, and a second extra card. A misdeal-level
-finding marks the hand void: it waits for ``misdeal.declared``.
+Remedies are followed (research/irregularities.md §1.C-1.L; RR Section 3, Irregularities,
+r.16: "subsequent cards dealt should be those that would have come if no error had occurred").
+A finding whose remedy fixes the cards that must come next starts a ``Remedy``: the moves it calls
+for, in order (a card to a zone, a card back into the stub, a stub reshuffle). While it runs, the
+cards drawn after the error are judged against it; a card that goes elsewhere raises
+REMEDY_NOT_FOLLOWED. Once every move is made the procedure resumes where the remedy leaves it
+(``Deal.skew`` keeps the slot arithmetic of POST_DEAL in step), so a second, independent mistake
+later in the hand is caught too. Cards a remedy returns to the stub may legitimately be drawn again
+(research §3.5): they are new draws, not duplicates.
+
+The monitor stops judging the dealing for the rest of the hand (``off``) after a finding with no
+remedy it can follow (an unexpected card, a remedy not followed, a second error while a remedy
+runs), except the two escalations the rules name: a second exposed hole card, and a second extra
+card. A misdeal-level finding marks the hand void: it waits for ``misdeal.declared``.
 """
 
 from __future__ import annotations
@@ -55,6 +65,13 @@ JUDGE_NOW = ""
 EXTRA_OR_FLOP = "extra-or-premature-flop"
 FOUR_OR_TURN = "four-card-flop-or-premature-turn"
 FLAGGED = "flagged"  # already judged at the draw
+REMEDY = "remedy"  # drawn while a remedy runs: judged against it at its zone read
+
+# The moves of a remedy.
+PUT = "put"  # a card is read in a zone (uid "": the next card off the shoe)
+RETURN = "return"  # a card goes back into the stub (zone.leave; a stub shuffle also gathers it)
+SHUFFLE = "shuffle"  # the stub is reshuffled (shuffle.done during the hand)
+SEAT_ZONES = tuple(f"seat:{n}" for n in range(1, 11))
 
 
 @dataclass(frozen=True)
@@ -77,6 +94,10 @@ class Context:
             return self.street_actions
         return 1 if self.street > 1 and not self.over else 0
 
+    def early(self, rounds: int) -> bool:
+        """Was the betting round before a card needing ``rounds`` complete rounds still open?"""
+        return not self.over and self.rounds_done < rounds
+
 
 @dataclass(frozen=True)
 class CardState:
@@ -90,10 +111,66 @@ class CardState:
     how: str = JUDGE_NOW
     zone: str | None = None
     judged: bool = False  # its first zone read has been judged
+    m: int = -1  # its slot in POST_DEAL (cards after the initial deal), -1 for hole cards
+    home: str = ""  # the seat zone it was first read in (a hole card)
+    mucked: bool = False  # read in the muck after its seat
 
     @property
     def name(self) -> str:
         return self.card or f"tag {self.uid}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move a remedy calls for."""
+
+    kind: str  # PUT, RETURN or SHUFFLE
+    zone: str = ""  # PUT: where the card is read
+    uid: str = ""  # the card ("" for PUT: the next card off the shoe)
+    name: str = ""  # the card's name, for people
+    rounds: int = 0  # PUT from the shoe: betting rounds that must be complete when it is drawn
+
+    def says(self) -> str:
+        if self.kind == SHUFFLE:
+            return "reshuffle the stub and cut"
+        if self.kind == RETURN:
+            return f"{self.name} back into the stub"
+        where = _zone_name(self.zone)
+        if self.uid:
+            return f"{self.name} to {where}"
+        after = f" after the {STREET_BEFORE[self.rounds]} betting" if self.rounds else ""
+        return f"the next card off the shoe to {where}{after}"
+
+
+STREET_BEFORE = {1: "preflop", 2: "flop", 3: "turn"}
+STREET_ROUNDS = {"flop": 1, "turn": 2, "river": 3}  # rounds complete before a street is dealt
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """A remedy being followed: the moves still due, in order."""
+
+    code: str
+    seq: int
+    steps: tuple[Step, ...]
+    resume: int  # the POST_DEAL slot the procedure resumes at once every move is made
+    first: int  # cards drawn from this ordinal on (after the initial deal) are the remedy's
+    street: str = ""  # a premature street: the rest of it may still come out of the shoe
+    tail: int = 0  # premature board cards that may still follow
+    board_seen: bool = False  # a premature board card has been seen
+    slot: int = 0  # the POST_DEAL slot of the finding's card
+    anchor: str = ""  # a premature card flagged at its draw: its first read builds the steps
+
+    @property
+    def after(self) -> str:
+        return f"{self.code} (seq {self.seq})"
+
+    def wanted(self) -> str:
+        return ", then ".join(s.says() for s in self.steps) or "nothing more"
+
+
+def _expect(steps: Sequence[Step]) -> tuple[tuple[str, str | None], ...]:
+    return tuple((s.zone, s.name or None) for s in steps if s.kind == PUT)
 
 
 @dataclass(frozen=True)
@@ -119,6 +196,11 @@ class Deal:
     off: str = ""  # the code that stopped the monitor ("" while it judges)
     void: bool = False  # a misdeal-level finding: the hand waits for misdeal.declared
     stub_shuffles: int = 0  # shuffle.done keys during the hand (a remedy's stub reshuffle)
+    remedy: Remedy | None = None  # the remedy being followed
+    skew: int = 0  # draws after the initial deal that POST_DEAL's slots do not count
+    in_stub: tuple[str, ...] = ()  # tags a remedy returned to the stub: they may be drawn again
+    retrieved: tuple[int, ...] = ()  # seats whose mucked hand was read back (raised once)
+    scraps_dealt: tuple[str, ...] = ()  # boxed cards read in play (raised once)
 
     # --- questions -----------------------------------------------------------------------------
 
@@ -149,6 +231,10 @@ class Deal:
     def known(self, card: str) -> list[CardState]:
         return [c for c in self.cards.values() if c.card == card]
 
+    def slot(self, n: int) -> int:
+        """The POST_DEAL slot of the n-th card off the shoe."""
+        return n - self.hole_total - self.skew
+
 
 def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
              owes: Mapping[int, str] | None = None) -> Deal:
@@ -159,8 +245,19 @@ def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
 
 def stub_shuffled(deal: Deal) -> Deal:
     """The dealer reshuffled the stub during the hand (a remedy: RR Section 5 Holdem r.7, the
-    premature turn; Section 3 r.16). Card positions predicted before it no longer hold."""
-    return replace(deal, stub_shuffles=deal.stub_shuffles + 1)
+    flop redealt; r.8, the premature turn and river). Card positions predicted before it no
+    longer hold. A remedy waiting for the reshuffle moves on; the cards it sends back to the
+    stub are gathered by it (a card lifted off the felt is not always read leaving)."""
+    deal = replace(deal, stub_shuffles=deal.stub_shuffles + 1)
+    rem = deal.remedy
+    if rem is None or deal.off or deal.void:
+        return deal
+    at = next((i for i, s in enumerate(rem.steps) if s.kind == SHUFFLE), None)
+    if at is None or any(s.kind == PUT for s in rem.steps[:at]):
+        return deal  # not the reshuffle the remedy calls for now; the next card will tell
+    back = tuple(s.uid for s in rem.steps[:at])
+    deal = replace(deal, in_stub=(*deal.in_stub, *back))
+    return _progressed(deal, replace(rem, steps=rem.steps[at + 1:]))
 
 
 def deal_order(button: int, players: Sequence[int], table_seats: int) -> tuple[int, ...]:
@@ -178,16 +275,27 @@ def _may_flag(deal: Deal, code: str) -> bool:
     return not deal.off or ESCALATIONS.get(code) == deal.off
 
 
-def _flag(deal: Deal, finding: Finding, out: list[Finding]) -> Deal:
+def _flag(deal: Deal, finding: Finding, out: list[Finding], remedy: Remedy | None = None) -> Deal:
+    """Raise a finding. One with a remedy the monitor follows starts it; any other procedure
+    finding (or one while a remedy already runs) stops the monitor for the rest of the hand."""
     out.append(finding)
     void = deal.void or CATALOGUE[finding.code].severity == "misdeal"
-    return replace(deal, off=finding.code, void=void)
+    if remedy is not None and deal.remedy is None and not deal.off:
+        return replace(deal, remedy=remedy, void=void)
+    return replace(deal, off=finding.code, void=void, remedy=None)
 
 
 def _with(deal: Deal, c: CardState) -> Deal:
     cards = dict(deal.cards)
     cards[c.uid] = c
     return replace(deal, cards=MappingProxyType(cards))
+
+
+def _following(deal: Deal) -> Remedy | None:
+    """The remedy being followed, if the monitor is judging."""
+    if deal.off or deal.void:
+        return None
+    return deal.remedy
 
 
 # --- a card leaves the shoe --------------------------------------------------------------------
@@ -198,20 +306,23 @@ def draw(
 ) -> tuple[Deal, list[Finding]]:
     """A card left the shoe: check it against the expectation at this moment."""
     out: list[Finding] = []
-    if uid in deal.cards or any(b[0] == uid for b in deal.boxed):
-        # The same tag read again at the shoe: one card, not two; a boxed card is not dealt.
-        return deal, out
+    if any(x[0] == uid for x in deal.boxed):
+        return deal, out  # a boxed card is not dealt
+    if uid in deal.cards and uid not in deal.in_stub:
+        return deal, out  # the same tag read again at the shoe: one card, not two
+    # A tag a remedy returned to the stub is drawn again: a new card off the shoe (research
+    # §3.5, legitimate re-reads), not a duplicate.
     n = deal.draws
     ctx = Context.of(b)
     c = CardState(uid=uid, card=card, n=n, seq=seq, ctx=ctx)
-    deal = replace(deal, draws=n + 1)
+    deal = replace(deal, draws=n + 1, in_stub=tuple(u for u in deal.in_stub if u != uid))
     if not deal.void:
         if card is None:
             deal = _flag(deal, make_finding("UNKNOWN_TAG", seq, fill={"uid": uid, "deck": deck},
                                             message=f"Tag {uid} is not in the registered deck."),
                          out)
         else:
-            twins = deal.known(card)
+            twins = [t for t in deal.known(card) if t.uid != uid]
             if twins:
                 seats = sorted({int(t.zone[5:]) for t in twins if t.zone and t.zone[:5] == "seat:"})
                 deal = _flag(deal, make_finding(
@@ -224,20 +335,23 @@ def draw(
             deal, c = _exposure(deal, c, seq, out)
         return _with(deal, c), out
     how = JUDGE_NOW
-    m = n - deal.hole_total
+    m = deal.slot(n)
+    rem = _following(deal)
     if ctx.hand_over:
         if _may_flag(deal, "DRAW_AFTER_HAND_END"):
             deal = _flag(deal, make_finding("DRAW_AFTER_HAND_END", seq, cards=[c.name],
                                             message=f"{c.name} was drawn after everyone but one "
                                             "player had folded."), out)
         how = FLAGGED
+    elif rem is not None and n >= rem.first:
+        how = REMEDY  # judged against the remedy when its zone is read
     elif m >= len(POST_DEAL):
         if _may_flag(deal, "UNEXPECTED_CARD"):
             deal = _flag(deal, make_finding("UNEXPECTED_CARD", seq, cards=[c.name], fill={
                 "detail": f"{c.name} left the shoe after the river: no more cards are dealt "
                 "in this hand."}), out)
         how = FLAGGED
-    elif not ctx.over and ctx.rounds_done < POST_DEAL[m][1]:
+    elif ctx.early(POST_DEAL[m][1]):
         if ctx.rounds_done == 0:
             how = EXTRA_OR_FLOP  # an extra hole card or a premature burn: the zone will tell
         elif ctx.rounds_done == 1 and (ctx.street == 0 or ctx.street_actions == 0):
@@ -245,9 +359,13 @@ def draw(
         else:
             code = PREMATURE[ctx.rounds_done + 1]
             if _may_flag(deal, code):
-                deal = _flag(deal, make_finding(code, seq, cards=[c.name]), out)
+                street = STREET_DEALT[ctx.rounds_done + 1]
+                rem = _premature(code, c, None, street, m, deal.draws)
+                deal = _flag(deal, make_finding(code, seq, cards=[c.name],
+                                                expect=_expect(_premature_preview(street))),
+                             out, rem)
             how = FLAGGED
-    return _with(deal, replace(c, how=how)), out
+    return _with(deal, replace(c, how=how, m=m)), out
 
 
 def _exposure(deal: Deal, c: CardState, seq: int, out: list[Finding]) -> tuple[Deal, CardState]:
@@ -264,9 +382,14 @@ def _exposure(deal: Deal, c: CardState, seq: int, out: list[Finding]) -> tuple[D
     elif len(deal.exposed) == 1:
         code = "HOLECARD_EXPOSED_SINGLE_REPLACE"
         if _may_flag(deal, code):
+            # RR Section 5, Holdem, r.1: "After completing the hand, the dealer replaces the card
+            # with the top card on the deck, and the exposed card is then used for the
+            # burncard": the first card after the deal goes to the seat, the exposed card to
+            # the burn, and the flop follows without another burn.
+            steps = (Step(PUT, f"seat:{seat}"), Step(PUT, "burn", c.uid, c.name))
+            rem = Remedy(code, seq, steps, resume=1, first=deal.hole_total)
             deal = _flag(deal, make_finding(code, seq, seats=[seat], cards=[c.name],
-                                            expect=((f"seat:{seat}", None), ("burn", c.card))),
-                         out)
+                                            expect=_expect(steps)), out, rem)
     else:
         code = "MISDEAL_TWO_OR_MORE_CARDS_EXPOSED"
         if _may_flag(deal, code):
@@ -293,7 +416,8 @@ def boxed(deal: Deal, uid: str, card: str | None, seq: int) -> tuple[Deal, list[
     Irregularities, r.7: "a meaningless scrap of paper ... replaced by the next card below it").
     Reported before it is dealt, or as the card just drawn (which is then taken back out of the
     count: the next card takes its place). A second boxed card during the initial deal is a
-    misdeal (RR Section 3, Misdeals, r.2(c))."""
+    misdeal (RR Section 3, Misdeals, r.2(c)). The monitor then watches the scrap: read as a
+    hole card, a burn or a board card it is REMEDY_NOT_FOLLOWED."""
     out: list[Finding] = []
     if any(b[0] == uid for b in deal.boxed):
         return deal, out
@@ -319,7 +443,7 @@ def boxed(deal: Deal, uid: str, card: str | None, seq: int) -> tuple[Deal, list[
         if not deal.void:
             deal = _flag(deal, make_finding(code, seq, cards=in_deal), out)
         return deal, out
-    out.append(make_finding("BOXED_CARD_SINGLE", seq, cards=[name]))
+    out.append(make_finding("BOXED_CARD_SINGLE", seq, cards=[name], expect=(("aside", name),)))
     return deal, out
 
 
@@ -331,13 +455,27 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
     out: list[Finding] = []
     c = deal.cards.get(uid)
     if c is None:
-        return deal, out
+        return _scrap_read(deal, uid, zone, seq, out), out
     seq_order = (*(u for u in deal.sequence if u != uid), uid)
     deal = replace(deal, sequence=seq_order)
     first = not c.judged
-    c = replace(c, zone=zone, judged=True)
+    home = c.home or (zone if first and zone.startswith("seat:") and c.n < deal.hole_total
+                      else "")
+    mucked = c.mucked or (zone == "muck" and bool(home))
+    back = c.mucked and zone == home
+    c = replace(c, zone=zone, judged=True, home=home, mucked=mucked)
     deal = _with(deal, c)
-    if not first or c.how == FLAGGED:
+    if back:
+        deal = _retrieved(deal, c, seq, out)
+    rem = _following(deal)
+    if rem is not None:
+        if first and rem.anchor == uid:
+            rem = _anchored(rem, c, zone)
+            deal = replace(deal, remedy=rem)
+        named = any(s.uid == uid for s in rem.steps)
+        if (c.how == REMEDY and first) or (named and not first):
+            return _follow(deal, rem, c, zone, first, seq, out), out
+    if not first or c.how in (FLAGGED, REMEDY):
         return deal, out
     if c.n < deal.hole_total:
         return _judge_hole(deal, c, zone, out), out
@@ -349,9 +487,41 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
     if c.how == FOUR_OR_TURN:
         if zone == "board":
             return _four_card_flop(deal, c, out), out
-        code = "TURN_PREMATURE" if zone == "burn" else "UNEXPECTED_CARD"
-        return _flag_card(deal, c, code, zone, out), out
+        if zone == "burn":
+            return _premature_at_read(deal, c, "TURN_PREMATURE", "turn", zone, out), out
+        return _flag_card(deal, c, "UNEXPECTED_CARD", zone, out), out
     return _judge_slot(deal, c, zone, out), out
+
+
+def _scrap_read(deal: Deal, uid: str, zone: str, seq: int, out: list[Finding]) -> Deal:
+    """A boxed card read in a zone: set aside it is fine; in play it is a remedy not followed
+    (RR Section 3, Irregularities, r.7: it is "a meaningless scrap of paper")."""
+    scrap = next((b for b in deal.boxed if b[0] == uid), None)
+    if scrap is None or deal.void or uid in deal.scraps_dealt:
+        return deal
+    if zone not in ("burn", "board") and not zone.startswith("seat:"):
+        return deal
+    deal = replace(deal, scraps_dealt=(*deal.scraps_dealt, uid))
+    fill = {"detail": f"{scrap[1]} was found boxed, a scrap of paper, but was read in "
+                      f"{_zone_name(zone)}.",
+            "after": "BOXED_CARD_SINGLE", "wanted": f"{scrap[1]} stays aside and the next card "
+            "below it replaces it"}
+    return _flag(deal, make_finding("REMEDY_NOT_FOLLOWED", seq, cards=[scrap[1]], fill=fill),
+                 out)
+
+
+def _retrieved(deal: Deal, c: CardState, seq: int, out: list[Finding]) -> Deal:
+    """A hole card read in the muck is read back in its seat: the mucked hand was retrieved
+    (roberts-rules-v11.txt, Section 3, Dead Hands, r.2: "Cards thrown into the muck may be ruled
+    dead. However, a hand that is clearly identifiable may be retrieved and ruled live at
+    management's discretion"). The muck log names the cards; the floor decides."""
+    seat = int(c.home[5:])
+    if deal.void or seat in deal.retrieved:
+        return deal
+    cards = [x.name for x in sorted(deal.cards.values(), key=lambda x: x.n)
+             if x.home == c.home and x.mucked]
+    out.append(make_finding("MUCKED_HAND_RETRIEVAL", seq, seats=[seat], cards=cards))
+    return replace(deal, retrieved=(*deal.retrieved, seat))
 
 
 def _flag_card(deal: Deal, c: CardState, code: str, zone: str, out: list[Finding]) -> Deal:
@@ -435,8 +605,19 @@ def _judge_extra_or_flop(deal: Deal, c: CardState, zone: str, out: list[Finding]
         seats = [int(e.zone[5:]) for e in ex if e.zone and e.zone.startswith("seat:")]
         return _flag(deal, make_finding(code, c.seq, seats=seats, cards=[e.name for e in ex]),
                      out)
-    code = "FLOP_PREMATURE" if zone in ("burn", "board") else "UNEXPECTED_CARD"
-    return _flag_card(deal, c, code, zone, out)
+    if zone in ("burn", "board"):
+        return _premature_at_read(deal, c, "FLOP_PREMATURE", "flop", zone, out)
+    return _flag_card(deal, c, "UNEXPECTED_CARD", zone, out)
+
+
+def _premature_at_read(deal: Deal, c: CardState, code: str, street: str, zone: str,
+                       out: list[Finding]) -> Deal:
+    if not _may_flag(deal, code):
+        return deal
+    rem = _premature(code, c, zone, street, c.m, deal.draws)
+    fill = {"detail": f"{c.name} went to {_zone_name(zone)}."}
+    return _flag(deal, make_finding(code, c.seq, cards=[c.name], fill=fill,
+                                    expect=_expect(rem.steps)), out, rem)
 
 
 def _four_card_flop(deal: Deal, c: CardState, out: list[Finding]) -> Deal:
@@ -444,13 +625,20 @@ def _four_card_flop(deal: Deal, c: CardState, out: list[Finding]) -> Deal:
     if not _may_flag(deal, code):
         return deal
     cards = list(deal.board)
+    # RR Section 5, Holdem, r.3 and r.7: the board cards are mixed with the stub, the burn
+    # stays, the stub is shuffled and cut, and a new flop is dealt without burning.
+    flop = [u for u in deal.sequence if deal.cards[u].zone == "board"]
+    steps = (*(Step(RETURN, uid=u, name=deal.cards[u].name) for u in flop), Step(SHUFFLE),
+             *(Step(PUT, "board") for _ in range(3)))
+    rem = Remedy(code, c.seq, steps, resume=4, first=deal.draws)
     return _flag(deal, make_finding(code, c.seq, cards=cards, fill={"count": len(cards)},
-                                    message=f"Four-card flop: {c.name} is a fourth board card."),
-                 out)
+                                    message=f"Four-card flop: {c.name} is a fourth board card.",
+                                    expect=_expect(steps)),
+                 out, rem)
 
 
 def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
-    m = c.n - deal.hole_total
+    m = c.m
     want, _ = POST_DEAL[m]
     if zone == want:
         return deal
@@ -459,38 +647,53 @@ def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
     burns = [deal.cards[u].name for u in deal.sequence
              if deal.cards[u].zone == "burn" and u != c.uid]
     prev_burn = burns[-1] if burns else "?"
+    first = deal.draws
+    # RR Section 5, Holdem, r.4 (flop) and Section 3, Irregularities, r.16 (turn, river): the
+    # error is rectified with the proper burncard and board card(s), so that "subsequent cards
+    # dealt should be those that would have come if no error had occurred".
     if m == 0:  # the flop burn went to the board
+        steps = (Step(PUT, "burn", c.uid, c.name), *(Step(PUT, "board") for _ in range(3)))
         return _flag_fix(deal, c, "FLOP_BURN_ERROR", out,
                          f"No card was burned before the flop: {c.name} went to the board.",
                          f"move {c.name} to the burn (it is the proper burncard) and deal the "
-                         "flop from the next three cards.")
+                         "flop from the next three cards.", Remedy(
+                             "FLOP_BURN_ERROR", c.seq, steps, resume=4, first=first))
     if m == 1:  # a second burn before the flop
+        steps = (Step(PUT, "board", c.uid, c.name), Step(PUT, "board"), Step(PUT, "board"))
         return _flag_fix(deal, c, "FLOP_BURN_ERROR", out,
                          f"Two cards were burned before the flop: {prev_burn} and {c.name}.",
                          f"{c.name} is the proper first flop card: turn it onto the board and "
-                         "deal the other two flop cards from the top of the deck.")
+                         "deal the other two flop cards from the top of the deck.", Remedy(
+                             "FLOP_BURN_ERROR", c.seq, steps, resume=4, first=first))
     if m == 4 and c.ctx.flop_actions == 0:
         return _four_card_flop(deal, c, out)
     if m in (4, 6):
         street = STREET_DEALT[POST_DEAL[m][1]]
+        steps = (Step(PUT, "burn", c.uid, c.name), Step(PUT, "board"))
         return _flag_fix(deal, c, "BURN_MISSING_OR_EXTRA", out,
                          f"No card was burned before the {street}: {c.name} went to the board.",
                          f"move {c.name} to the burn (it is the proper burncard) and turn the "
-                         f"next card as the {street}.", street)
+                         f"next card as the {street}.", Remedy(
+                             "BURN_MISSING_OR_EXTRA", c.seq, steps, resume=m + 2, first=first),
+                         street)
     if m in (5, 7):
         street = STREET_DEALT[POST_DEAL[m][1]]
+        steps = (Step(PUT, "board", c.uid, c.name),)
         return _flag_fix(deal, c, "BURN_MISSING_OR_EXTRA", out,
                          f"Two cards were burned before the {street}: {prev_burn} and {c.name}.",
-                         f"{c.name} is the proper {street} card: turn it onto the board.", street)
+                         f"{c.name} is the proper {street} card: turn it onto the board.", Remedy(
+                             "BURN_MISSING_OR_EXTRA", c.seq, steps, resume=m + 1, first=first),
+                         street)
     return _flag_card(deal, c, "UNEXPECTED_CARD", zone, out)
 
 
 def _flag_fix(deal: Deal, c: CardState, code: str, out: list[Finding], detail: str, fix: str,
-              street: str = "flop") -> Deal:
+              rem: Remedy, street: str = "flop") -> Deal:
     if not _may_flag(deal, code):
         return deal
     fill = {"detail": detail, "fix": fix, "street": street}
-    return _flag(deal, make_finding(code, c.seq, cards=[c.name], fill=fill), out)
+    return _flag(deal, make_finding(code, c.seq, cards=[c.name], fill=fill,
+                                    expect=_expect(rem.steps)), out, rem)
 
 
 def moving_on(deal: Deal) -> tuple[Deal, list[Finding]]:
@@ -505,8 +708,13 @@ def moving_on(deal: Deal) -> tuple[Deal, list[Finding]]:
     if not _may_flag(deal, code):
         return deal, out
     seat = int(c.zone[5:]) if c.zone and c.zone.startswith("seat:") else deal.order[0]
+    # RR Section 3, Irregularities, r.11; Section 5, Holdem, r.2: "returned to the deck and
+    # used as the burncard": that same tag is the next burn, then the flop.
+    steps = (Step(PUT, "burn", c.uid, c.name, rounds=1),)
+    rem = Remedy(code, c.seq, steps, resume=1, first=deal.draws)
+    deal = replace(deal, in_stub=(*deal.in_stub, c.uid))
     deal = _flag(deal, make_finding(code, c.seq, seats=[seat], cards=[c.name],
-                                    expect=(("burn", c.card),)), out)
+                                    expect=_expect(steps)), out, rem)
     return deal, out
 
 
@@ -514,7 +722,160 @@ def leave(deal: Deal, uid: str, zone: str) -> Deal:
     c = deal.cards.get(uid)
     if c is None or c.zone != zone:
         return deal
-    return _with(deal, replace(c, zone=None))
+    deal = _with(deal, replace(c, zone=None))
+    rem = _following(deal)
+    if rem is None:
+        return deal
+    at = next((i for i, s in enumerate(rem.steps) if s.uid == uid), None)
+    if at is None or rem.steps[at].kind != RETURN:
+        return deal  # not due back in the stub yet (a premature turn card goes aside first)
+    # The card goes back into the stub, as the remedy says.
+    deal = replace(deal, in_stub=(*deal.in_stub, uid))
+    return _progressed(deal, replace(rem, steps=rem.steps[:at] + rem.steps[at + 1:]))
+
+
+# --- following a remedy ------------------------------------------------------------------------
+
+
+def _premature_preview(street: str) -> tuple[Step, ...]:
+    """The moves after a premature card whose zone is not read yet (for the finding's
+    ``expect``): the cards the rules name, the premature card itself unknown."""
+    if street == "turn":
+        return (Step(PUT, "aside"), Step(PUT, "burn", rounds=2), Step(PUT, "board", rounds=2),
+                Step(PUT, "board", rounds=3))
+    rounds = 1 if street == "flop" else 3
+    return tuple(Step(PUT, "board", rounds=rounds) for _ in range(3 if street == "flop" else 1))
+
+
+def _premature(code: str, c: CardState, zone: str | None, street: str, slot: int,
+               first: int) -> Remedy:
+    """The remedy for a premature card (RR Section 5, Holdem, r.5: the card(s) may not be
+    used; the betting is completed, then r.7 for the flop: board cards mixed with the stub,
+    the burn stays, a new flop without burning; r.8 for the turn: the premature card out of
+    play, the burn and what would have been the river as the turn, then the stub reshuffled
+    with the set-aside card and the river without burning; the river "reshuffled and dealt in
+    the same manner"). The rest of the premature street may still come out of the shoe."""
+    rem = Remedy(code, c.seq, (), resume=4 if street == "flop" else len(POST_DEAL),
+                 first=first, street=street, slot=slot, anchor=c.uid)
+    return rem if zone is None else _anchored(rem, c, zone)
+
+
+def _anchored(rem: Remedy, c: CardState, zone: str) -> Remedy:
+    """Build a premature remedy's moves once its first card's zone is known."""
+    steps: list[Step] = []
+    if rem.street == "flop":
+        steps = [Step(SHUFFLE), *(Step(PUT, "board", rounds=1) for _ in range(3))]
+        tail = 3
+    elif rem.street == "turn":
+        steps = [Step(PUT, "burn", rounds=2), Step(PUT, "board", rounds=2), Step(SHUFFLE),
+                 Step(PUT, "board", rounds=3)]
+        tail = 1
+    else:
+        steps = [Step(SHUFFLE), Step(PUT, "board", rounds=3)]
+        tail = 1
+    rem = replace(rem, steps=tuple(steps), tail=tail, anchor="")
+    if zone == "board":
+        rem = _add_tail(rem, c)
+    return rem
+
+
+def _add_tail(rem: Remedy, c: CardState) -> Remedy:
+    """A premature board card: it does not play. On the flop and the river it goes back into
+    the stub before the reshuffle; the premature turn card is set aside first and reshuffled in
+    after the turn betting (RR Section 5, Holdem, r.8)."""
+    steps = list(rem.steps)
+    at = next(i for i, s in enumerate(steps) if s.kind == SHUFFLE)
+    steps.insert(at, Step(RETURN, uid=c.uid, name=c.name))
+    if rem.street == "turn":
+        steps.insert(0, Step(PUT, "aside", c.uid, c.name))
+    return replace(rem, steps=tuple(steps), tail=rem.tail - 1, board_seen=True)
+
+
+def _follow(deal: Deal, rem: Remedy, c: CardState, zone: str, first: bool, seq: int,
+            out: list[Finding]) -> Deal:
+    """A card read while a remedy runs: the move the remedy calls for, or not. A finding about
+    a card just drawn carries its draw's seq; about a card moved on the felt, the read's."""
+    if c.how != REMEDY or not first:
+        c = replace(c, seq=seq)
+    steps = list(rem.steps)
+    named = next((i for i, s in enumerate(steps) if s.uid == c.uid), None)
+    if named is not None:
+        st = steps[named]
+        if st.kind == PUT and zone == st.zone:
+            if c.how == REMEDY and st.rounds and c.ctx.early(st.rounds):
+                return _not_followed(deal, rem, c, zone, out, early=st.rounds)
+            del steps[named]
+            return _progressed(deal, replace(rem, steps=tuple(steps)))
+        if zone == "aside" or (first and c.how != REMEDY):
+            return deal  # set aside on the way, or where it first landed
+        return _not_followed(deal, rem, c, zone, out)
+    if rem.street and c.ctx.early(STREET_ROUNDS[rem.street]):
+        # Drawn while the betting round was still open: the rest of the premature street.
+        if zone == "board" and rem.tail > 0:
+            return _progressed(deal, _add_tail(rem, c))
+        if zone == "burn" and not rem.board_seen:
+            return deal  # a second premature burn: it stays a burn and does not play
+    elif rem.street and not rem.board_seen:
+        # Only a burn came out early: no board card was seen, so there is nothing to set aside
+        # or reshuffle; the premature burn is the burncard and the street is dealt as usual.
+        deal = replace(deal, remedy=None, skew=c.n - deal.hole_total - (rem.slot + 1))
+        c = replace(c, how=JUDGE_NOW, m=rem.slot + 1)
+        deal = _with(deal, c)
+        return _judge_slot(deal, c, zone, out)
+    fresh = next((i for i, s in enumerate(steps) if s.kind == PUT and not s.uid), None)
+    shuffle = next((i for i, s in enumerate(steps) if s.kind == SHUFFLE), None)
+    if fresh is None or (shuffle is not None and shuffle < fresh) or zone != steps[fresh].zone:
+        return _not_followed(deal, rem, c, zone, out)
+    if steps[fresh].rounds and c.ctx.early(steps[fresh].rounds):
+        return _not_followed(deal, rem, c, zone, out, early=steps[fresh].rounds)
+    del steps[fresh]
+    return _progressed(deal, replace(rem, steps=tuple(steps), tail=0))
+
+
+def _progressed(deal: Deal, rem: Remedy) -> Deal:
+    """The remedy after a move: once every move is made the procedure resumes at its slot."""
+    if rem.steps or rem.tail or rem.anchor:
+        return replace(deal, remedy=rem)
+    return replace(deal, remedy=None, skew=deal.draws - deal.hole_total - rem.resume)
+
+
+def _not_followed(deal: Deal, rem: Remedy, c: CardState, zone: str, out: list[Finding],
+                  early: int = 0) -> Deal:
+    """RR Section 3, Irregularities, r.16: "subsequent cards dealt should be those that would
+    have come if no error had occurred"; the remedy of the earlier finding named them."""
+    if early:
+        detail = (f"{c.name} left the shoe before the {STREET_BEFORE[early]} betting was "
+                  f"complete and went to {_zone_name(zone)}.")
+    else:
+        detail = f"{c.name} went to {_zone_name(zone)}."
+    fill = {"detail": detail, "after": rem.after, "wanted": rem.wanted()}
+    return _flag(deal, make_finding("REMEDY_NOT_FOLLOWED", c.seq, cards=[c.name], fill=fill,
+                                    message=f"{detail} The remedy of {rem.after} was not "
+                                    "followed."), out)
+
+
+# --- the end of the hand -------------------------------------------------------------------------
+
+
+def hand_end(deal: Deal, b: Betting, seq: int) -> tuple[Deal, list[Finding]]:
+    """The award-pots key. The dealer has moved on (``moving_on``); at a showdown every live
+    hand must hold exactly two cards in its seat zone, else it is dead (roberts-rules-v11.txt,
+    Section 3, Dead Hands, r.1(d): "The hand does not contain the proper number of cards for
+    that particular game"). The dead seats are the findings' seats."""
+    deal, out = moving_on(deal)
+    if deal.void or deal.off or b.hand_over:
+        return deal, out
+    for seat in sorted(b.live):
+        cards = deal.hole(seat)
+        if len(cards) == HOLE_CARDS:
+            continue
+        held = ", ".join(cards) or "no card"
+        detail = (f"Seat {seat} holds {len(cards)} card(s) at the showdown ({held}); a hold'em "
+                  f"hand has exactly {HOLE_CARDS}.")
+        out.append(make_finding("HAND_WRONG_CARD_COUNT_DEAD", seq, seats=[seat], cards=cards,
+                                fill={"detail": detail, "by": "monitor at the award",
+                                      "cutoff": "the betting is over"}, message=detail))
+    return deal, out
 
 
 # --- what comes next -----------------------------------------------------------------------------
@@ -525,7 +886,9 @@ def expectation(deal: Deal, b: Betting) -> str:
     if deal.void:
         return "misdeal: waiting for the misdeal to be declared"
     if deal.off:
-        return f"the remedy for {deal.off} (v1 does not follow remedies)"
+        return f"the floor's word on {deal.off} (the monitor has stopped for this hand)"
+    if deal.remedy is not None:
+        return f"the remedy of {deal.remedy.after}: {deal.remedy.wanted()}"
     if b.blinds_due:
         seat, _, name, _ = b.blinds_due[0]
         return f"seat {seat} posts the {post_name(name)}"
@@ -534,7 +897,7 @@ def expectation(deal: Deal, b: Betting) -> str:
         return f"hole card {n + 1} of {deal.hole_total} to seat {deal.target(n)}"
     if b.hand_over:
         return "award the pot (no more cards)"
-    m = deal.draws - deal.hole_total
+    m = deal.slot(deal.draws)
     if m >= len(POST_DEAL):
         return "award the pots" if b.no_more_betting else f"action on seat {b.to_act} (river)"
     want, rounds = POST_DEAL[m]
