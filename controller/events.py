@@ -24,6 +24,9 @@ from typing import Any, ClassVar, Literal
 
 ZONE_RE = re.compile(r"^(seat:(?:[1-9]|10)|board|burn|muck|aside)$")
 CARD_RE = re.compile(r"^[23456789TJQKA][cdhs]$")
+# A deck may register the joker, "Xx" (RR Glossary, DECK: 53 cards in ace-to-five lowball and
+# draw high); in a game without it the monitor flags it as a scrap of paper.
+TAG_CARD_RE = re.compile(r"^([23456789TJQKA][cdhs]|Xx)$")
 
 ActionKind = Literal["post", "bet", "call", "raise", "check", "fold", "allin", "draw"]
 ACTION_KINDS: tuple[str, ...] = ("post", "bet", "call", "raise", "check", "fold", "allin",
@@ -472,8 +475,9 @@ def validate_body(body: Body) -> None:
         for uid, card in body.tags.items():
             if not isinstance(uid, str) or not uid:
                 raise EventError(f"field 'tags': bad uid {uid!r}")
-            if not isinstance(card, str) or not CARD_RE.match(card):
-                raise EventError(f"field 'tags': uid {uid} maps to {card!r}, not a card like 'As'")
+            if not isinstance(card, str) or not TAG_CARD_RE.match(card):
+                raise EventError(f"field 'tags': uid {uid} maps to {card!r}, not a card like "
+                                 "'As' (or the joker 'Xx')")
     elif isinstance(body, HandStart):
         if body.button is not None and not 1 <= body.button <= 10:
             raise EventError(f"field 'button' must be 1..10, got {body.button}")

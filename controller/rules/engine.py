@@ -550,6 +550,23 @@ class Hand:
         self._current = (f.current_nominal if self._s.short_forced_bet == "nominal"
                          else posted_max)
 
+    def copy(self) -> Hand:
+        """An independent copy (the live monitor keeps every state it hands out unchanged and
+        applies the next command to a copy). Lists and sets are copied, one level into lists of
+        lists; everything else held is immutable."""
+        new = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            try:
+                v = getattr(self, name)
+            except AttributeError:  # a slot not set yet
+                continue
+            if type(v) is list:
+                v = [list(x) if type(x) is list else x for x in v]
+            elif type(v) is set:
+                v = set(v)
+            setattr(new, name, v)
+        return new
+
     # --- public queries ---------------------------------------------------------------------------
 
     @property

@@ -55,7 +55,7 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import betting, dealing, seating
+from controller.rules import betting, dealing, procedure, seating
 from controller.rules.betting import Betting
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
@@ -64,6 +64,7 @@ from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.pots import PotAward, settle
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
+from controller.rules.variants import JOKER, VARIANTS
 
 _DEFAULT_SETUP = TableSetup()
 _EMPTY_DECK = DeckRegistry()
@@ -111,9 +112,15 @@ class Hand:
     absent: tuple[int, ...] = ()  # tournament: absent seats dealt in, killed after the deal
     acts: tuple[Act, ...] = ()  # the voluntary actions so far (for the misdeal cut-off)
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
+    # A stud or draw hand: the procedure monitor and the hand engine keep it (procedure.py);
+    # ``betting`` and ``deal`` then only list the players dealt in.
+    game: procedure.GameHand | None = None
+    jokers: tuple[str, ...] = ()  # hold'em: joker tags drawn (scraps of paper, not cards)
 
     @property
     def in_play(self) -> bool:
+        if self.game is not None:
+            return self.phase not in ("complete", "misdeal")
         return self.phase in IN_PLAY
 
 
@@ -136,6 +143,9 @@ class TableState:
     level: int = 0  # tournament: the level index in force
     level_next: int | None = None  # tournament: a level signalled, waiting for its marker
     chip_race: bool = False  # a colour-up chip race is being dealt
+    # Draw high: antes of a deal nobody opened, waiting in the middle for the next deal (RR
+    # Section 12 r.14; RRH Section 12 Jacks-or-Better r.1).
+    carry: int = 0
     # The state before the last applied event, for `undo` (one step: an undo cannot be undone;
     # the kept state holds no previous of its own, so the history never grows).
     previous: TableState | None = field(default=None, compare=False, repr=False)
@@ -255,17 +265,13 @@ def _in_play(state: TableState) -> bool:
 def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
     if _in_play(state):
         return _out_of_place(state, seq, "The table cannot be set up again during a hand.")
-    if body.game != "nlhe":
-        return _out_of_place(state, seq, f"The live monitor for {body.game} is not wired into "
-                             "the table yet; this table stays as it was.")
     outside = sorted(s for s in state.seating.seats if s > body.seats)
     if outside:
         return _out_of_place(state, seq, f"Seats {outside} are occupied but the table would have "
                              f"only {body.seats} seats.")
     try:
         cfg = settings_for(body.profile, body.settings)
-        stakes = Stakes(small_blind=max(body.small_blind, 1), big_blind=body.big_blind,
-                        ante=body.ante)
+        stakes = _seating_stakes(body)
         old = state.seating
         levels = old.levels or (Level(LEVEL_MS, stakes.small_blind, stakes.big_blind,
                                       body.ante),)
@@ -276,6 +282,33 @@ def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
     except (SettingsError, SeatingError) as exc:
         return _out_of_place(state, seq, f"Table set-up refused: {exc}.")
     return Step(replace(state, setup=body, settings=cfg, seating=table))
+
+
+def _seating_stakes(body: TableSetup) -> Stakes:
+    """The seating layer's stakes for the game: blinds (hold'em, lowball, badugi), antes only
+    (draw high: RR Section 12 intro) or antes and a bring-in with no button (stud: Section 8)."""
+    v = VARIANTS.get(body.game, VARIANTS["nlhe"])
+    if v.forced == "antes_bring_in":
+        return Stakes(small_blind=max(body.small_blind, 1), big_blind=body.big_blind,
+                      ante=body.ante, bring_in=_bring_in(body), forced="bring_in")
+    if v.forced == "antes":
+        return Stakes(small_blind=max(body.small_blind, 1), big_blind=body.big_blind,
+                      ante=body.ante or 1, forced="antes")
+    return Stakes(small_blind=max(body.small_blind, 1), big_blind=body.big_blind,
+                  ante=body.ante, lowball=v.rankings[0] != "high" and bool(v.draws))
+
+
+def _small_bet(body: TableSetup) -> int:
+    return body.small_bet or body.big_blind
+
+
+def _big_bet(body: TableSetup) -> int:
+    return body.big_bet or 2 * _small_bet(body)
+
+
+def _bring_in(body: TableSetup) -> int:
+    # NIS: the books leave the bring-in to the house; a third of the small bet is common
+    return body.bring_in or max(1, _small_bet(body) // 3)
 
 
 def _seating(state: TableState, seq: int, change: Callable[[Seating], Seating]) -> Step:
@@ -445,9 +478,12 @@ def _chip_race(state: TableState, body: ChipRaceStart | ChipRaceEnd, seq: int) -
 
 def _shuffle(state: TableState) -> Step:
     h = state.hand
-    if h is not None and h.in_play:
-        # Mid-hand: a remedy's stub reshuffle (RR Section 5 Holdem r.7; Section 3 r.16).
+    if h is not None and h.in_play and h.game is None and h.deal.draws:
+        # Mid-hand, once cards are out: a remedy's stub reshuffle (RR Section 5 Holdem r.7;
+        # Section 3 r.16). Before the first card it is the deal's own shuffle.
         return Step(replace(state, hand=replace(h, deal=dealing.stub_shuffled(h.deal))))
+    if h is not None and h.in_play and h.game is not None and h.game.draws:
+        return Step(state)  # stud/draw: the stub reshuffle of STUD_INSUFFICIENT_CARDS etc.
     return Step(replace(state, shuffled=True))
 
 
@@ -463,6 +499,10 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
     if _in_play(state):
         return _out_of_place(state, seq, "A hand is in progress: award the pots or declare a "
                              "misdeal before starting a new one.")
+    v = VARIANTS[state.setup.game]
+    if v.id != "nlhe" and sum(st.stack > 0 for st in state.seating.seats.values()) > v.max_players:
+        return _out_of_place(state, seq, f"{v.name} is dealt to at most {v.max_players} "
+                             "players.")
     if state.chip_race:
         return _out_of_place(state, seq, "A chip race is in progress: end it (chiprace.end) "
                              "before the next hand.")
@@ -496,9 +536,14 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
                                 fill={"expected": plan.button, "method": method,
                                       "blinds": blinds}))
     number = state.hand_number + 1
-    hand = _new_hand(replace(state, seating=table), plan, number)
+    try:
+        hand = _new_hand(replace(state, seating=table), plan, number)
+    except ValueError as exc:  # the hand engine refuses these stakes for this game
+        return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if out:
         hand = replace(hand, deal=replace(hand.deal, void=True, off=out[0].code))
+        if hand.game is not None:
+            hand = replace(hand, game=replace(hand.game, void=True, off=out[0].code))
     new = replace(state, seating=table, hand=hand, hand_number=number, findings=(),
                   last_button=plan.button, redeal=False, shuffled=False)
     return Step(_raise(new, out), tuple(out))
@@ -518,7 +563,20 @@ def _new_hand(state: TableState, plan: HandPlan, number: int) -> Hand:
     owes = {n: " and ".join(betting.post_name(k) for k in table.seats[n].owes)
             for n in plan.sitting_out if n in table.seats and table.seats[n].owes}
     why = {n: plan.why.get(n, "not dealt in") for n in plan.sitting_out}
-    return Hand(number=number, button=plan.button if plan.button is not None else 0,
+    game: procedure.GameHand | None = None
+    setup = state.setup
+    if setup.game != "nlhe":
+        # stud and draw: the procedure monitor with the hand engine; the plan's posts are
+        # posted by the engine as the hand begins and ticked off as the console enters them
+        bet = betting.start(order, stacks, [], big or setup.big_blind)
+        game = procedure.start(
+            VARIANTS[setup.game], order, [stacks[s] for s in order],
+            [(p.seat, p.kind, p.amount) for p in plan.posts],
+            small_bet=_small_bet(setup), big_bet=_big_bet(setup),
+            bring_in=plan.bring_in or _bring_in(setup), settings=state.settings)
+    return Hand(number=number, game=game,
+                phase=VARIANTS[setup.game].streets[0].name if game is not None else "preflop",
+                button=plan.button if plan.button is not None else 0,
                 small_blind=plan.small_blind, big_blind=plan.big_blind, betting=bet,
                 deal=dealing.new_deal(order, why=why, owes=owes), plan=plan,
                 absent=tuple(plan.absent))
@@ -534,6 +592,17 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         return _card_outside_hand(state, body, seq)
+    if h.game is not None:
+        return _game_card(state, h, h.game, body, seq)
+    if h.jokers and not isinstance(body, ShoeDraw) and body.uid in h.jokers:
+        return Step(state)  # the joker is a scrap of paper: its moves are not dealing
+    if isinstance(body, ShoeDraw) and state.deck.card_of(body.uid) == JOKER:
+        # roberts-rules-v11.txt, Section 3, Irregularities, r.8: "A joker that appears in a game
+        # where it is not used is treated as a scrap of paper."
+        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, cards=[JOKER],
+                         fill={"where": "where it was going"})
+        h = replace(h, jokers=(*h.jokers, body.uid))
+        return Step(_raise(replace(state, hand=h), [f]), (f,))
     deal = h.deal
     b = h.betting
     out: list[Finding] = []
@@ -578,6 +647,45 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
+def _game_card(state: TableState, h: Hand, g: procedure.GameHand, body: CardBody,
+               seq: int) -> Step:
+    """A card event of a stud or draw hand: the procedure monitor judges it."""
+    card = state.deck.card_of(body.uid)
+    deck = state.deck.deck
+    out: list[Finding] = []
+    if isinstance(body, ShoeDraw):
+        if not g.draws and g.posts_due and not h.warned_blind:
+            seat, kind = g.posts_due[0]
+            amount = next((p.amount for p in h.plan.posts if p.seat == seat and p.kind == kind),
+                          0) if h.plan is not None else 0
+            # Forced bets are posted before the cards are dealt (RR Section 4 intro; Section 8)
+            out.append(make_finding("BLIND_NOT_POSTED", seq, seats=[seat], fill={
+                "blind": procedure.POST_NAMES.get(kind, kind), "amount": amount}))
+            h = replace(h, warned_blind=True)
+        g, more = procedure.draw(g, body.uid, card, body.face_up, seq, deck)
+    elif isinstance(body, ZoneRead):
+        g, more = procedure.read(g, body.uid, body.zone, seq, card, deck)
+    elif isinstance(body, ZoneLeave):
+        g, more = procedure.leave(g, body.uid, body.zone), []
+    elif isinstance(body, CardBoxed):
+        g, more = procedure.boxed(g, body.uid, card, seq)
+    else:
+        g, more = procedure.exposed(g, body.uid, body.by, seq)
+    out += more
+    h = _game_progress(replace(h, game=g, cards_seen=h.cards_seen + 1))
+    return Step(_raise(replace(state, hand=h), out), tuple(out))
+
+
+def _game_progress(h: Hand) -> Hand:
+    """The phase of a stud or draw hand: the engine's street, or showdown once betting is over."""
+    g = h.game
+    if g is None:
+        return h
+    if g.betting_over:
+        return replace(h, phase="showdown", showdown=g.live if len(g.live) > 1 else ())
+    return replace(h, phase=g.variant.streets[g.street].name)
+
+
 def _card_outside_hand(state: TableState, body: CardBody, seq: int) -> Step:
     # Cards gathered, mucked or shuffled between hands are not the monitor's business; only a
     # card dealt off the shoe after the hand ended and before the shuffle is (rabbit hunting).
@@ -611,6 +719,14 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
     if h is None or not h.in_play:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
             "detail": f"Seat {body.seat} {body.kind}: there is no hand in progress."})
+        return Step(_raise(state, [f]), (f,))
+    if h.game is not None:
+        g, found = procedure.action(h.game, body.seat, body.kind, body.amount, body.blind, seq)
+        h = _game_progress(replace(h, game=g))
+        return Step(_raise(replace(state, hand=h), found), tuple(found))
+    if body.kind == "draw":
+        f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
+            "detail": f"Seat {body.seat} asked for cards: there is no draw in {state.setup.game}."})
         return Step(_raise(state, [f]), (f,))
     out: list[Finding] = []
     deal = h.deal
@@ -694,6 +810,8 @@ def _hand_end(state: TableState, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         return _out_of_place(state, seq, "There is no hand in progress to award.")
+    if h.game is not None:
+        return _game_end(state, h, h.game, seq)
     deal, out = dealing.moving_on(h.deal)
     h = replace(h, deal=deal)
     b = h.betting
@@ -737,6 +855,56 @@ def _hand_end(state: TableState, seq: int) -> Step:
     h = replace(h, phase="complete", showdown=showdown)
     new = replace(state, hand=h, seating=table, results=awards, shuffled=False)
     return Step(_raise(new, out), tuple(out), awards)
+
+
+def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> Step:
+    """``hand.end`` of a stud or draw hand: the engine settles the pots; the seating layer
+    carries the stacks on (as for hold'em)."""
+    g, out, awards, stacks, problem = procedure.end(g, seq)
+    h = replace(h, game=g)
+    carry = state.carry
+    if not problem and g.eng.carry_over and not awards:
+        carry += g.eng.carry_over  # nobody opened: the antes stay for the next deal
+    elif not problem and carry and awards:
+        awards, stacks = _with_carry(awards, stacks, carry)
+        carry = 0
+    if problem:
+        detail = f"{problem[:1].upper()}{problem[1:]}."
+        f = make_finding("SHOWDOWN_INCOMPLETE", seq, fill={"detail": detail}, message=detail)
+        out.append(f)
+        return Step(_raise(replace(state, hand=h), out), tuple(out))
+    table = state.seating
+    if h.plan is not None:
+        forced = sum(p.amount for p in h.plan.posts)
+        results = tuple(seating.PotResult(winners=a.winners, amount=a.amount,
+                                          beyond_blinds=max(a.amount - forced, 0))
+                        for a in awards if a.winners)
+        after = {s: v for s, v in stacks.items() if s in table.seats}
+        try:
+            table = seating.finish_hand(table, h.plan, after, pots=results)
+        except SeatingError as exc:  # pragma: no cover - the plan is the table's own
+            detail = f"The seating layer refused the hand's end: {exc}."
+            out.append(make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},
+                                    message=detail))
+    h = replace(h, phase="complete", showdown=g.live if len(g.live) > 1 else ())
+    new = replace(state, hand=h, seating=table, results=awards, shuffled=False, carry=carry)
+    return Step(_raise(new, out), tuple(out), awards)
+
+
+def _with_carry(awards: tuple[PotAward, ...], stacks: dict[int, int], carry: int
+                ) -> tuple[tuple[PotAward, ...], dict[int, int]]:
+    """The carried antes join the main pot (the engine lists it last), split like it."""
+    i = max(k for k, a in enumerate(awards) if a.winners)
+    main = awards[i]
+    each, odd = divmod(carry, len(main.winners))
+    shares = dict(main.shares)
+    stacks = dict(stacks)
+    for k, w in enumerate(main.winners):
+        extra = each + (1 if k < odd else 0)
+        shares[w] = shares.get(w, 0) + extra
+        stacks[w] = stacks.get(w, 0) + extra
+    main = replace(main, amount=main.amount + carry, shares=shares)
+    return (*awards[:i], main, *awards[i + 1:]), stacks
 
 
 def _misdeal(state: TableState, seq: int) -> Step:

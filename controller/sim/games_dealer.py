@@ -106,11 +106,12 @@ MISTAKES_DRAW: dict[str, str] = {
 }
 
 # Mistakes after which the floor declares a misdeal (the hand is void, the next is the redeal).
-MISDEAL_KINDS = frozenset({"first_card_wrong_seat", "card_out_of_sequence", "joker_dealt",
+MISDEAL_KINDS = frozenset({"first_card_wrong_seat", "card_out_of_sequence",
                            "duplicate_card", "draw_first_card_exposed"})
 
 # Mistakes made in the initial deal (third street in stud): they need no betting to happen.
-DEAL_KINDS = MISDEAL_KINDS | {"stud_downcard_exposed", "stud_both_downcards_exposed",
+DEAL_KINDS = MISDEAL_KINDS | {"joker_dealt", "stud_downcard_exposed",
+                              "stud_both_downcards_exposed",
                               "stud_exposed_remedy_ignored", "draw_predraw_exposed"}
 
 # Exposed by the dealer before the draw, the ranks a player must take; any other is replaced
@@ -440,6 +441,7 @@ class GameDealer:
         stop = -1  # the misdeal-level card
         replace_at = -1  # draw: an exposed card replaced once the deal is complete
         hold = -1  # draw: the button's last card, held back until the first action
+        joker_at = -1  # the joker comes off the shoe in front of this card
         if kind == "first_card_wrong_seat":
             zones[0] = f"seat:{order[1]}"
             stop = 0
@@ -450,9 +452,11 @@ class GameDealer:
             zones[stop] = f"seat:{landed}"
             self._record(kind, [due, landed], [self.tags[uids[stop]]])
         elif kind == "joker_dealt":
-            stop = rng.randrange(total)
-            uids[stop] = self.joker_uid
-            self._record(kind, [order[stop % n]], [JOKER])
+            # not a misdeal: "treated as a scrap of paper ... it is replaced as in the previous
+            # rule" (RR Section 3 Irregularities r.8, r.7): out to the muck, and the card it
+            # hid goes where the joker went
+            joker_at = rng.randrange(total)
+            self._record(kind, [order[joker_at % n]], [JOKER])
         elif kind == "duplicate_card":
             q, stop = sorted(rng.sample(range(total), 2))
             twin = self.uid_of[self.tags[self.spare_uid]]
@@ -507,6 +511,9 @@ class GameDealer:
                 self._held = uids[i]
                 self._feed(seat, uids[i])  # the engine needs five cards to open the betting
                 continue
+            if i == joker_at:
+                self._shoe(zones[i], False, uid=self.joker_uid)
+                self._move(self.joker_uid, zones[i], "muck")
             self._shoe(zones[i], face[i], uid=uids[i])
             if i == stop:
                 self._misdeal()

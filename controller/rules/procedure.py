@@ -1,0 +1,1292 @@
+"""The procedure monitor for the stud and draw families, card by card, with the hand engine.
+
+Hold'em has its own monitor (``dealing.py``, ``betting.py``); every other live game runs here, from
+its ``Variant`` data (``variants.py``), with the generic hand engine (``engine.py``) keeping the
+betting, the streets and the pots. The monitor keeps the engine's command log and an engine built
+from it; every state it hands out is frozen, and a new command is applied to a copy.
+
+What the procedure expects (research/irregularities.md §1.M STUD_DEAL_BASELINE, §1.N
+DRAW_DEAL_BASELINE):
+
+- stud (roberts-rules-v11.txt, Section 8, intro and r.2): no burn before third street; two down
+  cards and one up card, one card at a time, seat 1 first (the dealer is the fixed reference);
+  then for each of fourth to seventh street a burn and one card to each player still in, face up
+  on fourth to sixth, face down on seventh; each street only once the betting before it is over;
+- draw (RR Section 11 Lowball, Section 12 Draw High; WSOP Section 12 Badugi): five cards (badugi
+  four) one at a time, left of the button first, no burn; after the betting, each draw in turn:
+  the player asks (``action draw``), the discards reach the muck, the replacements follow; the
+  first card off the deck in a draw round is the burn; at most four consecutive cards to one
+  player (RR Section 11 r.10).
+
+Every card is judged on its first zone read against what is expected then. A finding whose
+remedy fixes the next cards (an exposed stud down card: the third card comes face down; a
+missing burn: that card goes to the burn; a premature stud street: the cards set aside) leaves an
+expectation the monitor checks; a card elsewhere raises REMEDY_NOT_FOLLOWED. A misdeal-level
+finding voids the hand: the monitor stops judging until ``misdeal.declared``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TypeVar
+
+from controller.rules import engine
+from controller.rules.catalogue import CATALOGUE, make_finding
+from controller.rules.findings import Finding
+from controller.rules.house_rules import Settings
+from controller.rules.pots import PotAward
+from controller.rules.variants import JOKER, Variant
+
+# Exposed before the draw, the ranks a player must take (research §1.N table; RR Section 11
+# Ace-to-Five r.3, Deuce-to-Seven r.2, No-Limit and Pot-Limit Lowball r.2; Section 12 r.4; WSOP
+# Section 12 Badugi r.6). Any other exposed card is replaced once the deal is complete. None:
+# every exposed card is kept (draw high).
+MUST_TAKE: Mapping[str, str | None] = MappingProxyType({
+    "draw5": None, "draw5_jacks": None, "draw5_joker": None,  # RR Section 12 Draw High r.4
+    "a5_lowball": "A234567",  # RR Section 11 Ace-to-Five r.3 (limit): seven or under
+    "27_single": "23457",  # RR Section 11 NL/PL Lowball r.2(b)
+    "27_triple": "23457",  # RR Section 11 Deuce-to-Seven r.2
+    "badugi": "A234",  # WSOP Section 12 Badugi r.6
+})
+HAND_SIZE_AFTER_DRAW = {"badugi": 4}  # every other draw game: five (RR Section 11 r.12)
+FIVE_BURN = "the burn before the last player's fifth card"
+
+# Command kinds in the engine log.
+HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE, SHOW = (
+    "hole", "board", "discard", "fold", "call", "bring_in", "raise", "show")
+Cmd = tuple[object, ...]
+_V = TypeVar("_V")
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """A tag seen in this hand."""
+
+    uid: str
+    card: str | None  # None: not in the registered deck
+    n: int  # draw ordinal (0 = the first card off the shoe)
+    seq: int  # the seq of its shoe.draw (or first read)
+    face_up: bool  # the shoe's orientation flag (or the dealer's exposed key)
+    betting_open: bool  # a betting round was open when it left the shoe
+    zone: str | None = None
+    judged: bool = False
+    fed: bool = False  # given to the engine as a card of a seat (or the board)
+    seat: int | None = None  # the seat it was given to
+
+    @property
+    def name(self) -> str:
+        return self.card or f"tag {self.uid}"
+
+
+@dataclass(frozen=True)
+class Expect:
+    """A card a remedy fixes: where it must go next. ``uid`` None: the next card off the shoe;
+    ``face_up`` None: either way up."""
+
+    zone: str
+    uid: str | None
+    face_up: bool | None
+    after: str  # "<CODE> (seq N)"
+    wanted: str  # what the remedy says, for the dealer
+
+
+@dataclass(frozen=True)
+class DrawTurn:
+    """One player's draw in progress."""
+
+    seat: int
+    asked: int
+    discards: tuple[str, ...] = ()  # uids read in the muck
+    given: int = 0
+    fed: bool = False  # the discard has been given to the engine
+
+
+@dataclass(frozen=True)
+class GameHand:
+    """One stud or draw hand as the monitor knows it."""
+
+    variant: Variant
+    seats: tuple[int, ...]  # dealt in, dealing order; engine position i is seats[i]
+    stacks: tuple[int, ...]  # before the forced bets, per position
+    stakes: engine.Stakes
+    house: engine.HouseSettings
+    tournament: bool
+    log: tuple[Cmd, ...] = ()
+    cards: Mapping[str, CardSeen] = field(default_factory=lambda: MappingProxyType({}))
+    draws: int = 0  # cards off the shoe
+    posts_due: tuple[tuple[int, str], ...] = ()  # (seat, kind) forced posts still to come
+    warned_posts: bool = False
+    burned: int = -1  # the street whose burn is in (-1: none yet)
+    expect: tuple[Expect, ...] = ()
+    # stud: a seat's next upcard comes face down (the remedy of an exposed down card), and why
+    face: Mapping[int, bool] = field(default_factory=lambda: MappingProxyType({}))
+    face_why: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    exposed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: n
+    exposed_deal: int = 0  # draw games: cards exposed by the dealer in the initial deal
+    owed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: cards
+    owed_after_deal: tuple[Expect, ...] = ()  # expectations armed when the deal is complete
+    premature: tuple[str, ...] = ()  # stud: premature cards (uids) of this street
+    set_aside: int = 0  # stud: cards still to set aside once the round is over
+    premature_finding: str = ""
+    turn: DrawTurn | None = None  # draw games: the player drawing now
+    deferred: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    deferred_five: int | None = None  # the seat whose fifth card waits (RR Section 11 r.10)
+    last_asker: int | None = None  # draw games: the last player to ask for cards this round
+    five_burned: int = -1  # draw games: the street whose five-card burn is in (RR §11 r.10)
+    dead: tuple[int, ...] = ()  # seats whose hands are dead (fouled), to fold
+    placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    boxed: tuple[str, ...] = ()  # boxed cards of the initial deal (uids)
+    relaxed: bool = False  # the stub ran short: the dealer reshuffles; order is not judged
+    void: bool = False
+    off: str = ""
+    acted: bool = False  # a voluntary action has been taken (not a post)
+    _engine: engine.Hand | None = field(default=None, compare=False, repr=False)
+
+    # --- the engine ---------------------------------------------------------------------------
+
+    @property
+    def eng(self) -> engine.Hand:
+        """The engine after the log (read-only: commands go through ``_run``, onto a copy)."""
+        if self._engine is None:  # pragma: no cover - every constructor path builds it
+            return _build(self.variant, self.stakes, self.stacks, self.house, self.log)
+        return self._engine
+
+    def pos(self, seat: int) -> int | None:
+        try:
+            return self.seats.index(seat)
+        except ValueError:
+            return None
+
+    @property
+    def family(self) -> str:
+        return "draw" if self.variant.draws else "stud"
+
+    @property
+    def street(self) -> int:
+        return self.eng.street
+
+    @property
+    def to_act(self) -> int | None:
+        a = self.eng.actor
+        return None if a is None else self.seats[a]
+
+    @property
+    def live(self) -> tuple[int, ...]:
+        e = self.eng
+        return tuple(s for i, s in enumerate(self.seats) if not e.folded[i])
+
+    @property
+    def betting_open(self) -> bool:
+        return self.eng.actor is not None
+
+    @property
+    def betting_over(self) -> bool:
+        return self.eng.betting_over
+
+    def in_zone(self, zone: str) -> tuple[str, ...]:
+        return tuple(c.name for c in self.cards.values() if c.zone == zone)
+
+    def hole(self, seat: int) -> tuple[str, ...]:
+        return self.in_zone(f"seat:{seat}")
+
+    def upcards(self, seat: int) -> tuple[str, ...]:
+        p = self.pos(seat)
+        if p is None:
+            return ()
+        return tuple(c for c in self.eng.upcards(p) if c is not None)
+
+
+def _execute(h: engine.Hand, cmd: Cmd) -> None:
+    kind = cmd[0]
+    if kind == HOLE:
+        h.deal_hole(int(str(cmd[1])), list(cmd[2]))  # type: ignore[call-overload]
+    elif kind == BOARD:
+        h.deal_board(list(cmd[1]))  # type: ignore[call-overload]
+    elif kind == DISCARD:
+        h.stand_pat_or_discard(int(str(cmd[1])), list(cmd[2]))  # type: ignore[call-overload]
+    elif kind == FOLD:
+        h.fold(int(str(cmd[1])))
+    elif kind == CALL:
+        h.check_or_call(int(str(cmd[1])))
+    elif kind == BRING_IN:
+        h.post_bring_in(int(str(cmd[1])))
+    elif kind == RAISE:
+        h.complete_bet_or_raise_to(int(str(cmd[1])), int(str(cmd[2])))
+    elif kind == SHOW:
+        h.show_or_muck(int(str(cmd[1])), None if cmd[2] is None else list(cmd[2]))  # type: ignore[call-overload]
+
+
+def _run(h: GameHand, cmd: Cmd) -> GameHand:
+    """Apply one engine command to a copy; IllegalAction propagates to the caller."""
+    e = h.eng.copy()
+    _execute(e, cmd)
+    return replace(h, log=(*h.log, cmd), _engine=e)
+
+
+def _build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
+           house: engine.HouseSettings, log: Sequence[Cmd]) -> engine.Hand:
+    e = engine.Hand(variant, stakes, list(stacks), house)
+    for cmd in log:
+        _execute(e, cmd)
+    return e
+
+
+def _rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:
+    """The hand with a rewritten log (a placeholder card replaced by the card itself)."""
+    return replace(h, log=log, _engine=_build(h.variant, h.stakes, h.stacks, h.house, log))
+
+
+# --- starting a hand ------------------------------------------------------------------------------
+
+
+def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
+          posts: Sequence[tuple[int, str, int]], *, small_bet: int, big_bet: int,
+          bring_in: int, settings: Settings) -> GameHand:
+    """A new hand of ``variant`` dealt to ``seats`` (dealing order) with these ``stacks``;
+    ``posts`` are the seating plan's forced posts (seat, kind, amount). Raises ValueError when
+    the engine refuses the stakes."""
+    n = len(seats)
+    antes = [0] * n
+    blinds = [0] * n
+    for seat, kind, amount in posts:
+        i = list(seats).index(seat)
+        if kind == "ante":
+            antes[i] += amount
+        elif kind in ("small_blind", "big_blind"):
+            blinds[i] += amount
+    if n == 2 and variant.button and any(blinds):
+        # the engine takes heads-up blinds small first and posts them reversed (PHH order)
+        blinds = blinds[::-1]
+    structure = variant.structure
+    limit = structure in ("fixed", "spread")
+    stakes = engine.Stakes(
+        antes=tuple(antes), blinds_or_straddles=tuple(blinds) if any(blinds) else (),
+        bring_in=bring_in if variant.forced == "antes_bring_in" else 0,
+        small_bet=small_bet if limit else 0, big_bet=big_bet if limit else 0,
+        min_bet=0 if limit else max(small_bet, max(blinds, default=0), 1))
+    house = engine.HouseSettings()
+    return GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
+                    house=house, tournament=settings.tournament,
+                    posts_due=tuple((s, k) for s, k, _ in posts),
+                    _engine=_build(variant, stakes, stacks, house, ()))
+
+
+# --- findings helpers -----------------------------------------------------------------------------
+
+
+def _flag(h: GameHand, f: Finding, out: list[Finding]) -> GameHand:
+    out.append(f)
+    if CATALOGUE[f.code].severity == "misdeal":
+        return replace(h, void=True, off=f.code, expect=())
+    return h
+
+
+def _ref(f: Finding) -> str:
+    return f"{f.code} (seq {f.seq})"
+
+
+def _with(h: GameHand, c: CardSeen) -> GameHand:
+    cards = dict(h.cards)
+    cards[c.uid] = c
+    return replace(h, cards=MappingProxyType(cards))
+
+
+def _set(m: Mapping[int, _V], key: int, value: _V | None) -> Mapping[int, _V]:
+    d: dict[int, _V] = dict(m)
+    if value is None:
+        d.pop(key, None)
+    else:
+        d[key] = value
+    return MappingProxyType(d)
+
+
+# --- what comes next ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The next card the procedure expects: a burn, a card to a seat (face up or down), the
+    stud common card, or nothing (betting, a draw declaration, or the hand is over)."""
+
+    kind: str  # "burn", "seat", "board", "none"
+    seat: int | None = None
+    face_up: bool = False
+    why: str = ""
+
+
+def expected(h: GameHand) -> Slot:
+    """What the procedure expects of the next card off the shoe (remedies aside)."""
+    e = h.eng
+    if h.void or e.is_over:
+        return Slot("none", why="the hand is over")
+    if e.actor is not None:
+        return Slot("none", why="the betting round is open")
+    st = e.street
+    street = h.variant.streets[st]
+    if h.family == "draw" and street.draw:
+        return _expected_draw(h)
+    if street.burn and h.burned != st and not h.relaxed:
+        return Slot("burn")
+    if e.board_needed:
+        return Slot("board")
+    best: tuple[int, int] | None = None
+    for i, seat in enumerate(h.seats):
+        need = e.hole_needed(i) - h.owed.get(seat, 0)
+        if need > 0 and (best is None or need > best[0]):
+            best = (need, i)
+    if best is None:
+        if h.owed:
+            seat = min(h.owed, key=lambda s: h.seats.index(s))
+            return Slot("seat", seat, False, why="the replacement of an exposed card")
+        return Slot("none", why="no card is due")
+    need, i = best
+    flags = street.hole
+    up = flags[len(flags) - e.hole_needed(i)] if flags else False
+    seat = h.seats[i]
+    up = bool(h.face.get(seat, up))
+    return Slot("seat", seat, up)
+
+
+def _expected_draw(h: GameHand) -> Slot:
+    e = h.eng
+    t = h.turn
+    if t is not None:
+        limit = 4 if t.asked == 5 else t.asked  # RR Section 11 r.10: four consecutive cards
+        if t.given < min(limit, t.asked - h.deferred.get(t.seat, 0)):
+            if h.burned != e.street:
+                return Slot("burn")
+            return Slot("seat", t.seat, False)
+    if e.discarder is not None:
+        # no card until the next player asks; deferred cards wait for everybody
+        return Slot("none", why=f"seat {h.seats[e.discarder]} to say how many cards")
+    if h.deferred:
+        seat = min(h.deferred, key=lambda s: h.seats.index(s))
+        if seat == h.last_asker and h.five_burned != e.street and h.deferred_five == seat:
+            # "If the last player wishes to draw five new cards, four are dealt right away, and a
+            # card is burned before the player receives a fifth card." (RR Section 11 r.10)
+            return Slot("burn", why=FIVE_BURN)
+        return Slot("seat", seat, False, why="the card held back until everybody drew")
+    return Slot("none", why="no card is due")
+
+
+def expectation(h: GameHand) -> str:
+    """A short sentence of what the monitor expects next (the dealer's screen)."""
+    if h.void:
+        return f"Misdeal ({h.off}): waiting for the misdeal to be declared."
+    if h.expect:
+        x = h.expect[0]
+        return f"Remedy of {x.after}: {x.wanted}"
+    s = expected(h)
+    if s.kind == "burn":
+        return "Next: the burn card."
+    if s.kind == "board":
+        return "Next: the common card, face up in the centre."
+    if s.kind == "seat":
+        return f"Next: a card to seat {s.seat}, face {'up' if s.face_up else 'down'}."
+    if h.to_act is not None:
+        return f"Seat {h.to_act} to act."
+    return s.why.capitalize() + "." if s.why else ""
+
+
+# --- cards ----------------------------------------------------------------------------------------
+
+
+def _zone_name(zone: str) -> str:
+    return f"seat {zone[5:]}" if zone.startswith("seat:") else f"the {zone}"
+
+
+def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
+         ) -> tuple[GameHand, list[Finding]]:
+    """A card left the shoe: the tag checks (unknown, joker, duplicate) happen now, before any
+    player can act on the card; where it went is judged at its zone read."""
+    out: list[Finding] = []
+    old = h.cards.get(uid)
+    if old is not None and not (h.relaxed and old.zone in ("burn", "aside", "muck", None)):
+        return h, out  # the same tag read again at the shoe: one card, not two
+    c = CardSeen(uid=uid, card=card, n=h.draws, seq=seq, face_up=face_up,
+                 betting_open=h.betting_open)
+    h = replace(h, draws=h.draws + 1)
+    if h.void:
+        return _with(h, replace(c, judged=True)), out
+    if card is None:
+        h = _flag(h, make_finding("UNKNOWN_TAG", seq, fill={"uid": uid, "deck": deck or "none"}),
+                  out)
+        return _with(h, replace(c, judged=True)), out
+    if card == JOKER and h.variant.deck != "joker":
+        # "A joker that appears in a game where it is not used is treated as a scrap of paper.
+        # Discovery of a joker does not cause a misdeal." (roberts-rules-v11.txt, Section 3,
+        # Irregularities, r.8): the shoe sees it before any player can act on it, so it is
+        # replaced like a boxed card: the next card goes where it was going.
+        slot = expected(h)
+        where = f"seat {slot.seat}" if slot.kind == "seat" else f"the {slot.kind}"
+        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, seats=[slot.seat] if slot.seat else [],
+                         cards=[JOKER], fill={"where": where})
+        out.append(f)
+        return _with(h, replace(c, judged=True)), out
+    if not h.relaxed:
+        twins = [o for o in h.cards.values() if o.card == card and o.uid != uid]
+        if twins:
+            held_at = [o.seat for o in twins if o.seat is not None]
+            h = _flag(h, make_finding("DUPLICATE_CARD", seq, seats=held_at, cards=[card]), out)
+            return _with(h, replace(c, judged=True)), out
+    return _with(h, c), out
+
+
+def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
+         ) -> tuple[GameHand, list[Finding]]:
+    """A card is read in a zone: its first read is judged; later reads are moves."""
+    out: list[Finding] = []
+    if uid not in h.cards:
+        # The shoe did not report it: count it as drawn now, then read it.
+        h, out = draw(h, uid, card, False, seq, deck)
+    c = h.cards[uid]
+    if c.zone == zone:
+        return h, out
+    if not c.judged:
+        h = _with(h, replace(c, zone=zone, judged=True))
+        h = _judge(h, replace(c, zone=zone, judged=True), zone, seq, out)
+    else:
+        h = _with(h, replace(c, zone=zone))
+        h = _moved(h, replace(c, zone=zone), zone, seq, out)
+    return h, out
+
+
+def leave(h: GameHand, uid: str, zone: str) -> GameHand:
+    c = h.cards.get(uid)
+    if c is None or c.zone != zone:
+        return h
+    return _with(h, replace(c, zone=None))
+
+
+def _expect_match(x: Expect, c: CardSeen, zone: str) -> bool:
+    return (x.zone == zone and (x.uid is None or x.uid == c.uid)
+            and (x.face_up is None or x.face_up == c.face_up))
+
+
+def _not_followed(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]
+                  ) -> GameHand:
+    x = h.expect[0]
+    f = make_finding("REMEDY_NOT_FOLLOWED", seq, cards=[c.name], fill={
+        "detail": f"{c.name} went to {_zone_name(zone)}"
+                  + (" face up" if c.face_up and zone.startswith("seat:") else "") + ".",
+        "after": x.after, "wanted": x.wanted})
+    out.append(f)
+    return replace(h, expect=())
+
+
+def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
+    """A card already judged moves: a remedy's move, a discard, a fold to the muck."""
+    if h.void:
+        return h
+    if h.expect and h.expect[0].uid == c.uid:
+        if _expect_match(h.expect[0], c, zone):
+            return _fulfil(h, c, zone)
+        return _not_followed(h, c, zone, seq, out)
+    t = h.turn
+    if (zone == "muck" and t is not None and c.fed and c.seat == t.seat and not t.fed
+            and c.uid not in t.discards):
+        # a discard of the player drawing now (RR Section 11 r.9: the draw in order)
+        h = replace(h, turn=replace(t, discards=(*t.discards, c.uid)))
+    return h
+
+
+def _fulfil(h: GameHand, c: CardSeen, zone: str) -> GameHand:
+    """The card goes where the remedy said: take the expectation off and apply the card."""
+    h = replace(h, expect=h.expect[1:])
+    if zone == "burn":
+        return replace(h, burned=h.eng.street)
+    if zone.startswith("seat:") and not c.fed:
+        return _feed(h, c, int(zone[5:]))
+    return h
+
+
+def _feed(h: GameHand, c: CardSeen, seat: int) -> GameHand:
+    """Give the card to the engine as this seat's next card."""
+    p = h.pos(seat)
+    if p is None or c.card is None:
+        return h
+    if h.turn is not None and h.turn.seat == seat and not h.turn.fed:
+        h = _feed_discard(h)
+    owed = h.owed.get(seat, 0)
+    replacing = owed > 0 and h.eng.hole_needed(p) - owed <= 0
+    if h.placeholders.get(seat):
+        # the card a short hand was missing (RR Section 12 r.5): put it in its placeholder
+        log = list(h.log)
+        for i, cmd in enumerate(log):
+            if cmd[0] == HOLE and cmd[1] == p and cmd[2] == (None,):
+                log[i] = (HOLE, p, (c.card,))
+                break
+        h = _rebuilt(h, tuple(log))
+        h = replace(h, placeholders=_set(h.placeholders, seat, h.placeholders[seat] - 1 or None))
+    else:
+        try:
+            h = _run(h, (HOLE, p, (c.card,)))
+        except engine.IllegalAction:
+            return h
+    h = _with(h, replace(h.cards[c.uid], fed=True, seat=seat))
+    if replacing:
+        h = replace(h, owed=_set(h.owed, seat, owed - 1 or None))
+    return h
+
+
+def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
+    """The first zone read of a card off the shoe, against what is expected now."""
+    if h.void or c.card is None or (c.card == JOKER and h.variant.deck != "joker"):
+        return h
+    h = _arm(h)
+    if h.expect:
+        x = h.expect[0]
+        if _expect_match(x, c, zone):
+            return _fulfil(h, c, zone)
+        if x.uid is None or x.uid not in h.cards or h.cards[x.uid].zone != x.zone:
+            h = _not_followed(h, c, zone, seq, out)
+            if zone == "aside":
+                return h
+    if h.relaxed:
+        # The stub ran short (STUD_INSUFFICIENT_CARDS, DRAW_DECK_EXHAUSTED): the dealer
+        # reshuffles and may deal a common card; cards are taken where they land.
+        if zone == "board":
+            return _run_or_keep(h, (BOARD, (c.card,)))
+        if zone.startswith("seat:"):
+            return _feed(h, c, int(zone[5:]))
+        return h
+    if c.betting_open and h.family == "stud":
+        return _premature(h, c, zone, seq, out)
+    slot = expected(h)
+    e = h.eng
+    street = e.street
+    if slot.kind == "burn":
+        if zone == "burn":
+            if slot.why == FIVE_BURN:
+                return replace(h, five_burned=street)
+            return replace(h, burned=street)
+        if zone.startswith("seat:"):
+            return _burn_error(h, c, zone, seq, out, missing=True, slot=slot)
+        return _unexpected(h, c, zone, seq, out, "the burn card was due")
+    if slot.kind == "board":
+        if zone == "board":
+            return _run_or_keep(h, (BOARD, (c.card,)))
+        return _unexpected(h, c, zone, seq, out, "the common card was due in the centre")
+    if slot.kind == "seat":
+        assert slot.seat is not None
+        if zone == f"seat:{slot.seat}":
+            return _to_due_seat(h, c, slot, seq, out)
+        extra_burn = zone == "burn" and (
+            (h.family == "stud" and street > 0 and h.burned == street)
+            or (h.family == "draw" and street > 0 and h.burned == street))
+        if extra_burn:
+            return _burn_error(h, c, zone, seq, out, missing=False, slot=slot)
+        if zone.startswith("seat:") and street == 0 and e.actor is None and not h.acted:
+            return _deal_sequence(h, c, int(zone[5:]), slot.seat, seq, out)
+        if zone.startswith("seat:") and h.family == "draw":
+            return _draw_extra(h, c, int(zone[5:]), seq, out, due=slot.seat)
+        return _unexpected(h, c, zone, seq, out, f"the next card was due to seat {slot.seat}")
+    # no card is due
+    if zone.startswith("seat:") and h.family == "draw":
+        return _draw_extra(h, c, int(zone[5:]), seq, out, due=None)
+    return _unexpected(h, c, zone, seq, out, slot.why or "no card is due now")
+
+
+def _run_or_keep(h: GameHand, cmd: Cmd) -> GameHand:
+    try:
+        return _run(h, cmd)
+    except engine.IllegalAction:
+        return h
+
+
+def _unexpected(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
+                why: str) -> GameHand:
+    detail = f"{c.name} went to {_zone_name(zone)}, but {why}."
+    out.append(make_finding("UNEXPECTED_CARD", seq, cards=[c.name], fill={"detail": detail},
+                            message=detail))
+    return h
+
+
+def _arm(h: GameHand) -> GameHand:
+    """Expectations that wait for the deal: armed once only the owed cards are missing."""
+    if not h.owed_after_deal or h.eng.street != 0:
+        return h
+    slot = expected(h)
+    if slot.kind == "seat" and slot.seat in h.owed and all(
+            h.eng.hole_needed(i) <= h.owed.get(s, 0) for i, s in enumerate(h.seats)):
+        return replace(h, expect=(*h.expect, *h.owed_after_deal), owed_after_deal=())
+    return h
+
+
+def _to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Finding]
+                 ) -> GameHand:
+    """The card went to the seat due it: check which way up it came, then give it to it."""
+    seat = slot.seat
+    assert seat is not None
+    e = h.eng
+    if h.family == "stud":
+        flags = h.variant.streets[e.street].hole
+        natural = flags[len(flags) - e.hole_needed(h.seats.index(seat))] if flags else False
+        if c.face_up and not slot.face_up:
+            if natural and seat in h.face:
+                # the remedy of an exposed down card said this card comes face down
+                out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat],
+                                        cards=[c.name], fill={
+                    "detail": f"{c.name} was dealt face up to seat {seat}.",
+                    "after": h.face_why.get(seat, "STUD_ONE_HOLECARD_EXPOSED"),
+                    "wanted": f"seat {seat}'s third card is dealt face down"}))
+            elif e.street == 0:
+                return _stud_exposed(h, c, seat, seq, out)
+            elif e.street == len(h.variant.streets) - 1:
+                h = _stud_final_up(h, c, seat, seq, out)
+        elif not c.face_up and slot.face_up and not natural and seat in h.face:
+            out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat], cards=[c.name],
+                                    fill={
+                "detail": f"{c.name} was dealt face down to seat {seat}.",
+                "after": h.face_why.get(seat, "STUD_FINAL_CARD_FACEUP"),
+                "wanted": f"heads-up, seat {seat}'s last card is dealt face up too"}))
+        if natural and seat in h.face:
+            h = replace(h, face=_set(h.face, seat, None))
+        return _feed(h, c, seat)
+    # draw family
+    if c.face_up:
+        if e.street == 0:
+            return _draw_exposed_deal(h, c, seat, seq, out)
+        return _draw_exposed_on_draw(h, c, seat, seq, out)
+    h = _feed(h, c, seat)
+    return _counted(h, seat)
+
+
+def _counted(h: GameHand, seat: int) -> GameHand:
+    """A replacement card given on the draw: count it for the player drawing (or held back)."""
+    t = h.turn
+    if h.family != "draw" or (h.eng.street == 0 and t is None):
+        return h
+    if t is not None and t.seat == seat and t.given < t.asked - h.deferred.get(seat, 0):
+        return replace(h, turn=replace(t, given=t.given + 1))
+    if seat in h.deferred:
+        left = h.deferred[seat] - 1
+        h = replace(h, deferred=_set(h.deferred, seat, left or None))
+        if t is not None and t.seat == seat:
+            h = replace(h, turn=replace(t, given=t.given + 1))
+    return h
+
+
+def _premature(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
+    """Stud: a card dealt while the betting round is open (roberts-rules-v11.txt, Section 8,
+    r.14): the premature card(s) are eliminated from play; once the round is over, one more
+    card for each player still active is eliminated too; then the dealer burns and play
+    resumes. Cards go to the set-aside zone (held off to the side in case the stub runs out)."""
+    street = h.eng.street + 1
+    names = {4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+    name = names.get(street + 2, "next")
+    if not h.premature_finding:
+        f = make_finding("STUD_PREMATURE_STREET", seq, cards=[c.name], fill={
+            "street": name, "betting": _street_name(h.eng.street)})
+        out.append(f)
+        h = replace(h, premature_finding=_ref(f))
+    h = replace(h, premature=(*h.premature, c.uid))
+    if zone.startswith("seat:"):
+        h = replace(h, expect=(*h.expect, Expect(
+            "aside", c.uid, None, h.premature_finding,
+            f"{c.name} is eliminated from play: put it aside")))
+    return h
+
+
+def _street_name(st: int) -> str:
+    return ("third", "fourth", "fifth", "sixth", "seventh")[st] if 0 <= st < 5 else "last"
+
+
+def _burn_error(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding], *,
+                missing: bool, slot: Slot) -> GameHand:
+    """No burn, or a second burn (stud: roberts-rules-v11.txt, Section 8, r.13, "the cards will
+    be corrected, if at all possible, to their proper positions"; draw: Section 3,
+    Irregularities, r.16): the card is moved where it belongs."""
+    street = h.eng.street
+    if missing:
+        seat = int(zone[5:])
+        fix = f"{c.name} is the burn: move it to the burn; the next card goes to seat {seat}"
+        x = Expect("burn", c.uid, None, "", fix)
+        detail = f"{c.name} went to seat {seat} with no burn before it."
+    else:
+        seat = slot.seat or 0
+        up = slot.face_up
+        fix = (f"{c.name} is seat {seat}'s card: move it from the burn to seat {seat}"
+               + (" face up" if up else ""))
+        x = Expect(f"seat:{seat}", c.uid, None, "", fix)
+        detail = f"{c.name} was burned as a second burn card."
+    if h.family == "stud":
+        f = make_finding("STUD_BURN_ERROR", seq, seats=[seat], cards=[c.name], fill={
+            "detail": detail, "fix": fix, "street": _street_name(street)})
+    else:
+        f = make_finding("BURN_MISSING_OR_EXTRA", seq, seats=[seat], cards=[c.name], fill={
+            "detail": detail, "fix": fix, "street": f"draw {street}"})
+    out.append(f)
+    if missing:
+        h = replace(h, burned=street)
+    return replace(h, expect=(*h.expect, replace(x, after=_ref(f))))
+
+
+def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
+                   out: list[Finding]) -> GameHand:
+    """The initial deal went to the wrong seat: the misdeal list (roberts-rules-v11.txt,
+    Section 3, Misdeals, r.2; the same rules for stud, Section 8, and draw, Section 11 r.1,
+    Section 12 r.3)."""
+    if landed not in h.seats:
+        f = make_finding("MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT", seq, seats=[landed],
+                         cards=[c.name], fill={"why": "it is not dealt in this hand"})
+    elif c.n == 0:
+        f = make_finding("MISDEAL_FIRST_CARD_WRONG_POSITION", seq, seats=[due, landed],
+                         cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
+    else:
+        f = make_finding("MISDEAL_CARD_OUT_OF_SEQUENCE", seq, seats=[due, landed],
+                         cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
+    return _flag(h, f, out)
+
+
+def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                  ) -> GameHand:
+    """A third-street down card dealt face up (roberts-rules-v11.txt, Section 8, r.1)."""
+    if h.tournament:
+        # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)"
+        return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
+                                     seats=[seat], cards=[c.name]), out)
+    count = h.exposed.get(seat, 0) + 1
+    h = replace(h, exposed=_set(h.exposed, seat, count))
+    if count == 1:
+        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name])
+        out.append(f)
+        h = replace(h, face=_set(h.face, seat, False), face_why=_set(h.face_why, seat, _ref(f)))
+        return _feed(h, c, seat)
+    first = [o.name for o in h.cards.values() if o.seat == seat and o.fed]
+    f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat],
+                     cards=[*first, c.name], fill={"ante": _ante_of(h, seat)})
+    out.append(f)
+    if len(h.seats) <= 2:
+        # NIS: with two players a dead hand leaves no game; the floor redeals
+        return replace(h, void=True, off=f.code)
+    return _without(h, seat)
+
+
+def _ante_of(h: GameHand, seat: int) -> int:
+    p = h.pos(seat)
+    return h.stakes.antes[p] if p is not None and p < len(h.stakes.antes) else 0
+
+
+def _without(h: GameHand, seat: int) -> GameHand:
+    """The hand with a dead seat taken out before any betting: its ante goes back (RR Section 8
+    r.1, "you have a dead hand and receive your ante back") and it is dealt no more cards."""
+    p = h.seats.index(seat)
+
+    def drop(t: tuple[int, ...]) -> tuple[int, ...]:
+        return t[:p] + t[p + 1:] if len(t) > p else t
+
+    log: list[Cmd] = []
+    for cmd in h.log:
+        if cmd[0] == HOLE:
+            q = int(str(cmd[1]))
+            if q == p:
+                continue
+            cmd = (HOLE, q - 1 if q > p else q, cmd[2])
+        log.append(cmd)
+    stakes = replace(h.stakes, antes=drop(h.stakes.antes),
+                     blinds_or_straddles=drop(h.stakes.blinds_or_straddles))
+    cards = {u: (replace(c, fed=False) if c.seat == seat else c) for u, c in h.cards.items()}
+    new = replace(h, seats=drop(h.seats), stacks=drop(h.stacks), stakes=stakes,
+                  cards=MappingProxyType(cards), dead=(*h.dead, seat),
+                  posts_due=tuple(x for x in h.posts_due if x[0] != seat),
+                  face=_set(h.face, seat, None))
+    return _rebuilt(new, tuple(log))
+
+
+def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                   ) -> GameHand:
+    """The seventh-street card dealt face up (roberts-rules-v11.txt, Section 8, r.16, r.17)."""
+    p = h.seats.index(seat)
+    if h.eng.stacks[p] == 0:
+        f = make_finding("STUD_ALLIN_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name])
+        out.append(f)
+        return h
+    live = h.live
+    waiting = [s for s in live if s != seat and h.eng.hole_needed(h.seats.index(s)) > 0]
+    f = make_finding("STUD_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name], fill={
+        "rest": "face up" if len(live) == 2 and waiting else "face down",
+        "others": ", ".join(str(s) for s in waiting) or "none"})
+    out.append(f)
+    if len(live) == 2 and waiting:
+        # r.17(b): heads-up, the first player's final card up: the second's is dealt up too
+        other = waiting[0]
+        return replace(h, face=_set(h.face, other, True),
+                       face_why=_set(h.face_why, other, _ref(f)))
+    return h
+
+
+def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                       ) -> GameHand:
+    """A card of the initial deal dealt face up in a draw game. The misdeal list applies (RR
+    Section 11 r.1, Section 12 r.3): the first or second card, or a second exposed card, is a
+    misdeal; otherwise the game's table says whether the player must take it or it is replaced
+    once the deal is complete (MUST_TAKE)."""
+    count = h.exposed_deal + 1
+    h = replace(h, exposed_deal=count)
+    if c.n < 2:
+        return _flag(h, make_finding("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", seq, seats=[seat],
+                                     cards=[c.name],
+                                     fill={"ordinal": ("first", "second")[c.n]}), out)
+    if count >= 2:
+        shown = [o.name for o in h.cards.values() if o.face_up and o.judged and o.zone
+                 and o.zone.startswith("seat:")]
+        return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_CARDS_EXPOSED", seq,
+                                     cards=shown or [c.name]), out)
+    return _predraw_exposed(h, c, seat, seq, out, fed=False)
+
+
+def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                     fed: bool) -> GameHand:
+    must = MUST_TAKE.get(h.variant.id)
+    rank = (c.card or "?")[0]
+    take = must is None or rank in must
+    if take:
+        what = f"seat {seat} must take {c.name}: the player has no option"
+    else:
+        what = (f"{c.name} is replaced once the deal is complete: it goes to the burn and the "
+                f"next card off the deck goes to seat {seat}")
+    f = make_finding("DRAW_PREDRAW_EXPOSED_CARD", seq, seats=[seat], cards=[c.name],
+                     fill={"what": what, "game": h.variant.name})
+    out.append(f)
+    if take:
+        return h if fed else _feed(h, c, seat)
+    if fed:
+        h = _unfeed(h, c)
+    return replace(h, owed=_set(h.owed, seat, h.owed.get(seat, 0) + 1),
+                   owed_after_deal=(*h.owed_after_deal,
+                                    Expect("burn", c.uid, None, _ref(f),
+                                           f"{c.name} goes to the burn"),
+                                    Expect(f"seat:{seat}", None, False, _ref(f),
+                                           f"the next card goes to seat {seat}, face down")))
+
+
+def _unfeed(h: GameHand, c: CardSeen) -> GameHand:
+    """Take a card back out of the engine (an exposed card that must not be taken)."""
+    log = list(h.log)
+    for i in range(len(log) - 1, -1, -1):
+        cmd = log[i]
+        if cmd[0] == HOLE and cmd[2] == (c.card,):
+            del log[i]
+            break
+    else:
+        return h
+    h = _with(h, replace(c, fed=False, seat=None))
+    return _rebuilt(h, tuple(log))
+
+
+def _draw_exposed_on_draw(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                          ) -> GameHand:
+    """A replacement card dealt face up (roberts-rules-v11.txt, Section 11 Lowball r.9, Section
+    12 Draw High r.8: "On the draw, an exposed card cannot be taken. The draw is completed to
+    each player in order, and then the exposed card is replaced.")."""
+    others = [s for s in h.live if s != seat]
+    f = make_finding("DRAW_EXPOSED_ON_DRAW", seq, seats=[seat], cards=[c.name], fill={
+        "others": ", ".join(str(s) for s in others) or "none"})
+    out.append(f)
+    h = replace(h, deferred=_set(h.deferred, seat, h.deferred.get(seat, 0) + 1))
+    return replace(h, expect=(*h.expect, Expect("muck", c.uid, None, _ref(f),
+                                                f"{c.name} cannot be taken: it goes to the "
+                                                "muck")))
+
+
+def _draw_extra(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding],
+                due: int | None) -> GameHand:
+    """A card to a seat during the draw that is not the card due."""
+    t = h.turn
+    if t is not None and seat == t.seat and t.asked == 5 and t.given == 4 and due != seat:
+        # RR Section 11 r.10: four at once, the fifth after everyone else has drawn
+        f = make_finding("DRAW_FIVE_CARDS_RULE", seq, seats=[seat], cards=[c.name])
+        out.append(f)
+        h = replace(h, deferred=_set(h.deferred, seat, None))
+        h = _feed(h, c, seat)
+        return replace(h, turn=replace(t, given=5), deferred_five=None)
+    last = t.seat if t is not None else None
+    if seat == last or (t is None and h.eng.street > 0 and seat in h.live):
+        held = len(h.hole(seat))
+        size = HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5)
+        f = make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[seat], cards=[c.name],
+                         fill={"held": held, "size": size})
+        out.append(f)
+        return replace(h, dead=(*h.dead, seat))
+    why = f"the next card was due to seat {due}" if due else "no card is due now"
+    return _unexpected(h, c, f"seat:{seat}", seq, out, why)
+
+
+def _feed_discard(h: GameHand) -> GameHand:
+    """Give the engine the discard of the player drawing now: the cards read in the muck, then
+    (for any not read) the seat's cards no longer read in its zone, then its oldest cards."""
+    t = h.turn
+    if t is None or t.fed:
+        return h
+    p = h.pos(t.seat)
+    if p is None:
+        return h
+    want = t.asked - h.placeholders.get(t.seat, 0)
+    held = [x for x in h.eng.holes[p]]
+    picked: list[str | None] = []
+    names = [h.cards[u].card for u in t.discards if u in h.cards]
+    for name in names:
+        if name in held and len(picked) < want:
+            held.remove(name)
+            picked.append(name)
+    gone = [x.card for x in h.cards.values() if x.seat == t.seat and x.zone != f"seat:{t.seat}"]
+    for name in gone:
+        if name in held and len(picked) < want:
+            held.remove(name)
+            picked.append(name)
+    while len(picked) < want and held:
+        picked.append(held.pop(0))
+    picked += [None] * h.placeholders.get(t.seat, 0)
+    try:
+        h = _run(h, (DISCARD, p, tuple(picked)))
+    except engine.IllegalAction:
+        return replace(h, turn=replace(t, fed=True))
+    return replace(h, turn=replace(t, fed=True),
+                   placeholders=_set(h.placeholders, t.seat, None))
+
+
+# --- dealer keys ----------------------------------------------------------------------------------
+
+
+def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Finding]]:
+    """The dealer's exposed (or flashed-by-the-dealer) key on a card already dealt. A card a
+    player exposes plays (roberts-rules-v11.txt, Section 3, Irregularities, r.12)."""
+    out: list[Finding] = []
+    c = h.cards.get(uid)
+    if h.void or c is None or by != "dealer" or c.face_up:
+        return h, out
+    c = replace(c, face_up=True)
+    h = _with(h, c)
+    seat = c.seat
+    if seat is None or not c.fed:
+        return h, out
+    e = h.eng
+    if h.family == "stud":
+        p = h.seats.index(seat)
+        if e.street == 0 and len(e.holes[p]) <= 2 and not e.upcards(p) and not h.acted:
+            # a down card of third street: as if dealt face up (the card is already given)
+            return _stud_exposed_key(h, c, seat, seq, out), out
+        return h, out
+    if e.street == 0 and not h.acted:
+        count = h.exposed_deal + 1
+        h = replace(h, exposed_deal=count)
+        if c.n < 2:
+            return _flag(h, make_finding("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", seq,
+                                         seats=[seat], cards=[c.name],
+                                         fill={"ordinal": ("first", "second")[c.n]}), out), out
+        if count >= 2:
+            return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_CARDS_EXPOSED", seq,
+                                         cards=[c.name]), out), out
+        return _predraw_exposed(h, c, seat, seq, out, fed=True), out
+    if h.turn is not None and h.turn.seat == seat:
+        h = _unfeed(h, c)
+        h = _counted_back(h, seat)
+        return _draw_exposed_on_draw(h, c, seat, seq, out), out
+    return h, out
+
+
+def _counted_back(h: GameHand, seat: int) -> GameHand:
+    t = h.turn
+    if t is None or t.seat != seat or t.given == 0:
+        return h
+    return replace(h, turn=replace(t, given=t.given - 1))
+
+
+def _stud_exposed_key(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                      ) -> GameHand:
+    if h.tournament:
+        return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
+                                     seats=[seat], cards=[c.name]), out)
+    count = h.exposed.get(seat, 0) + 1
+    h = replace(h, exposed=_set(h.exposed, seat, count))
+    if count == 1:
+        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name])
+        out.append(f)
+        return replace(h, face=_set(h.face, seat, False),
+                       face_why=_set(h.face_why, seat, _ref(f)))
+    both = [o.name for o in h.cards.values() if o.seat == seat and o.face_up]
+    f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat], cards=both,
+                     fill={"ante": _ante_of(h, seat)})
+    out.append(f)
+    if len(h.seats) <= 2:
+        return replace(h, void=True, off=f.code)
+    return _without(h, seat)
+
+
+def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, list[Finding]]:
+    """The dealer's boxed-card key: a card found face up in the deck is a scrap of paper
+    (roberts-rules-v11.txt, Section 3, Irregularities, r.7); two in the initial deal are a
+    misdeal (Section 3, Misdeals, r.2(c))."""
+    out: list[Finding] = []
+    if h.void:
+        return h, out
+    name = card or f"tag {uid}"
+    c = h.cards.get(uid)
+    if c is not None and c.fed:
+        h = _unfeed(h, c)
+    h = _with(h, CardSeen(uid=uid, card=card, n=c.n if c else h.draws, seq=seq, face_up=True,
+                          betting_open=False, zone=c.zone if c else None, judged=True))
+    in_deal = h.eng.street == 0 and not h.acted
+    if in_deal and h.boxed:
+        names = [h.cards[u].name for u in h.boxed if u in h.cards]
+        return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_BOXED_CARDS", seq,
+                                     cards=[*names, name]), out), out
+    out.append(make_finding("BOXED_CARD_SINGLE", seq, cards=[name]))
+    return replace(h, boxed=(*h.boxed, uid) if in_deal else h.boxed), out
+
+
+# --- betting and the draw -------------------------------------------------------------------------
+
+POST_NAMES = {"ante": "ante", "small_blind": "small blind", "big_blind": "big blind",
+              "bring_in": "bring-in"}
+
+
+def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | None, seq: int
+           ) -> tuple[GameHand, list[Finding]]:
+    """A betting action, a forced post, or a draw request, from the dealer console."""
+    out: list[Finding] = []
+    if h.void:
+        return h, out
+    e = h.eng
+    if kind == "post" and blind != "bring_in" and not (
+            blind is None and e.can_post_bring_in() and h.to_act == seat):
+        return _post(h, seat, blind, seq, out), out
+    if kind == "draw":
+        return _draw_request(h, seat, amount or 0, seq, out), out
+    if seat in h.dead and kind != "fold":
+        out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat], fill={
+            "detail": f"Seat {seat} acted ({kind}) with a dead hand.",
+            "after": "DRAW_WRONG_COUNT_AFTER_DRAW",
+            "wanted": f"seat {seat}'s fouled hand is dead: it folds"}))
+        kind = "fold"
+    h = _close_turn(h, seq, out)
+    h = _short_deal(h, seq, out)
+    e = h.eng
+    p = h.pos(seat)
+    if e.actor is None or p is None:
+        detail = (f"Seat {seat} {kind}: no betting action is due now"
+                  f" ({expectation(h).rstrip('.')}).")
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h, out
+    if kind == "post" and e.can_post_bring_in() and p != e.actor:
+        return _wrong_bring_in(h, seat, seq, out), out
+    if p != e.actor:
+        out.append(make_finding("OOT_ACTION", seq, seats=[seat], fill={
+            "seat": seat, "action": kind, "to_act": h.seats[e.actor]}))
+        return h, out
+    cmd: Cmd
+    if kind == "post":
+        cmd = (BRING_IN, p)
+    elif kind == "fold":
+        cmd = (FOLD, p) if e.can_fold(p) else (CALL, p)
+    elif kind in ("check", "call"):
+        cmd = (CALL, p)
+    elif kind in ("bet", "raise"):
+        cmd = (RAISE, p, amount or 0)
+    else:  # allin
+        top = e.stacks[p] + e.bets[p]
+        cmd = (RAISE, p, top) if e.can_complete_bet_or_raise_to(top, p) else (CALL, p)
+    try:
+        h = _run(h, cmd)
+    except engine.IllegalAction as exc:
+        detail = f"Seat {seat} {kind}{f' {amount}' if amount else ''}: {exc.message}."
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h, out
+    h = replace(h, acted=True)
+    return _after_round(h, seq, out), out
+
+
+def _post(h: GameHand, seat: int, blind: str | None, seq: int, out: list[Finding]
+          ) -> GameHand:
+    """Antes and blinds: the engine posted them when the hand began; the console's posts tick
+    them off in the plan's order (a post not due is refused, as at the hold'em table)."""
+    due = [x for x in h.posts_due if x[0] == seat and (blind is None or x[1] == blind)]
+    if not due:
+        detail = (f"Seat {seat} posted {POST_NAMES.get(blind or '', blind or 'a blind')}: "
+                  "no such post is due from it this hand.")
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h
+    rest = list(h.posts_due)
+    rest.remove(due[0])
+    return replace(h, posts_due=tuple(rest))
+
+
+def _wrong_bring_in(h: GameHand, seat: int, seq: int, out: list[Finding]) -> GameHand:
+    """The bring-in by a seat that is not the low card (roberts-rules-v11.txt, Section 8, r.5;
+    razz: the high card, Section 9 r.2). Feltguard never applies the wrong post, so the next
+    player has not acted: "the action will be corrected to the real lowcard, who now must
+    bet. The incorrect lowcard takes back the wager.\""""
+    e = h.eng
+    assert e.actor is not None
+    real = h.seats[e.actor]
+    up = h.upcards(real)
+    low = "high" if h.variant.streets[0].opener == "high_card" else "low"
+    out.append(make_finding("STUD_WRONG_LOWCARD_DESIGNATED", seq, seats=[seat, real],
+                            cards=list(up[:1]), fill={"real": real, "which": low}))
+    return h
+
+
+def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
+    """After an action: arm the premature-card remedy once the round is over; predict a stub
+    too short for seventh street (roberts-rules-v11.txt, Section 8, r.15)."""
+    e = h.eng
+    if h.premature and e.actor is None:
+        n = len(h.live)
+        after = h.premature_finding
+        asides = tuple(Expect("aside", None, None, after,
+                              f"one card for each of the {n} players still in goes aside "
+                              f"({k + 1} of {n}), then the burn")
+                       for k in range(n))
+        h = replace(h, premature=(), set_aside=0, premature_finding="",
+                    expect=(*h.expect, *asides))
+    last = len(h.variant.streets) - 1
+    if (h.family == "stud" and e.street == last and e.actor is None and not e.betting_over
+            and not h.relaxed and h.burned != last):
+        left = len(h.variant.deck_cards) - h.draws
+        need = len(h.live) + 1 + sum(1 for x in h.expect if x.zone == "aside" and x.uid is None)
+        if left < need:
+            f = make_finding("STUD_INSUFFICIENT_CARDS", seq, seats=list(h.live), fill={
+                "left": left, "players": len(h.live)})
+            out.append(f)
+            h = replace(h, relaxed=True, expect=())
+    return h
+
+
+def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Finding]
+                  ) -> GameHand:
+    """A player asks for cards on the draw, in turn (RR Section 11 r.9)."""
+    h = _close_turn(h, seq, out)
+    e = h.eng
+    d = e.discarder
+    if d is None or h.seats[d] != seat:
+        who = f"seat {h.seats[d]} draws next" if d is not None else "no draw is due now"
+        detail = f"Seat {seat} asked for {asked} card(s): {who}."
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h
+    limit = h.variant.max_draw
+    missing = h.placeholders.get(seat, 0)
+    if asked > limit:
+        detail = f"Seat {seat} asked for {asked} cards; at most {limit} may be drawn."
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h
+    total = asked + missing
+    left = len(h.variant.deck_cards) - h.draws
+    burn = 1 if h.burned != e.street and total else 0
+    if total + burn > left and not h.relaxed:
+        f = make_finding("DRAW_DECK_EXHAUSTED", seq, seats=[seat], fill={
+            "left": left, "asked": total})
+        out.append(f)
+        h = replace(h, relaxed=True, expect=())
+    h = replace(h, turn=DrawTurn(seat, total), last_asker=seat)
+    if total == 5 and limit == 5:
+        # RR Section 11 r.10: the fifth card comes after everyone else has drawn
+        h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)
+    if total == 0:
+        h = _feed_discard(h)
+    return h
+
+
+def _close_turn(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
+    """The next player asks (or the betting starts): the player before has all the cards it
+    will get now; a wrong count is a fouled hand (RR Section 11 r.12; Section 12 r.5)."""
+    t = h.turn
+    if t is None:
+        return h
+    if not t.fed:
+        h = _feed_discard(h)
+    held_back = h.deferred.get(t.seat, 0)
+    if t.given + held_back < t.asked and not h.relaxed and t.seat not in h.dead:
+        size = HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5)
+        f = make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[t.seat], fill={
+            "held": len(h.hole(t.seat)), "size": size})
+        out.append(f)
+        h = replace(h, dead=(*h.dead, t.seat))
+    return replace(h, turn=None)
+
+
+def _short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
+    """The first action with the initial deal incomplete: a short hand (draw high RR Section 12
+    r.5, lowball Section 11 r.12: the button may still receive its missing card; another short
+    player completes the hand on the draw). The engine is given placeholders so the betting can
+    go on; the real cards take their place when they come."""
+    e = h.eng
+    if h.family != "draw" or e.street != 0 or e.actor is not None or h.acted or h.owed:
+        return h
+    short = [(s, e.hole_needed(i)) for i, s in enumerate(h.seats) if e.hole_needed(i) > 0]
+    if not short or any(x.zone.startswith("seat:") for x in h.expect):
+        return h
+    button = h.seats[-1]
+    for seat, k in short:
+        f = make_finding("DRAW_SHORT_HAND_PREDRAW", seq, seats=[seat], fill={
+            "missing": k, "now": ("the button may receive its missing card now"
+                                  if seat == button else
+                                  "action has been taken: the player draws the missing card(s) "
+                                  "on the draw")})
+        out.append(f)
+        p = h.seats.index(seat)
+        for _ in range(k):
+            h = _run_or_keep(h, (HOLE, p, (None,)))
+        h = replace(h, placeholders=_set(h.placeholders, seat, k))
+        if seat == button:
+            h = replace(h, expect=(*h.expect, *(Expect(f"seat:{seat}", None, False, _ref(f),
+                                                       f"the button's missing card to seat "
+                                                       f"{seat}") for _ in range(k))))
+    return h
+
+
+# --- the end of the hand --------------------------------------------------------------------------
+
+
+def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],
+                                          dict[int, int], str]:
+    """``hand.end``: the showdown and the pots. Returns the hand, findings, the awards (by seat),
+    every dealt-in seat's stack after the hand, and a problem ("" when the pots were awarded)."""
+    out: list[Finding] = []
+    h = _close_turn(h, seq, out)
+    e = h.eng
+    if not e.betting_over:
+        return h, out, (), {}, "the betting is not complete"
+    showdown = len(h.live) > 1
+    if showdown:
+        size = (HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5) if h.family == "draw"
+                else h.variant.hole_cards)
+        for seat in h.live:
+            held = len(h.hole(seat))
+            if held != size and seat not in h.dead and not h.relaxed:
+                if h.family == "stud":
+                    out.append(make_finding("STUD_HAND_CARD_COUNT", seq, seats=[seat], fill={
+                        "held": held, "ruling": (
+                            "missing only the seventh card: the floor may rule it live"
+                            if held == size - 1 else "the hand is dead")}))
+                else:
+                    out.append(make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[seat],
+                                            fill={"held": held, "size": size}))
+    e = e.copy()
+    try:
+        for seat in h.dead:
+            p = h.pos(seat)
+            if p is not None and p in e.showdown_pending and len(e.showdown_pending) > 1:
+                e.show_or_muck(p, None)  # a fouled hand is dead (RR Section 11 r.12)
+        for p in e.showdown_pending:
+            if e.is_over:
+                break
+            e.show_or_muck(p, ())
+        if not e.is_over:
+            e.show_all()
+        awards = tuple(
+            PotAward(amount=a.amount, eligible=tuple(h.seats[i] for i in a.eligible),
+                     winners=tuple(h.seats[i] for i in a.winners),
+                     shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
+            for a in e.awards)
+    except (engine.IllegalAction, ValueError, AssertionError) as exc:
+        return h, out, (), {}, f"the pots cannot be settled: {exc}"
+    stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
+    return replace(h, _engine=e), out, awards, stacks, ""
