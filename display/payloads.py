@@ -148,6 +148,8 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
                 "hole_count": len(hole),
                 "shown": shown,
                 "hole": list(hole) if shown else [],
+                # stud upcards lie face up on the felt: public (only cards the seat holds)
+                "up": [c for c in _strs(s.get("up")) if c in hole],
             }
         )
     findings = [
@@ -211,6 +213,7 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
                 "all_in": _bool(s.get("all_in")),
                 "hole_count": len(hole),
                 "hole": hole,
+                "up": _strs(s.get("up")),
             }
         )
     findings = [

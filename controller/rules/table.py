@@ -812,7 +812,9 @@ def _hand_end(state: TableState, seq: int) -> Step:
         return _out_of_place(state, seq, "There is no hand in progress to award.")
     if h.game is not None:
         return _game_end(state, h, h.game, seq)
-    deal, out = dealing.moving_on(h.deal)
+    # the dealer has moved on; a live hand without two cards is dead (RR §3 Dead Hands r.1(d))
+    deal, out = dealing.hand_end(h.deal, h.betting, seq)
+    dead = {s for f in out if f.code == "HAND_WRONG_CARD_COUNT_DEAD" for s in f.seats}
     h = replace(h, deal=deal)
     b = h.betting
     problem = ""
@@ -822,9 +824,10 @@ def _hand_end(state: TableState, seq: int) -> Step:
         problem = f"The board has {len(deal.board)} cards; a showdown needs 5."
     awards: tuple[PotAward, ...] = ()
     if not problem:
-        holes = {s: deal.hole(s) for s in b.live} if not b.hand_over else {}
+        holes = ({s: deal.hole(s) for s in b.live if s not in dead}
+                 if not b.hand_over and len(dead) < len(b.live) else {})
         try:
-            awards = settle(betting.contributions(b), betting.folded(b), holes,
+            awards = settle(betting.contributions(b), betting.folded(b) | dead, holes,
                             deal.board if holes else (), h.button,
                             list(range(1, state.setup.seats + 1)))
         except ValueError as exc:

@@ -8,9 +8,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.rules import betting, dealing, seating
+from controller.rules import betting, dealing, procedure, seating
 from controller.rules.pots import build_pots, return_uncalled
 from controller.rules.table import Hand, TableState
+
+
+def _game_pots(g: procedure.GameHand) -> list[dict[str, Any]]:
+    """A stud or draw hand's pots from the engine (positions mapped to seats)."""
+    e = g.eng
+    contrib = {s: e.totals[i] + e.antes[i] for i, s in enumerate(g.seats)}
+    if not sum(contrib.values()):
+        return []
+    folded = frozenset(s for i, s in enumerate(g.seats) if e.folded[i])
+    all_in = frozenset(s for i, s in enumerate(g.seats) if e.stacks[i] == 0 and not e.folded[i])
+    return [p.to_json() for p in build_pots(contrib, folded, all_in=all_in)]
+
+
+def _game_hand(h: Hand, g: procedure.GameHand, in_play: bool) -> dict[str, Any]:
+    """The keys of ``_hand`` that a stud or draw hand takes from its engine and monitor."""
+    e = g.eng
+    to_act = g.to_act if in_play else None
+    lo = e.min_completion_betting_or_raising_to() if to_act is not None else None
+    return {
+        "to_act": to_act,
+        "board": list(g.in_zone("board")),
+        "burns": len(g.in_zone("burn")),
+        "current_bet": max(e.bets, default=0) if in_play else 0,
+        "min_raise_to": lo or 0,
+        "can_raise": bool(to_act is not None and e.can_complete_bet_or_raise()),
+        "pots": _game_pots(g) if in_play else [],
+    }
 
 
 def _pots(h: Hand) -> list[dict[str, Any]]:
@@ -45,12 +72,15 @@ def _hand(state: TableState) -> dict[str, Any]:
         expect = "shuffle, then a new hand (hand.start)"
     elif h.phase == "misdeal":
         expect = f"reshuffle and redeal with the button on seat {h.button} (hand.start)"
+    elif h.game is not None:
+        expect = ("award the pots (hand.end)" if h.phase == "showdown"
+                  else procedure.expectation(h.game))
     elif (h.phase == "showdown" and len(h.deal.board) == 5) or b.hand_over:
         expect = "award the pots (hand.end)"
     else:
         expect = dealing.expectation(h.deal, b)
     to_act = b.to_act if in_play else None
-    return {
+    out = {
         "number": h.number,
         "phase": h.phase,
         "button": h.button,
@@ -73,6 +103,9 @@ def _hand(state: TableState) -> dict[str, Any]:
         "dealt_in": list(h.plan.dealt_in) if h.plan is not None else [],
         "level": _level(state),
     }
+    if h.game is not None:
+        out.update(_game_hand(h, h.game, in_play))
+    return out
 
 
 def _level(state: TableState) -> int | None:
@@ -80,13 +113,45 @@ def _level(state: TableState) -> int | None:
     return state.level + 1 if state.seating.tournament else None
 
 
+def _game_seat(state: TableState, h: Hand, g: procedure.GameHand, seat: int
+               ) -> dict[str, Any]:
+    """A seat at a stud or draw table: chips and cards from the engine and the monitor; ``up``
+    holds the stud upcards (public, as on the felt)."""
+    info = state.seats[seat]
+    i = g.pos(seat)
+    live = h.in_play and i is not None
+    e = g.eng
+    st = state.seating.seats.get(seat)
+    try:
+        status = seating.seat_status(state.seating, seat, h.plan if h.in_play else None)
+    except seating.SeatingError:  # pragma: no cover - a seat beyond the table
+        status = "empty"
+    return {
+        "seat": seat,
+        "player": info.player,
+        "stack": e.stacks[i] if live and i is not None else info.stack,
+        "bet": e.bets[i] if live and i is not None else 0,
+        "in_hand": live,
+        "folded": bool(live and i is not None and e.folded[i]),
+        "all_in": bool(live and i is not None and e.stacks[i] == 0 and not e.folded[i]),
+        "hole": list(g.hole(seat)) if i is not None or seat in g.dead else [],
+        "up": [c for c in g.upcards(seat) if c in g.hole(seat)],
+        "status": status,
+        "owes": list(st.owes) if st is not None else [],
+    }
+
+
 def snapshot(state: TableState) -> dict[str, Any]:
     """The table as plain data: see docs/snapshot.md."""
     s = state.setup
     h = state.hand
     seats: list[dict[str, Any]] = []
+    g = h.game if h is not None else None
     for seat in sorted(state.seats):
         info = state.seats[seat]
+        if h is not None and g is not None:
+            seats.append(_game_seat(state, h, g, seat))
+            continue
         p = h.betting.player(seat) if h is not None else None
         live = h is not None and h.in_play and p is not None
         st = state.seating.seats.get(seat)
@@ -104,6 +169,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
             "folded": bool(live and p is not None and p.folded),
             "all_in": bool(live and p is not None and p.all_in),
             "hole": list(h.deal.hole(seat)) if h is not None and p is not None else [],
+            "up": [],
             "status": status,
             "owes": list(st.owes) if st is not None else [],
         })

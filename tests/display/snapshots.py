@@ -93,6 +93,7 @@ def _snap(
             "folded": s in folded,
             "all_in": False,
             "hole": list(HOLE[s]) if in_hand and dealt else [],
+            "up": [],
         }
         for s in PLAYERS
     ]

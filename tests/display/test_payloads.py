@@ -31,6 +31,7 @@ PUBLIC_HAND = {
 }
 PUBLIC_SEAT = {
     "seat", "player", "stack", "bet", "in_hand", "folded", "all_in", "hole_count", "shown", "hole",
+    "up",
 }
 PUBLIC_FINDING = {"code", "seq", "severity", "title", "seats"}
 RESULT = {"amount", "eligible", "winners", "shares", "hand"}
