@@ -2,8 +2,11 @@
 
     .venv/bin/python -m bench.monitor [--hands 5000] [--mistakes 0.5] [--seat-changes 0.05]
 
-The simulated dealer plays hand after hand and, at the given rate, makes one dealing mistake of
-its catalogue per hand, recording the truth (which hand, which finding the rules must raise).
+The simulated dealer plays hand after hand and, at the given rate, makes a dealing mistake of its
+catalogue, recording the truth (which hand, which finding the rules must raise). It follows the
+remedy of every finding that has one and plays the hand on; some kinds botch the remedy
+(REMEDY_NOT_FOLLOWED) or make two independent mistakes in one hand, so the truth may hold two
+codes for a hand. Cards a remedy returns to the stub may be drawn again after the reshuffle.
 Every event goes through the pure rules core, as the daemon would apply it. Per code: the
 mistakes made, those the core caught (same hand, same code), the findings it raised with no such
 mistake (false alarms), recall = caught / made, precision = caught / raised. Target: 100% and
@@ -28,7 +31,7 @@ def run(hands: int, mistake_rate: float, seat_changes: float,
         seed: int) -> tuple[Counter[str], Counter[str], Counter[str], dict[str, str]]:
     """(made, caught, raised) per code, and the mistake kinds behind each code."""
     dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=mistake_rate,
-                       seat_changes=seat_changes)
+                       seat_changes=seat_changes, redraw_returned=True)
     state, seq = initial_state(), 0
     found: Counter[tuple[int, str]] = Counter()
     for _ in range(hands):

@@ -13,9 +13,14 @@ returns the ordered steps of one hand:
 
 Players act through a shadow rules state (the real rules core): the dealer asks its snapshot who
 is to act, the bet, the minimum raise and whether a raise is allowed, so every action is legal.
-With probability ``mistake_rate`` a hand holds exactly one dealing mistake from ``MISTAKES``; the
-dealer records the truth in ``truth``. As soon as the shadow core raises a finding, the simulated
-floor ends the hand with ``misdeal.declared`` (v1 does not follow remedies yet).
+With probability ``mistake_rate`` a hand holds a dealing mistake from ``MISTAKES``; the dealer
+records the truth in ``truth``. A finding with a remedy the dealer follows (``FOLLOWED``) does not
+stop the hand: the dealer knows which mistake it made, so it carries out the remedy move by move
+(the premature street set aside or returned, the stub reshuffled, the burn from elsewhere) and
+plays the hand to the end. Some kinds then botch the remedy (their code is REMEDY_NOT_FOLLOWED;
+the truth also holds the first mistake's code) and some make two independent mistakes in one hand
+(the truth holds both). After any other finding the simulated floor ends the hand with
+``misdeal.declared``.
 
 Between hands, with probability ``seat_changes``, the table changes (issue 4): a player steps
 away or comes back (posting the missed blinds or waiting for the big blind), leaves, or a new
@@ -35,6 +40,7 @@ from typing import Any
 from controller.events import (
     Action,
     Body,
+    CardBoxed,
     DeckRegister,
     Event,
     HandEnd,
@@ -55,7 +61,8 @@ from controller.rules.cards import FULL_DECK
 
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon")
 
-# mistake kind -> the finding code the rules core must raise for it
+# mistake kind -> the finding code the rules core must raise for it (a botched remedy: the
+# REMEDY_NOT_FOLLOWED it ends in; two mistakes in a hand: the second one's code)
 MISTAKES: dict[str, str] = {
     "duplicate_card": "DUPLICATE_CARD",
     "unknown_tag": "UNKNOWN_TAG",
@@ -65,6 +72,8 @@ MISTAKES: dict[str, str] = {
     "seat_one_card_short": "MISDEAL_INCORRECT_CARD_COUNT",
     "one_extra_card": "EXTRA_CARD_SINGLE_BECOMES_BURN",
     "two_extra_cards": "MISDEAL_TWO_OR_MORE_EXTRA_CARDS",
+    "hole_card_face_up": "HOLECARD_EXPOSED_SINGLE_REPLACE",
+    "boxed_card": "BOXED_CARD_SINGLE",
     "missing_burn_flop": "FLOP_BURN_ERROR",
     "extra_burn_flop": "FLOP_BURN_ERROR",
     "missing_burn_turn": "BURN_MISSING_OR_EXTRA",
@@ -75,10 +84,42 @@ MISTAKES: dict[str, str] = {
     "premature_flop": "FLOP_PREMATURE",
     "premature_turn": "TURN_PREMATURE",
     "premature_river": "RIVER_PREMATURE",
+    # the remedy botched
+    "boxed_card_dealt": "REMEDY_NOT_FOLLOWED",
+    "extra_card_not_burned": "REMEDY_NOT_FOLLOWED",
+    "exposed_card_not_replaced": "REMEDY_NOT_FOLLOWED",
+    "missing_burn_flop_not_fixed": "REMEDY_NOT_FOLLOWED",
+    "premature_flop_burned_again": "REMEDY_NOT_FOLLOWED",
+    "premature_turn_river_burned": "REMEDY_NOT_FOLLOWED",
+    # two independent mistakes in one hand
+    "exposed_card_then_premature_turn": "TURN_PREMATURE",
+    "missing_burn_flop_then_extra_burn_river": "BURN_MISSING_OR_EXTRA",
 }
 DEAL_KINDS = tuple(k for k in MISTAKES if k in {
     "duplicate_card", "unknown_tag", "first_or_second_face_up", "hole_card_out_of_sequence",
-    "first_card_wrong_seat", "seat_one_card_short", "one_extra_card", "two_extra_cards"})
+    "first_card_wrong_seat", "seat_one_card_short", "one_extra_card", "two_extra_cards",
+    "hole_card_face_up", "boxed_card", "boxed_card_dealt"})
+# Findings whose remedy the dealer follows (the hand plays on); any other stops the hand.
+FOLLOWED = frozenset({
+    "EXTRA_CARD_SINGLE_BECOMES_BURN", "HOLECARD_EXPOSED_SINGLE_REPLACE", "BOXED_CARD_SINGLE",
+    "FLOP_BURN_ERROR", "BURN_MISSING_OR_EXTRA", "FLOP_TOO_MANY_CARDS", "FLOP_PREMATURE",
+    "TURN_PREMATURE", "RIVER_PREMATURE"})
+# The premature street a kind deals, and the code it raises.
+PREMATURE_STREET = {"premature_flop": "flop", "premature_turn": "turn",
+                    "premature_river": "river", "premature_flop_burned_again": "flop",
+                    "premature_turn_river_burned": "turn",
+                    "exposed_card_then_premature_turn": "turn"}
+PREMATURE_CODE = {"flop": "FLOP_PREMATURE", "turn": "TURN_PREMATURE", "river": "RIVER_PREMATURE"}
+# The burn errors a kind makes: street -> "missing" | "extra" | "four" | "not_fixed".
+STREET_ERRORS: dict[str, dict[str, str]] = {
+    "missing_burn_flop": {"flop": "missing"}, "extra_burn_flop": {"flop": "extra"},
+    "missing_burn_turn": {"turn": "missing"}, "extra_burn_turn": {"turn": "extra"},
+    "missing_burn_river": {"river": "missing"}, "extra_burn_river": {"river": "extra"},
+    "four_card_flop": {"flop": "four"}, "missing_burn_flop_not_fixed": {"flop": "not_fixed"},
+    "missing_burn_flop_then_extra_burn_river": {"flop": "missing", "river": "extra"},
+}
+# A redealt street (after a premature one) where the dealer burns although the remedy says not.
+BURNS_ON_REDEAL = {"premature_flop_burned_again": "flop", "premature_turn_river_burned": "river"}
 STREETS = ("flop", "turn", "river")
 
 
@@ -138,6 +179,7 @@ class SimDealer:
         big_blind: int = 2,
         stack: int = 200,
         seat_changes: float = 0.0,
+        redraw_returned: bool = False,
     ) -> None:
         self.rng = rng
         self.seats = seats
@@ -146,6 +188,11 @@ class SimDealer:
         self.big_blind = big_blind
         self.stack = stack
         self.seat_changes = seat_changes
+        # Cards a remedy returns to the stub may come out again in the same hand after the
+        # reshuffle (the rules core must take them as new draws). Off by default: a live reader
+        # debounces a second shoe read of a tag that comes within its window (sensing.py), which
+        # at pace 0 a same-hand re-draw does; the pure bench turns it on.
+        self.redraw_returned = redraw_returned
         self.truth: list[Mistake] = []
         self.hand = 0
         self.state = initial_state()
@@ -156,6 +203,10 @@ class SimDealer:
         self._steps: list[SimStep] = []
         self._holes: dict[int, list[str]] = {}
         self._deck: list[str] = []
+        self._redo: dict[str, list[str]] = {}  # street redealt after a reshuffle -> cards aside
+        self._burn_from_hand = False  # the exposed hole card is the flop burn
+        self._extra: tuple[str, str] | None = None  # a single extra card: the flop burn
+        self._returned: set[str] = set()  # cards a remedy put back into the stub this hand
 
     # --- the shadow table ----------------------------------------------------------------------
 
@@ -167,14 +218,16 @@ class SimDealer:
 
     def _emit(self, step: SimStep) -> None:
         self._steps.append(step)
-        raised = False
+        stop = False
         for body in expand(step):
             self.seq += 1
             result = apply(self.state, Event(self.seq, 0, body))
             self.state = result.state
-            raised = raised or bool(result.findings)
-        if raised and not isinstance(step, MisdealDeclared):
-            self._emit(MisdealDeclared())  # the floor reacts to the alert
+            # The dealer follows the remedy of the findings it knows how to put right; after
+            # any other the floor reacts to the alert.
+            stop = stop or any(f.code not in FOLLOWED for f in result.findings)
+        if stop and not isinstance(step, MisdealDeclared):
+            self._emit(MisdealDeclared())
             raise _Stop
 
     def _snap(self) -> dict[str, Any]:
@@ -246,8 +299,10 @@ class SimDealer:
         deep = sum(1 for s in self._snap()["seats"] if s["stack"] >= 10 * self.big_blind)
         return kind if deep >= 3 else self.rng.choice(DEAL_KINDS)
 
-    def _record(self, kind: str, seats: Sequence[int], cards: Sequence[str]) -> None:
-        self.truth.append(Mistake(self.hand, kind, MISTAKES[kind], tuple(seats), tuple(cards)))
+    def _record(self, kind: str, seats: Sequence[int], cards: Sequence[str],
+                code: str | None = None) -> None:
+        self.truth.append(Mistake(self.hand, kind, code or MISTAKES[kind], tuple(seats),
+                                  tuple(cards)))
 
     def _play(self, kind: str | None) -> None:
         self._emit(HandStart())
@@ -261,9 +316,13 @@ class SimDealer:
                               blind=post["kind"]))
         order = list(hand["dealt_in"])
         self._holes = {s: [] for s in order}
+        self._redo = {}
+        self._burn_from_hand = False
+        self._extra = None
+        self._returned = set()
         self._deal_holes(order, kind)
         passive = kind is not None and kind not in DEAL_KINDS
-        premature = kind[len("premature_"):] if kind and kind.startswith("premature_") else None
+        premature = PREMATURE_STREET.get(kind or "")
         self._betting(passive, "flop" if premature == "flop" else None, kind)
         for street in STREETS:
             if len(self._live()) < 2:
@@ -313,14 +372,60 @@ class SimDealer:
         elif kind == "first_card_wrong_seat":
             zones[0] = f"seat:{order[1]}"
             self._record(kind, [order[0], order[1]], [self.tags[uids[0]]])
-        for uid, zone, up in zip(uids, zones, face, strict=True):
+        exposed = -1
+        if kind in ("hole_card_face_up", "exposed_card_not_replaced",
+                    "exposed_card_then_premature_turn"):
+            exposed = self.rng.randrange(2, total)  # not the first or second card: no misdeal
+            face[exposed] = True
+            self._record(kind, [order[exposed % n_players]], [self.tags[uids[exposed]]],
+                         "HOLECARD_EXPOSED_SINGLE_REPLACE")
+        boxed = self.rng.randrange(total) if kind in ("boxed_card", "boxed_card_dealt") else -1
+        for i, (uid, zone, up) in enumerate(zip(uids, zones, face, strict=True)):
+            if i == boxed:
+                self._boxed(kind or "", zone)
             self._card(uid, zone, up)
-        if kind in ("one_extra_card", "two_extra_cards"):
-            extra = 1 if kind == "one_extra_card" else 2
+        if exposed >= 0:
+            self._replace_exposed(kind or "", uids[exposed], zones[exposed])
+        if kind in ("one_extra_card", "two_extra_cards", "extra_card_not_burned"):
+            extra = 2 if kind == "two_extra_cards" else 1
             got = [self._draw() for _ in range(extra)]
-            self._record(kind, order[:extra], [self.tags[u] for u in got])
+            self._record(kind, order[:extra], [self.tags[u] for u in got],
+                         "EXTRA_CARD_SINGLE_BECOMES_BURN" if extra == 1 else None)
             for i, uid in enumerate(got):
                 self._card(uid, f"seat:{order[i]}")
+            if extra == 1:
+                # It is the flop burn (RR Section 3, Irregularities, r.11): the dealer moves it
+                # there at the flop (not through the shoe: a live reader could take a quick
+                # second read for the first); the dealer who botches it sets it aside.
+                uid = got[0]
+                self._holes[order[0]].remove(uid)
+                if kind == "extra_card_not_burned":
+                    self._emit(CardMove(uid, False, "aside", False, f"seat:{order[0]}"))
+                else:
+                    self._extra = (uid, f"seat:{order[0]}")
+
+    def _boxed(self, kind: str, zone: str) -> None:
+        """A card found face up as it leaves the shoe: the boxed key, then it goes aside (RR
+        Section 3, Irregularities, r.7); the dealer who botches it deals it anyway."""
+        uid = self._draw()
+        self._record(kind, [], [self.tags[uid]], "BOXED_CARD_SINGLE")
+        self._emit(ShoeDraw(uid=uid, face_up=False))
+        self._emit(CardBoxed(uid=uid))
+        if kind == "boxed_card_dealt":
+            self._record(kind, [], [self.tags[uid]])
+            self._emit(CardMove(uid, False, zone, False))
+        self._emit(CardMove(uid, False, "aside", False))
+
+    def _replace_exposed(self, kind: str, uid: str, zone: str) -> None:
+        """RR Section 5, Holdem, r.1: after the deal the seat gets the top card and the exposed
+        card is the burncard (the flop then comes without another burn)."""
+        seat = int(zone[5:])
+        if kind == "exposed_card_not_replaced":
+            return  # the botch: the flop burn comes off the shoe (recorded as it is drawn)
+        self._card(self._draw(), zone)
+        self._holes[seat].remove(uid)
+        self._emit(CardMove(uid, False, "burn", False, zone))
+        self._burn_from_hand = True
 
     def _card(self, uid: str, zone: str, face_up: bool = False) -> None:
         if zone.startswith("seat:"):
@@ -329,24 +434,100 @@ class SimDealer:
 
     def _deal_street(self, street: str, kind: str | None) -> None:
         count = 3 if street == "flop" else 1
-        burns = 1
-        if kind == f"missing_burn_{street}":
-            burns = 0
-        elif kind == f"extra_burn_{street}":
-            burns = 2
-        elif kind == "four_card_flop" and street == "flop":
-            count = 4
-        if kind in (f"missing_burn_{street}", f"extra_burn_{street}") or (
-                kind == "four_card_flop" and street == "flop"):
-            top = [self.tags[u] for u in self._deck[::-1][:burns + count]]
-            if burns == 0:
-                cards = [top[0]]
-            elif burns == 2:
-                cards = [top[1]]
-            else:
-                cards = top[1:5]
-            self._record(kind, [], cards)
-        for _ in range(burns):
+        error = STREET_ERRORS.get(kind or "", {}).get(street)
+        if street in self._redo:
+            self._redeal(street, kind or "", count)
+            return
+        if street == "flop" and self._extra is not None:
+            uid, zone = self._extra
+            self._emit(CardMove(uid, False, "burn", False, zone))
+            self._burn_from_hand = True
+        if street == "flop" and self._burn_from_hand:
+            for _ in range(count):
+                self._card(self._draw(), "board")
+            return
+        if kind in ("exposed_card_not_replaced", "extra_card_not_burned") and street == "flop":
+            # The remedy wanted a card to the seat (or the extra card as the burn).
+            self._record(kind or "", [], [self.tags[self._deck[-1]]])
+        code = "FLOP_BURN_ERROR" if street == "flop" else "BURN_MISSING_OR_EXTRA"
+        top = [self.tags[u] for u in self._deck[::-1][:5]]
+        if error in ("missing", "not_fixed"):
+            # No burn: the first card goes to the board; the dealer moves it to the burn and
+            # deals the street from the next cards (RR Section 5, Holdem, r.4; Section 3,
+            # Irregularities, r.16), or, botching it, burns a fresh card.
+            self._record(kind or "", [], [top[0]], code)
+            first = self._draw()
+            self._card(first, "board")
+            if error == "not_fixed":
+                self._record(kind or "", [], [top[1]])
+                self._card(self._draw(), "burn")
+                return
+            self._emit(CardMove(first, False, "burn", False, "board"))
+            for _ in range(count):
+                self._card(self._draw(), "board")
+            return
+        if error == "extra":
+            # Two burns: the second is the proper first card; it goes to the board.
+            self._record(kind or "", [], [top[1]], code)
+            self._card(self._draw(), "burn")
+            second = self._draw()
+            self._card(second, "burn")
+            self._emit(CardMove(second, False, "board", False, "burn"))
+            for _ in range(count - 1):
+                self._card(self._draw(), "board")
+            return
+        self._card(self._draw(), "burn")
+        if error == "four":
+            # Four cards on the board: they go back into the stub, which is reshuffled, and
+            # three are dealt without a burn (RR Section 5, Holdem, r.3 and r.7).
+            self._record(kind or "", [], top[1:5])
+            flop = [self._draw() for _ in range(4)]
+            for uid in flop:
+                self._card(uid, "board")
+            for uid in flop:
+                self._emit(ZoneLeave(uid=uid, zone="board"))
+            self._deck.extend(flop)
+            self._returned.update(flop)
+            self._redo[street] = []
+            self._redeal(street, kind or "", count)
+            return
+        for _ in range(count):
+            self._card(self._draw(), "board")
+
+    def _premature(self, street: str, kind: str) -> None:
+        """Deal ``street`` while its betting round is still open, then take it back as the
+        remedy says (RR Section 5, Holdem, r.5, r.7, r.8): the burn stays; the flop and river
+        cards go back into the stub; the turn card is set aside until the river."""
+        self._record(kind, [], [self.tags[self._deck[-1]]], PREMATURE_CODE[street])
+        self._card(self._draw(), "burn")
+        cards = [self._draw() for _ in range(3 if street == "flop" else 1)]
+        for uid in cards:
+            self._card(uid, "board")
+        if street == "turn":
+            self._emit(CardMove(cards[0], False, "aside", False, "board"))
+            self._redo["river"] = cards
+            self._returned.update(cards)
+            return
+        for uid in cards:
+            self._emit(ZoneLeave(uid=uid, zone="board"))
+        self._deck.extend(cards)
+        self._returned.update(cards)
+        self._redo[street] = []
+
+    def _redeal(self, street: str, kind: str, count: int) -> None:
+        """The street after a premature or four-card street: the set-aside cards back into the
+        stub, the stub reshuffled, the cards dealt without a burn."""
+        aside = self._redo.pop(street)
+        for uid in aside:
+            self._emit(ZoneLeave(uid=uid, zone="aside"))
+        self._deck.extend(aside)
+        self.rng.shuffle(self._deck)
+        if not self.redraw_returned:
+            returned = [u for u in self._deck if u in self._returned]
+            self._deck = returned + [u for u in self._deck if u not in self._returned]
+        self._emit(ShuffleDone())
+        if BURNS_ON_REDEAL.get(kind) == street:
+            self._record(kind, [], [self.tags[self._deck[-1]]])
             self._card(self._draw(), "burn")
         for _ in range(count):
             self._card(self._draw(), "board")
@@ -362,8 +543,7 @@ class SimDealer:
             if seat is None:
                 return
             if done == inject_at and premature and kind:
-                self._record(kind, [], [self.tags[self._deck[-1]]])
-                self._deal_street(premature, None)
+                self._premature(premature, kind)
             info = next(s for s in snap["seats"] if s["seat"] == seat)
             self._emit(self._choose(hand, info, passive))
             done += 1
