@@ -127,8 +127,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
         dealer_token=args.dealer_token,
         truth_path=args.truth,
         seat_changes=args.seat_changes,
+        game=args.game,
+        seats=args.seats,
     )
-    return run_simulation(opts)
+    try:
+        return run_simulation(opts)
+    except ValueError as exc:
+        print(f"feltguard sim: {exc}", file=sys.stderr)
+        return 2
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -171,6 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "leaving, or a new player sitting down (default 0.05)")
     p.add_argument("--truth", default=None,
                    help="write the mistakes the dealer made to this file (JSON Lines)")
+    p.add_argument("--game", default="nlhe",
+                   help="nlhe (default), or a stud game (stud, razz, stud8) or a draw game "
+                        "(draw5, draw5_jacks, draw5_joker, a5_lowball, 27_single, 27_triple, "
+                        "badugi)")
+    p.add_argument("--seats", type=int, default=6, help="players at the table (default 6)")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core")

@@ -30,6 +30,7 @@ from controller.events import Body
 from controller.journal import Journal
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
 from controller.sim.dealer import CardMove, SimDealer, expand
+from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES, GameDealer
 from drivers.card_reader import CardReader
 from drivers.simulated_reader import SimulatedReader
 
@@ -53,6 +54,7 @@ class SimOptions:
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
     seats: int = 6
+    game: str = "nlhe"  # nlhe, or a stud or draw game (controller/sim/games_dealer.py)
     leds: bool = True
     event_timeout: float = 5.0  # how long to wait for a frame to come through the driver
     extra_outputs: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
@@ -64,8 +66,17 @@ class SimulatedTable:
     def __init__(self, opts: SimOptions, workdir: Path) -> None:
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate,
-                                seat_changes=opts.seat_changes)
+        self.dealer: SimDealer | GameDealer
+        if opts.game in STUD_GAMES + DRAW_GAMES:
+            # the stud and draw games: every player stays; no seat changes
+            self.dealer = GameDealer(opts.game, self.rng, seats=opts.seats,
+                                     mistake_rate=opts.mistake_rate)
+        elif opts.game == "nlhe":
+            self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate,
+                                    seat_changes=opts.seat_changes)
+        else:
+            raise ValueError(f"--game {opts.game!r}: one of nlhe, "
+                             f"{', '.join(STUD_GAMES + DRAW_GAMES)}")
         journal_path = Path(opts.journal_path) if opts.journal_path else workdir / "journal.sqlite"
         self.journal = Journal(journal_path)
         outputs: list[Callable[[Mapping[str, Any]], None]] = list(opts.extra_outputs)

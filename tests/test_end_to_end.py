@@ -54,3 +54,31 @@ def test_sim_findings_in_the_journal_match_the_dealers_mistakes(tmp_path):
     assert types["hand.start"] == 30
     assert types["seat.take"] + types["seat.leave"] + types["player.away"] > 6  # seats changed
     assert types["shoe.draw"] > 30 * 10
+
+
+def test_sim_of_a_stud_and_a_draw_game_matches_the_dealers_mistakes(tmp_path):
+    """``feltguard sim --game``: the stud and draw dealer through the same real path."""
+    for game, seed in (("stud8", 11), ("27_triple", 12)):
+        journal = tmp_path / f"{game}.sqlite"
+        truth_file = tmp_path / f"{game}.jsonl"
+        proc = subprocess.run(
+            [*_feltguard(), "sim", "--game", game, "--seats", "5", "--hands", "12",
+             "--mistakes", "0.7", "--seed", str(seed), "--pace", "0", "--no-web",
+             "--journal", str(journal), "--truth", str(truth_file)],
+            capture_output=True, text=True, timeout=240,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        truth = [json.loads(line) for line in truth_file.read_text().splitlines()]
+        assert len(truth) >= 4, game
+        expected = Counter((m["hand"], m["expected_code"]) for m in truth)
+        found = Counter((f.hand, f.code) for f in read_findings(journal))
+        assert found == expected, game
+        assert verify(journal) is None
+        assert Counter(e.type for e in read_events(journal))["hand.start"] == 12
+
+
+def test_sim_refuses_a_game_it_cannot_deal(tmp_path):
+    proc = subprocess.run([*_feltguard(), "sim", "--game", "omaha", "--hands", "1", "--no-web"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "--game 'omaha'" in proc.stderr
