@@ -473,7 +473,7 @@ def _not_followed(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Findi
                   + (" face up" if c.face_up and zone.startswith("seat:") else "") + ".",
         "after": x.after, "wanted": x.wanted})
     out.append(f)
-    return replace(h, expect=())
+    return replace(h, expect=h.expect[1:])  # that step is missed; the rest of the remedy stands
 
 
 def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
@@ -542,8 +542,8 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
             return _fulfil(h, c, zone)
         if x.uid is None or x.uid not in h.cards or h.cards[x.uid].zone != x.zone:
             h = _not_followed(h, c, zone, seq, out)
-            if zone == "aside":
-                return h
+            if h.expect and _expect_match(h.expect[0], c, zone):
+                return _fulfil(h, c, zone)
     if h.relaxed:
         # The stub ran short (STUD_INSUFFICIENT_CARDS, DRAW_DECK_EXHAUSTED): the dealer
         # reshuffles and may deal a common card; cards are taken where they land.

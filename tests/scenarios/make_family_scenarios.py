@@ -116,9 +116,288 @@ def write(family: str, game: str, kind: str) -> str:
     return ""
 
 
+# --- scenarios derived from a dealer's hand, or dealt here -------------------------------------
+
+Obj = dict[str, object]
+
+
+def _objs(events: list[Event]) -> list[Obj]:
+    out = []
+    for e in events:
+        obj = e.to_json()
+        obj.pop("seq")
+        obj.pop("ts")
+        out.append(obj)
+    return out
+
+
+def _run(objs: list[Obj]) -> list[tuple[str, list[int], list[str]]]:
+    from controller.events import parse_event
+
+    state, got = initial_state(), []
+    for i, obj in enumerate(objs, start=1):
+        step = apply(state, parse_event({**obj, "seq": i, "ts": 0}))
+        state = step.state
+        got += [(f.code, list(f.seats), list(f.cards)) for f in step.findings]
+    return got
+
+
+def _emit(name: str, story: list[str], want: list[tuple[str, list[int], list[str], str]],
+          objs: list[Obj]) -> str:
+    got = _run(objs)
+    if got != [(c, s, k) for c, s, k, _ in want]:
+        return f"{name}: core {got} != wanted {[(c, s, k) for c, s, k, _ in want]}"
+    lines = [f"# {line}" for line in story]
+    for code, seats, cards, phrase in want:
+        rule = CATALOGUE[code].rules[0]
+        lines.append(f"# {code}: {rule}.")
+        lines.append("# expect: " + json.dumps({
+            "code": code, "seats": seats, "cards": cards,
+            "rule": {"file": rule.file, "section": rule.section, "rule": rule.rule},
+            "remedy_has": [phrase] if phrase else []}))
+    lines += [json.dumps(o, separators=(",", ":")) for o in objs]
+    (HERE / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return ""
+
+
+def tournament_exposure() -> str:
+    """The same exposed down card in a tournament: a misdeal (RR Section 8 r.1, Section 15
+    r.32); the floor declares it."""
+    found = _hand("stud", "stud_downcard_exposed")
+    assert found is not None
+    events, truth, seed = found
+    objs = _objs(events)
+    objs[0]["settings"] = {"tournament": True, "straddle": "none"}
+    m = truth[0]
+    cut = next(i for i, o in enumerate(objs) if o.get("type") == "shoe.draw" and o.get("face_up")
+               and o["uid"] not in [x.get("uid") for x in objs[:i]])
+    objs = [*objs[:cut + 2], {"type": "misdeal.declared"}]
+    return _emit("stud_tournament_downcard_exposed",
+                 [f"stud tournament (setting tournament: true): seat {m.seats[0]}'s down card "
+                  f"{m.cards[0]} dealt face up; the floor declares the misdeal (GameDealer seed "
+                  f"{seed}, tests/scenarios/make_family_scenarios.py)."],
+                 [("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", list(m.seats), list(m.cards),
+                   f"Seat {m.seats[0]}'s down card {m.cards[0]} was dealt face up")], objs)
+
+
+def _next_card(objs: list[Obj], after: int, tags: dict[str, str]) -> str:
+    i = next(k for k in range(after, len(objs)) if objs[k].get("type") == "shoe.draw")
+    return tags[str(objs[i]["uid"])]
+
+
+def _tags(objs: list[Obj]) -> dict[str, str]:
+    reg = next(o for o in objs if o.get("type") == "deck.register")
+    tags = reg["tags"]
+    assert isinstance(tags, dict)
+    return {str(k): str(v) for k, v in tags.items()}
+
+
+def remedy_ignored(game: str, kind: str, move_to: str, name: str, story: str,
+                   count_code: str) -> str:
+    """A dealer's hand with the remedy's move of a card left out: the next card off the shoe
+    is REMEDY_NOT_FOLLOWED, and the card left in a seat makes that hand's count wrong at the
+    showdown (``count_code``)."""
+    found = _hand(game, kind)
+    assert found is not None
+    events, truth, seed = found
+    objs = _objs(events)
+    tags = _tags(objs)
+    m = truth[0]
+    # the remedy's move: the mistaken card itself (draw), else the first card moved there
+    moves = [i for i, o in enumerate(objs) if o.get("type") == "zone.read"
+             and o.get("zone") == move_to and objs[i - 1].get("type") == "zone.leave"]
+    own = [i for i in moves if tags[str(objs[i]["uid"])] == m.cards[0]]
+    k = (own or moves)[0]
+    uid = objs[k]["uid"]
+    seat = int(str(next(o["zone"] for o in reversed(objs[:k - 1]) if o.get("uid") == uid
+                        and o.get("type") == "zone.read"))[5:])
+    del objs[k - 1:k + 1]  # its zone.leave and zone.read
+    nxt = _next_card(objs, k - 1, tags)
+    phrase = (f"Seat {seat}'s hand is fouled" if count_code == "DRAW_WRONG_COUNT_AFTER_DRAW"
+              else f"Seat {seat} holds 8 cards")
+    return _emit(name, [story.format(card=m.cards[0], seat=m.seats[0] if m.seats else "-",
+                                     seed=seed)],
+                 [(m.expected_code, list(m.seats), list(m.cards), PHRASE[m.expected_code](m)),
+                  ("REMEDY_NOT_FOLLOWED", [], [nxt], f"{nxt} went to"),
+                  (count_code, [seat], [], phrase)], objs)
+
+
+class _Book:
+    """A hand dealt by the book, card by card, the players calling (events as objects)."""
+
+    def __init__(self, game: str, seats: int, seed: int) -> None:
+        from controller.rules.cards import FULL_DECK
+
+        self.objs: list[Obj] = [{"type": "table.setup", "game": game, "seats": max(seats, 6),
+                                 "small_blind": 1, "big_blind": 2, "ante": 1, "bring_in": 1,
+                                 "small_bet": 2, "big_bet": 4, "profile": "roberts"}]
+        self.objs += [{"type": "seat.take", "seat": n, "player": f"P{n}", "stack": 200}
+                      for n in range(1, seats + 1)]
+        self.tags = {f"T{c}": c for c in FULL_DECK}
+        self.objs.append({"type": "deck.register", "deck": "book", "tags": self.tags})
+        self.stub = list(self.tags)
+        random.Random(seed).shuffle(self.stub)
+        self.objs += [{"type": "hand.start"}, {"type": "shuffle.done"}]
+
+    def snap(self) -> dict[str, object]:
+        from controller.events import parse_event
+        from controller.rules import snapshot
+
+        state = initial_state()
+        for i, obj in enumerate(self.objs, start=1):
+            state = apply(state, parse_event({**obj, "seq": i, "ts": 0})).state
+        return snapshot(state)
+
+    def card(self, zone: str, up: bool = False, uid: str | None = None) -> str:
+        uid = uid or self.stub.pop()
+        self.objs += [{"type": "shoe.draw", "uid": uid, "face_up": up},
+                      {"type": "zone.read", "uid": uid, "zone": zone}]
+        return uid
+
+    def posts(self) -> None:
+        hand = self.snap()["hand"]
+        assert isinstance(hand, dict)
+        for p in hand["posts"]:
+            self.objs.append({"type": "action", "seat": p["seat"], "kind": "post",
+                              "amount": p["amount"], "blind": p["kind"]})
+
+    def bet_round(self, kind: str = "call") -> None:
+        while True:
+            hand = self.snap()["hand"]
+            assert isinstance(hand, dict)
+            seat = hand["to_act"]
+            if seat is None:
+                return
+            act: Obj = {"type": "action", "seat": seat, "kind": kind}
+            if "bring-in" in str(hand["expect"]) or (
+                    hand["phase"] == "third" and not hand["current_bet"]):
+                act = {"type": "action", "seat": seat, "kind": "post", "blind": "bring_in",
+                       "amount": 1}
+            self.objs.append(act)
+
+
+def stud_insufficient_cards() -> str:
+    """Eight players all to seventh street: 8 x 6 cards and 3 burns leave one card for eight
+    players (RR Section 8 r.15): the monitor says so before seventh street; the dealer mixes the
+    last card with the burns, burns and turns a common card."""
+    b = _Book("stud", 8, 5)
+    b.posts()
+    for up in (False, False, True):
+        for seat in range(1, 9):
+            b.card(f"seat:{seat}", up)
+    b.bet_round()
+    burns = []
+    for _street in range(3):
+        burns.append(b.card("burn"))
+        for seat in range(1, 9):
+            b.card(f"seat:{seat}", True)
+        b.bet_round()
+    b.objs.append({"type": "shuffle.done"})  # the last card and the burns, scrambled
+    b.card("burn", uid=burns[0])
+    b.card("board", True, uid=burns[1])
+    b.bet_round()
+    b.objs.append({"type": "hand.end"})
+    return _emit("stud_insufficient_cards",
+                 ["stud, eight players all to seventh street: one card left for eight; a common "
+                  "card (roberts-rules-v11.txt, Section 8, r.15). Dealt by the book in "
+                  "tests/scenarios/make_family_scenarios.py."],
+                 [("STUD_INSUFFICIENT_CARDS", list(range(1, 9)), [],
+                   "1 cards are left for 8 players")], b.objs)
+
+
+def stud_allin_final_faceup() -> str:
+    """Seat 2 is all-in by fifth street; its seventh-street card comes face up: it keeps it, the
+    others get theirs face down (roberts-rules-v11.txt, Section 8, r.16)."""
+    b = _Book("stud", 3, 9)
+    b.objs[2]["stack"] = 6  # seat 2: all-in calling on fifth street
+    b.posts()
+    for up in (False, False, True):
+        for seat in range(1, 4):
+            b.card(f"seat:{seat}", up)
+    b.bet_round()
+    for street in range(4):
+        b.card("burn")
+        for seat in range(1, 4):
+            b.card(f"seat:{seat}", street < 3 or seat == 2)
+        hand = b.snap()["hand"]
+        assert isinstance(hand, dict)
+        if hand["to_act"] is not None:
+            b.objs.append({"type": "action", "seat": hand["to_act"], "kind": "bet",
+                           "amount": 2 if street == 0 else 4})
+            b.bet_round()
+    b.objs.append({"type": "hand.end"})
+    return _emit("stud_allin_final_faceup",
+                 ["stud, three players: seat 2 all-in on fifth street gets its last card face "
+                  "up. Dealt by the book in tests/scenarios/make_family_scenarios.py."],
+                 [("STUD_ALLIN_FINAL_CARD_FACEUP", [2], [_seventh(b.objs, 2)],
+                   "Seat 2 keeps it")], b.objs)
+
+
+def _seventh(objs: list[Obj], seat: int) -> str:
+    reads = [o for o in objs if o.get("type") == "zone.read" and o.get("zone") == f"seat:{seat}"]
+    return str(reads[-1]["uid"])[1:]
+
+
+def draw_deck_exhausted() -> str:
+    """Six players each drawing four on the first draw of triple draw: 30 + a burn + 20 cards
+    leave one for the last player's four (WSOP Section 12 Badugi r.10; JPN Five Card Draw)."""
+    b = _Book("27_triple", 6, 7)
+    b.posts()
+    hand = b.snap()["hand"]
+    assert isinstance(hand, dict)
+    order = list(hand["dealt_in"])
+    held: dict[int, list[str]] = {s: [] for s in order}
+    for _ in range(5):
+        for seat in order:
+            held[seat].append(b.card(f"seat:{seat}"))
+    b.bet_round()
+    muck: list[str] = []
+    for k, seat in enumerate(order):
+        b.objs.append({"type": "action", "seat": seat, "kind": "draw", "amount": 4})
+        for uid in held[seat][:4]:
+            b.objs += [{"type": "zone.leave", "uid": uid, "zone": f"seat:{seat}"},
+                       {"type": "zone.read", "uid": uid, "zone": "muck"}]
+        muck += held[seat][:4] if k < len(order) - 1 else []
+        if k == 0:
+            b.card("burn")
+        if k < len(order) - 1:
+            for _ in range(4):
+                b.card(f"seat:{seat}")
+        else:
+            b.card(f"seat:{seat}")  # the stub's last card, then the reshuffled discards
+            b.objs.append({"type": "shuffle.done"})
+            for uid in muck[:3]:
+                b.card(f"seat:{seat}", uid=uid)
+    hand = b.snap()["hand"]
+    assert isinstance(hand, dict)
+    b.objs.append({"type": "action", "seat": hand["to_act"], "kind": "bet", "amount": 2})
+    b.bet_round("fold")  # everybody else folds to the bet: the hand ends
+    b.objs.append({"type": "hand.end"})
+    return _emit("draw_deck_exhausted",
+                 ["2-7 triple draw, six players each drawing four: the stub runs out for the last "
+                  "player; the earlier discards are shuffled to complete the draw. Dealt by the "
+                  "book in tests/scenarios/make_family_scenarios.py."],
+                 [("DRAW_DECK_EXHAUSTED", [order[-1]], [],
+                   f"seat {order[-1]} asks for 4")], b.objs)
+
+
 def main() -> int:
     problems = [p for fam, cases in (("stud", STUD), ("draw", DRAW)) for game, kind in cases
                 if (p := write(fam, game, kind))]
+    problems += [p for p in (
+        tournament_exposure(),
+        stud_insufficient_cards(),
+        draw_deck_exhausted(),
+        stud_allin_final_faceup(),
+        remedy_ignored("27_triple", "draw_exposed_on_draw", "muck", "draw_remedy_not_followed",
+                       "2-7 triple draw: {card} exposed on the draw to seat {seat} is not put in "
+                       "the muck; the draw goes on; seat {seat} ends with six cards (GameDealer "
+                       "seed {seed}).", "DRAW_WRONG_COUNT_AFTER_DRAW"),
+        remedy_ignored("stud", "stud_premature_street", "aside", "stud_remedy_not_followed",
+                       "stud: the premature {card} is left where it fell instead of being set "
+                       "aside: that seat ends with eight cards (GameDealer seed {seed}).",
+                       "STUD_HAND_CARD_COUNT"),
+    ) if p]
     for p in problems:
         print(p)
     return 1 if problems else 0
