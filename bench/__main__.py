@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import evaluator, latency, monitor, replay
+from bench import evaluator, latency, monitor, monitor_games, replay
 
 
 def main() -> int:
@@ -18,6 +18,8 @@ def main() -> int:
     print("\n== fault injection: monitor recall and precision per code (bench.monitor) ==",
           flush=True)
     monitor.main([])
+    print("\n== fault injection, stud and draw families (bench.monitor_games) ==", flush=True)
+    monitor_games.main([])
     return 0
 
 
