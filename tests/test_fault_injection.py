@@ -13,3 +13,15 @@ def test_every_injected_mistake_is_caught_and_nothing_else_is_raised():
     assert caught == made  # recall 100% for every code
     assert raised == made  # precision 100%: no false alarm
     assert all(kinds[code] for code in made)
+
+
+def test_stud_and_draw_mistakes_are_caught_and_nothing_else_is_raised():
+    from bench.monitor_games import run as run_games
+
+    # 100 hands per game: long enough for a mistake to meet an earlier hand's aftermath
+    made, caught, raised, kinds = run_games(hands=1000, mistake_rate=0.6, seed=4)
+    assert sum(made.values()) > 400
+    assert len(made) >= 18
+    assert caught == made
+    assert raised == made
+    assert all(kinds[code] for code in made)

@@ -358,7 +358,8 @@ def _expected_draw(h: GameHand) -> Slot:
             if h.burned != e.street:
                 return Slot("burn")
             return Slot("seat", t.seat, False)
-    if e.discarder is not None:
+    if e.discarder is not None and not (t is not None and not t.fed
+                                        and h.seats[e.discarder] == t.seat):
         # no card until the next player asks; deferred cards wait for everybody
         return Slot("none", why=f"seat {h.seats[e.discarder]} to say how many cards")
     if h.deferred:
@@ -882,6 +883,8 @@ def _draw_exposed_on_draw(h: GameHand, c: CardSeen, seat: int, seq: int, out: li
     """A replacement card dealt face up (roberts-rules-v11.txt, Section 11 Lowball r.9, Section
     12 Draw High r.8: "On the draw, an exposed card cannot be taken. The draw is completed to
     each player in order, and then the exposed card is replaced.")."""
+    if h.turn is not None and h.turn.seat == seat and not h.turn.fed:
+        h = _feed_discard(h)  # the player did discard: only the exposed card is not taken
     others = [s for s in h.live if s != seat]
     f = make_finding("DRAW_EXPOSED_ON_DRAW", seq, seats=[seat], cards=[c.name], fill={
         "others": ", ".join(str(s) for s in others) or "none"})
