@@ -82,7 +82,10 @@ class Sensing:
         if where == SHOE:
             last = self._last_shoe_read.get(uid)
             self._last_shoe_read[uid] = read.received_monotonic
-            if last is not None and read.received_monotonic - last < self.shoe_debounce_s:
+            # Within the window it is the same draw, unless the card has been read on the felt
+            # since: then it came back to the stub and this is a new draw (a remedy's re-deal).
+            if (last is not None and read.received_monotonic - last < self.shoe_debounce_s
+                    and uid not in self._zone_of):
                 return []
             # A card drawn again was back in the stub: it is in no zone any more.
             out: list[Body] = []

@@ -54,6 +54,18 @@ def test_a_card_drawn_again_after_going_back_to_the_stub():
     ]
 
 
+def test_a_card_back_from_the_felt_is_a_new_draw_even_within_the_debounce_window():
+    # a remedy's quick re-deal: the card was read on the board in between, so the second shoe
+    # read is a second draw, not the first one repeated
+    s = Sensing()
+    s.on_read(Read(1, 0, "AA", received_monotonic=1.0))
+    s.on_read(Read(2, 11, "AA", received_monotonic=1.1))
+    assert s.on_read(Read(1, 0, "AA", received_monotonic=1.3)) == [
+        ZoneLeave(uid="AA", zone="board"),
+        ShoeDraw(uid="AA", face_up=False),
+    ]
+
+
 def test_unknown_antennas_are_counted_not_guessed():
     s = Sensing()
     assert s.on_read(Read(7, 7, "AA")) == []
