@@ -25,10 +25,12 @@ from collections.abc import Sequence
 from controller.events import Event
 from controller.rules import apply, initial_state, snapshot
 from controller.sim import SimDealer, expand
+from controller.sim.dealer import Mistake
+
+Tally = tuple[Counter[str], Counter[str], Counter[str], dict[str, str]]
 
 
-def run(hands: int, mistake_rate: float, seat_changes: float,
-        seed: int) -> tuple[Counter[str], Counter[str], Counter[str], dict[str, str]]:
+def run(hands: int, mistake_rate: float, seat_changes: float, seed: int) -> Tally:
     """(made, caught, raised) per code, and the mistake kinds behind each code."""
     dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=mistake_rate,
                        seat_changes=seat_changes, redraw_returned=True)
@@ -44,33 +46,29 @@ def run(hands: int, mistake_rate: float, seat_changes: float,
                     number = int(snapshot(state)["hand"]["number"])
                     for f in result.findings:
                         found[(number, f.code)] += 1
-    truth: Counter[tuple[int, str]] = Counter((m.hand, m.expected_code) for m in dealer.truth)
-    made: Counter[str] = Counter()
-    caught: Counter[str] = Counter()
-    raised: Counter[str] = Counter()
-    for (_, code), n in truth.items():
+    return score(found, dealer.truth)
+
+
+def score(found: Counter[tuple[int, str]], truth: Sequence[Mistake],
+          into: Tally | None = None) -> Tally:
+    """Findings (hand, code) against the dealer's truth: (made, caught, raised) per code and the
+    mistake kinds behind each code, added to ``into`` when given (several tables)."""
+    made, caught, raised, kinds = into or (Counter(), Counter(), Counter(), {})
+    want: Counter[tuple[int, str]] = Counter((m.hand, m.expected_code) for m in truth)
+    for (_, code), n in want.items():
         made[code] += n
     for key, n in found.items():
         raised[key[1]] += n
-        caught[key[1]] += min(n, truth.get(key, 0))
-    kinds: dict[str, set[str]] = {}
-    for m in dealer.truth:
-        kinds.setdefault(m.expected_code, set()).add(m.kind)
-    return made, caught, raised, {c: ", ".join(sorted(k)) for c, k in kinds.items()}
+        caught[key[1]] += min(n, want.get(key, 0))
+    for m in truth:
+        names = set(kinds.get(m.expected_code, "").split(", ")) - {""}
+        kinds[m.expected_code] = ", ".join(sorted(names | {m.kind}))
+    return made, caught, raised, kinds
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=5000)
-    parser.add_argument("--mistakes", type=float, default=0.5)
-    parser.add_argument("--seat-changes", type=float, default=0.05)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    made, caught, raised, kinds = run(args.hands, args.mistakes, args.seat_changes, args.seed)
-    took = time.perf_counter() - started
-    print(f"fault injection: {args.hands} hands, mistake rate {args.mistakes}, seat changes "
-          f"{args.seat_changes}, seed {args.seed} ({took:.1f} s)")
+def report(tally: Tally) -> None:
+    """Print the recall/precision table of a tally."""
+    made, caught, raised, kinds = tally
     print(f"{'finding code':<42}{'made':>6}{'caught':>8}{'raised':>8}{'recall':>9}{'precision':>11}"
           "  mistakes")
     worst = 1.0
@@ -87,6 +85,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'all':<42}{total_m:>6}{total_c:>8}{total_r:>8}{total_c / max(total_m, 1):>9.1%}"
           f"{total_c / max(total_r, 1):>11.1%}")
     print(f"target: 100% recall and precision for every code; worst here {worst:.1%}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--mistakes", type=float, default=0.5)
+    parser.add_argument("--seat-changes", type=float, default=0.05)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    tally = run(args.hands, args.mistakes, args.seat_changes, args.seed)
+    took = time.perf_counter() - started
+    print(f"fault injection: {args.hands} hands, mistake rate {args.mistakes}, seat changes "
+          f"{args.seat_changes}, seed {args.seed} ({took:.1f} s)")
+    report(tally)
     return 0
 
 

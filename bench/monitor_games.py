@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
+from bench.monitor import Tally, report, score
 from controller.events import Event
 from controller.rules import apply, initial_state
 from controller.sim import GameDealer, expand
@@ -29,13 +30,9 @@ from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES
 GAMES = STUD_GAMES + DRAW_GAMES
 
 
-def run(hands: int, mistake_rate: float, seed: int, games: Sequence[str] = GAMES
-        ) -> tuple[Counter[str], Counter[str], Counter[str], dict[str, str]]:
+def run(hands: int, mistake_rate: float, seed: int, games: Sequence[str] = GAMES) -> Tally:
     """(made, caught, raised) per code over every game, and the mistake kinds behind each."""
-    made: Counter[str] = Counter()
-    caught: Counter[str] = Counter()
-    raised: Counter[str] = Counter()
-    kinds: dict[str, set[str]] = {}
+    tally: Tally | None = None
     per_game = max(1, hands // len(games))
     for g, game in enumerate(games):
         dealer = GameDealer(game, random.Random(seed * 1000 + g), mistake_rate=mistake_rate)
@@ -49,16 +46,9 @@ def run(hands: int, mistake_rate: float, seed: int, games: Sequence[str] = GAMES
                     state = result.state
                     for f in result.findings:
                         found[(number, f.code)] += 1
-        truth: Counter[tuple[int, str]] = Counter(
-            (m.hand, m.expected_code) for m in dealer.truth)
-        for (_, code), n in truth.items():
-            made[code] += n
-        for key, n in found.items():
-            raised[key[1]] += n
-            caught[key[1]] += min(n, truth.get(key, 0))
-        for m in dealer.truth:
-            kinds.setdefault(m.expected_code, set()).add(m.kind)
-    return made, caught, raised, {c: ", ".join(sorted(k)) for c, k in kinds.items()}
+        tally = score(found, dealer.truth, tally)
+    assert tally is not None
+    return tally
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,26 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    made, caught, raised, kinds = run(args.hands, args.mistakes, args.seed)
+    tally = run(args.hands, args.mistakes, args.seed)
     took = time.perf_counter() - started
     print(f"fault injection, stud and draw families: {args.hands} hands over {len(GAMES)} games, "
           f"mistake rate {args.mistakes}, seed {args.seed} ({took:.1f} s)")
-    print(f"{'finding code':<42}{'made':>6}{'caught':>8}{'raised':>8}{'recall':>9}{'precision':>11}"
-          "  mistakes")
-    worst = 1.0
-    for code in sorted(set(made) | set(raised)):
-        m, c, r = made[code], caught[code], raised[code]
-        recall = c / m if m else float("nan")
-        precision = c / r if r else float("nan")
-        for v in (recall, precision):
-            if v == v:  # not NaN
-                worst = min(worst, v)
-        print(f"{code:<42}{m:>6}{c:>8}{r:>8}{recall:>9.1%}{precision:>11.1%}  "
-              f"{kinds.get(code, '(no mistake of this kind: a false alarm)')}")
-    total_m, total_c, total_r = sum(made.values()), sum(caught.values()), sum(raised.values())
-    print(f"{'all':<42}{total_m:>6}{total_c:>8}{total_r:>8}{total_c / max(total_m, 1):>9.1%}"
-          f"{total_c / max(total_r, 1):>11.1%}")
-    print(f"target: 100% recall and precision for every code; worst here {worst:.1%}")
+    report(tally)
     return 0
 
 

@@ -123,6 +123,44 @@ def _require_dict(snapshot: Any) -> Mapping[str, Any]:
     return snapshot
 
 
+def _seat_chips(s: Mapping[str, Any], seat: int) -> Payload:
+    """A seat's keys every role sees: who sits there and the chips (no card)."""
+    return {
+        "seat": seat,
+        "player": _str(s.get("player")),
+        "stack": _count(s.get("stack")),
+        "bet": _count(s.get("bet")),
+        "in_hand": _bool(s.get("in_hand")),
+        "folded": _bool(s.get("folded")),
+        "all_in": _bool(s.get("all_in")),
+    }
+
+
+def _finding_public(f: Mapping[str, Any]) -> Payload:
+    """A finding's keys every role sees: no message, card, rule or remedy."""
+    return {
+        "code": _str(f.get("code")),
+        "seq": _int(f.get("seq")),
+        "severity": _str(f.get("severity")),
+        "title": _str(f.get("title")),
+        "seats": _ints(f.get("seats")),
+    }
+
+
+def _hand_public(hand: Mapping[str, Any]) -> Payload:
+    """The hand's keys every role sees (the public ones, in order; the tabled seats apart)."""
+    return {
+        "number": _count(hand.get("number")),
+        "phase": _str(hand.get("phase")) or "idle",
+        "button": _int(hand.get("button")),
+        "small_blind": _int(hand.get("small_blind")),
+        "big_blind": _int(hand.get("big_blind")),
+        "to_act": _int(hand.get("to_act")),
+        "board": _strs(hand.get("board")),
+        "pots": _pots(hand.get("pots")),
+    }
+
+
 def table_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The public view of a snapshot (the `/table` namespace). Never holds a hole card of a seat
     that is not in `hand.showdown`, nor a finding's message, cards, rule or remedy."""
@@ -138,13 +176,7 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
         shown = seat in tabled
         seats.append(
             {
-                "seat": seat,
-                "player": _str(s.get("player")),
-                "stack": _count(s.get("stack")),
-                "bet": _count(s.get("bet")),
-                "in_hand": _bool(s.get("in_hand")),
-                "folded": _bool(s.get("folded")),
-                "all_in": _bool(s.get("all_in")),
+                **_seat_chips(s, seat),
                 "hole_count": len(hole),
                 "shown": shown,
                 "hole": list(hole) if shown else [],
@@ -152,29 +184,13 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
                 "up": [c for c in _strs(s.get("up")) if c in hole],
             }
         )
-    findings = [
-        {
-            "code": _str(f.get("code")),
-            "seq": _int(f.get("seq")),
-            "severity": _str(f.get("severity")),
-            "title": _str(f.get("title")),
-            "seats": _ints(f.get("seats")),
-        }
-        for f in _objs(snap.get("findings"))
-    ]
+    findings = [_finding_public(f) for f in _objs(snap.get("findings"))]
     return {
         "role": "table",
         "last_seq": _int(snap.get("last_seq")),
         "table": _table(snap, _TABLE_KEYS_PUBLIC),
         "hand": {
-            "number": _count(hand.get("number")),
-            "phase": _str(hand.get("phase")) or "idle",
-            "button": _int(hand.get("button")),
-            "small_blind": _int(hand.get("small_blind")),
-            "big_blind": _int(hand.get("big_blind")),
-            "to_act": _int(hand.get("to_act")),
-            "board": _strs(hand.get("board")),
-            "pots": _pots(hand.get("pots")),
+            **_hand_public(hand),
             "showdown": sorted(tabled),
         },
         "seats": seats,
@@ -204,13 +220,7 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         hole = _strs(s.get("hole"))
         seats.append(
             {
-                "seat": seat,
-                "player": _str(s.get("player")),
-                "stack": _count(s.get("stack")),
-                "bet": _count(s.get("bet")),
-                "in_hand": _bool(s.get("in_hand")),
-                "folded": _bool(s.get("folded")),
-                "all_in": _bool(s.get("all_in")),
+                **_seat_chips(s, seat),
                 "hole_count": len(hole),
                 "hole": hole,
                 "up": _strs(s.get("up")),
@@ -218,12 +228,8 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         )
     findings = [
         {
-            "code": _str(f.get("code")),
-            "seq": _int(f.get("seq")),
-            "severity": _str(f.get("severity")),
-            "title": _str(f.get("title")),
+            **_finding_public(f),
             "message": _str(f.get("message")),
-            "seats": _ints(f.get("seats")),
             "cards": _strs(f.get("cards")),
             "rule": _citation(f.get("rule")),
             "remedy": _strs(f.get("remedy")),
@@ -235,17 +241,10 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         "last_seq": _int(snap.get("last_seq")),
         "table": _table(snap, _TABLE_KEYS_DEALER),
         "hand": {
-            "number": _count(hand.get("number")),
-            "phase": _str(hand.get("phase")) or "idle",
-            "button": _int(hand.get("button")),
-            "small_blind": _int(hand.get("small_blind")),
-            "big_blind": _int(hand.get("big_blind")),
-            "to_act": _int(hand.get("to_act")),
-            "board": _strs(hand.get("board")),
+            **_hand_public(hand),
             "burns": _count(hand.get("burns")),
             "current_bet": _count(hand.get("current_bet")),
             "min_raise_to": _count(hand.get("min_raise_to")),
-            "pots": _pots(hand.get("pots")),
             "expect": _str(hand.get("expect")),
             "showdown": _ints(hand.get("showdown")),
             "cards_seen": _count(hand.get("cards_seen")),

@@ -742,9 +742,10 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
     return _flag(h, f, out)
 
 
-def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
-                  ) -> GameHand:
-    """A third-street down card dealt face up (roberts-rules-v11.txt, Section 8, r.1)."""
+def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                  fed: bool = False) -> GameHand:
+    """A third-street down card exposed by the dealer, dealt face up or keyed after it landed
+    (``fed``: already given to the seat) (roberts-rules-v11.txt, Section 8, r.1)."""
     if h.tournament:
         # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)"
         return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
@@ -755,8 +756,8 @@ def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Findi
         f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name])
         out.append(f)
         h = replace(h, face=_set(h.face, seat, False), face_why=_set(h.face_why, seat, _ref(f)))
-        return _feed(h, c, seat)
-    first = [o.name for o in h.cards.values() if o.seat == seat and o.fed]
+        return h if fed else _feed(h, c, seat)
+    first = [o.name for o in h.cards.values() if o.seat == seat and o.face_up and o.uid != c.uid]
     f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat],
                      cards=[*first, c.name], fill={"ante": _ante_of(h, seat)})
     out.append(f)
@@ -819,8 +820,8 @@ def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Find
     return h
 
 
-def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
-                       ) -> GameHand:
+def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                       fed: bool = False) -> GameHand:
     """A card of the initial deal dealt face up in a draw game. The misdeal list applies (RR
     Section 11 r.1, Section 12 r.3): the first or second card, or a second exposed card, is a
     misdeal; otherwise the game's table says whether the player must take it or it is replaced
@@ -836,7 +837,7 @@ def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[
                  and o.zone.startswith("seat:")]
         return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_CARDS_EXPOSED", seq,
                                      cards=shown or [c.name]), out)
-    return _predraw_exposed(h, c, seat, seq, out, fed=False)
+    return _predraw_exposed(h, c, seat, seq, out, fed=fed)
 
 
 def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
@@ -971,19 +972,10 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         p = h.seats.index(seat)
         if e.street == 0 and len(e.holes[p]) <= 2 and not e.upcards(p) and not h.acted:
             # a down card of third street: as if dealt face up (the card is already given)
-            return _stud_exposed_key(h, c, seat, seq, out), out
+            return _stud_exposed(h, c, seat, seq, out, fed=True), out
         return h, out
     if e.street == 0 and not h.acted:
-        count = h.exposed_deal + 1
-        h = replace(h, exposed_deal=count)
-        if c.n < 2:
-            return _flag(h, make_finding("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", seq,
-                                         seats=[seat], cards=[c.name],
-                                         fill={"ordinal": ("first", "second")[c.n]}), out), out
-        if count >= 2:
-            return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_CARDS_EXPOSED", seq,
-                                         cards=[c.name]), out), out
-        return _predraw_exposed(h, c, seat, seq, out, fed=True), out
+        return _draw_exposed_deal(h, c, seat, seq, out, fed=True), out
     if h.turn is not None and h.turn.seat == seat:
         h = _unfeed(h, c)
         h = _counted_back(h, seat)
@@ -996,27 +988,6 @@ def _counted_back(h: GameHand, seat: int) -> GameHand:
     if t is None or t.seat != seat or t.given == 0:
         return h
     return replace(h, turn=replace(t, given=t.given - 1))
-
-
-def _stud_exposed_key(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
-                      ) -> GameHand:
-    if h.tournament:
-        return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
-                                     seats=[seat], cards=[c.name]), out)
-    count = h.exposed.get(seat, 0) + 1
-    h = replace(h, exposed=_set(h.exposed, seat, count))
-    if count == 1:
-        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name])
-        out.append(f)
-        return replace(h, face=_set(h.face, seat, False),
-                       face_why=_set(h.face_why, seat, _ref(f)))
-    both = [o.name for o in h.cards.values() if o.seat == seat and o.face_up]
-    f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat], cards=both,
-                     fill={"ante": _ante_of(h, seat)})
-    out.append(f)
-    if len(h.seats) <= 2:
-        return replace(h, void=True, off=f.code)
-    return _without(h, seat)
 
 
 def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, list[Finding]]:

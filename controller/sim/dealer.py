@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,6 +163,14 @@ def expand(step: SimStep) -> list[Body]:
     return [step]
 
 
+def new_uid(rng: random.Random, taken: Mapping[str, str]) -> str:
+    """A fresh 64-bit tag uid (hex, as the readers send it) not among ``taken``."""
+    while True:
+        uid = f"{rng.getrandbits(64):016X}"
+        if uid not in taken:
+            return uid
+
+
 class _Stop(Exception):
     """The floor stopped the hand (a finding was raised)."""
 
@@ -211,10 +219,7 @@ class SimDealer:
     # --- the shadow table ----------------------------------------------------------------------
 
     def _uid(self) -> str:
-        while True:
-            uid = f"{self.rng.getrandbits(64):016X}"
-            if uid not in self.tags:
-                return uid
+        return new_uid(self.rng, self.tags)
 
     def _emit(self, step: SimStep) -> None:
         self._steps.append(step)

@@ -63,7 +63,7 @@ from controller.rules.cards import FULL_DECK
 from controller.rules.engine import Hand, Stakes
 from controller.rules.evaluate import hand_code, value_of_code
 from controller.rules.variants import JOKER, VARIANTS, Variant
-from controller.sim.dealer import NAMES, CardMove, Mistake, SimStep
+from controller.sim.dealer import NAMES, CardMove, Mistake, SimStep, new_uid
 
 STUD_GAMES: tuple[str, ...] = ("stud", "razz", "stud8")
 DRAW_GAMES: tuple[str, ...] = (
@@ -224,10 +224,7 @@ class GameDealer:
     # --- the table -----------------------------------------------------------------------------
 
     def _uid(self) -> str:
-        while True:
-            uid = f"{self.rng.getrandbits(64):016X}"
-            if uid not in self.tags:
-                return uid
+        return new_uid(self.rng, self.tags)
 
     def _emit(self, step: SimStep) -> None:
         self._steps.append(step)

@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from controller.events import Event, ShoeDraw, ZoneRead
+from controller.events import CardExposed, Event, ShoeDraw, ZoneRead
 from controller.rules import apply, initial_state, snapshot
 from controller.rules.catalogue_games import GAME_ENTRIES
 from controller.rules.engine import Hand, Stakes
@@ -55,6 +55,40 @@ def _play_until(game: str, stop: int, seed: int = 3) -> list:
     return states
 
 
+def _keyed(game: str, nth_read: int, zone_prefix: str = "seat:") -> tuple[list, str]:
+    """A clean hand of ``game`` with the dealer's exposed key pressed right after the
+    ``nth_read`` zone read of a card in a seat: the findings, and that card."""
+    d = GameDealer(game, random.Random(2), seats=4)
+    bodies = [b for step in d.next_hand() for b in expand(step)]
+    reads = [i for i, b in enumerate(bodies) if isinstance(b, ZoneRead)
+             and b.zone.startswith(zone_prefix)]
+    at = reads[nth_read]
+    uid = bodies[at].uid
+    bodies.insert(at + 1, CardExposed(uid=uid, by="dealer"))
+    state, found = initial_state(), []
+    for seq, body in enumerate(bodies, start=1):
+        step = apply(state, Event(seq, 0, body))
+        state = step.state
+        found += list(step.findings)
+    return found, d.tags[uid]
+
+
+def test_the_dealers_exposed_key_on_a_stud_down_card() -> None:
+    found, card = _keyed("stud", 5)  # second pass (4 seats): a down card
+    assert [(f.code, list(f.cards)) for f in found][:1] == [("STUD_ONE_HOLECARD_EXPOSED",
+                                                              [card])]
+
+
+def test_the_dealers_exposed_key_on_a_draw_card_of_the_deal() -> None:
+    found, card = _keyed("draw5", 6)  # a later card of the deal: draw high keeps it
+    assert [(f.code, list(f.cards)) for f in found] == [("DRAW_PREDRAW_EXPOSED_CARD", [card])]
+    assert "must take" in " ".join(found[0].remedy)
+    first, card = _keyed("draw5", 0)
+    # a misdeal: the hand is void (the clean dealer then awards nothing: SHOWDOWN_INCOMPLETE)
+    assert [(f.code, list(f.cards)) for f in first] == [
+        ("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", [card]), ("SHOWDOWN_INCOMPLETE", [])]
+
+
 def test_stud_upcards_are_public_and_down_cards_are_not() -> None:
     states = _play_until("stud", 10_000)
     mid = next(s for s in states if s.phase == "fifth")
@@ -69,14 +103,16 @@ def test_stud_upcards_are_public_and_down_cards_are_not() -> None:
 
 def test_applying_stud_and_draw_events_never_changes_an_earlier_state() -> None:
     for game in ("razz", "badugi"):
-        states = _play_until(game, 10_000, seed=8)
-        before = [json.dumps(snapshot(s), sort_keys=True) for s in states]
-        again = [json.dumps(snapshot(s), sort_keys=True) for s in states]
-        assert before == again
-        last = states[-1]
-        probe = apply(last, Event(10**6, 0, ShoeDraw(uid="no-such-tag")))
-        probe = apply(probe.state, Event(10**6 + 1, 0, ZoneRead(uid="no-such-tag", zone="board")))
-        assert json.dumps(snapshot(last), sort_keys=True) == before[-1]
+        d = GameDealer(game, random.Random(8), seats=4)
+        state, states, seen = initial_state(), [], []
+        for seq, body in enumerate((b for s in d.next_hand() for b in expand(s)), start=1):
+            state = apply(state, Event(seq, 0, body)).state
+            states.append(state)
+            seen.append(json.dumps(snapshot(state), sort_keys=True))  # as it was then
+        probe = apply(state, Event(10**6, 0, ShoeDraw(uid="no-such-tag")))
+        apply(probe.state, Event(10**6 + 1, 0, ZoneRead(uid="no-such-tag", zone="board")))
+        # every later event (and the probe) left each earlier state as it was
+        assert [json.dumps(snapshot(s), sort_keys=True) for s in states] == seen
 
 
 def test_an_engine_copy_is_independent() -> None:
