@@ -127,6 +127,19 @@ class Settings:
     # RULEBOOKS: research §1.B misdeal.engine_alert_counts_as_attention)? Off: a misdeal-level
     # error is held until `attention.called`, and the cut-off is judged then.
     attention_on_alert: bool = _choice(True, (True, False), f"{RR} Section 3 Misdeals r.2 (NIS)")
+    # Limit ace-to-five lowball, a card exposed on the deal: RR Section 11 Ace-to-Five r.3 "an
+    # exposed card of seven or under must be taken"; WSOP Section 11 Ace-to-Five r.3 "five or
+    # under". Any higher card is replaced once the deal is complete.
+    a5_exposed_take: Literal["seven_or_under", "five_or_under"] = _choice(
+        "seven_or_under", ("seven_or_under", "five_or_under"),
+        f"{RR} Section 11 Ace-to-Five Lowball r.3; {WSOP} Section 11 Ace-to-Five r.3")
+    # Stud, the last card dealt face up with more than two players: RR Section 8 r.17(a) "all
+    # remaining players receive their last card facedown"; WSOP Section 8 r.17(a) "If there are
+    # more than two players and the first player's card is exposed, all remaining players receive
+    # their cards up".
+    stud_last_card_up: Literal["rest_down", "rest_up_if_first"] = _choice(
+        "rest_down", ("rest_down", "rest_up_if_first"),
+        f"{RR} Section 8 r.17(a); {WSOP} Section 8 r.17(a)")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -187,6 +200,8 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         short_big_blind="not_dealt",          # WSOP Section 4 r.1
         button_draw_low_games="highest",      # WSOP Section 2 Seating r.6
         misdeal_cutoff="wsop",                # WSOP Section 3 Misdeals r.2
+        a5_exposed_take="five_or_under",      # WSOP Section 11 Ace-to-Five r.3
+        stud_last_card_up="rest_up_if_first",  # WSOP Section 8 r.17(a)
     ),
     "tda-tournament": Settings(
         tournament=True,

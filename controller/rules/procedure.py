@@ -45,11 +45,14 @@ from controller.rules.variants import JOKER, Variant
 # every exposed card is kept (draw high).
 MUST_TAKE: Mapping[str, str | None] = MappingProxyType({
     "draw5": None, "draw5_jacks": None, "draw5_joker": None,  # RR Section 12 Draw High r.4
-    "a5_lowball": "A234567",  # RR Section 11 Ace-to-Five r.3 (limit): seven or under
+    # RR Section 11 Ace-to-Five r.3 (limit): seven or under; WSOP: five or under (the house
+    # setting a5_exposed_take, A5_FIVE_OR_UNDER)
+    "a5_lowball": "A234567",
     "27_single": "23457",  # RR Section 11 NL/PL Lowball r.2(b)
     "27_triple": "23457",  # RR Section 11 Deuce-to-Seven r.2
     "badugi": "A234",  # WSOP Section 12 Badugi r.6
 })
+A5_FIVE_OR_UNDER = "A2345"  # WSOP Section 11 Ace-to-Five r.3
 HAND_SIZE_AFTER_DRAW = {"badugi": 4}  # every other draw game: five (RR Section 11 r.12)
 FIVE_BURN = "the burn before the last player's fifth card"
 
@@ -112,7 +115,7 @@ class GameHand:
     stacks: tuple[int, ...]  # before the forced bets, per position
     stakes: engine.Stakes
     house: engine.HouseSettings
-    tournament: bool
+    rules: Settings  # the table's house rules (profile and overrides)
     log: tuple[Cmd, ...] = ()
     cards: Mapping[str, CardSeen] = field(default_factory=lambda: MappingProxyType({}))
     draws: int = 0  # cards off the shoe
@@ -158,6 +161,10 @@ class GameHand:
             return self.seats.index(seat)
         except ValueError:
             return None
+
+    @property
+    def tournament(self) -> bool:
+        return self.rules.tournament
 
     @property
     def family(self) -> str:
@@ -268,7 +275,7 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
         min_bet=0 if limit else max(small_bet, max(blinds, default=0), 1))
     house = engine.HouseSettings()
     return GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
-                    house=house, tournament=settings.tournament,
+                    house=house, rules=settings,
                     posts_due=tuple((s, k) for s, k, _ in posts),
                     _engine=_build(variant, stakes, stacks, house, ()))
 
@@ -642,7 +649,7 @@ def _to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Findi
                                     fill={
                 "detail": f"{c.name} was dealt face down to seat {seat}.",
                 "after": h.face_why.get(seat, "STUD_FINAL_CARD_FACEUP"),
-                "wanted": f"heads-up, seat {seat}'s last card is dealt face up too"}))
+                "wanted": f"seat {seat}'s last card is dealt face up too (Section 8 r.17)"}))
         if natural and seat in h.face:
             h = replace(h, face=_set(h.face, seat, None))
         return _feed(h, c, seat)
@@ -808,15 +815,19 @@ def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Find
         return h
     live = h.live
     waiting = [s for s in live if s != seat and h.eng.hole_needed(h.seats.index(s)) > 0]
+    first = len(waiting) == len(live) - 1  # nobody has a last card yet: the first one
+    # r.17(b): heads-up, the first player's final card up: the second's is dealt up too; with
+    # more than two, RR r.17(a) deals the rest down, WSOP r.17(a) up when it was the first
+    rest_up = (len(live) == 2 and bool(waiting)) or (
+        len(live) > 2 and first and h.rules.stud_last_card_up == "rest_up_if_first")
     f = make_finding("STUD_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name], fill={
-        "rest": "face up" if len(live) == 2 and waiting else "face down",
+        "rest": "face up" if rest_up else "face down",
         "others": ", ".join(str(s) for s in waiting) or "none"})
     out.append(f)
-    if len(live) == 2 and waiting:
-        # r.17(b): heads-up, the first player's final card up: the second's is dealt up too
-        other = waiting[0]
-        return replace(h, face=_set(h.face, other, True),
-                       face_why=_set(h.face_why, other, _ref(f)))
+    if rest_up:
+        return replace(h, face=MappingProxyType({**h.face, **{s: True for s in waiting}}),
+                       face_why=MappingProxyType({**h.face_why,
+                                                  **{s: _ref(f) for s in waiting}}))
     return h
 
 
@@ -843,6 +854,8 @@ def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[
 def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
                      fed: bool) -> GameHand:
     must = MUST_TAKE.get(h.variant.id)
+    if h.variant.id == "a5_lowball" and h.rules.a5_exposed_take == "five_or_under":
+        must = A5_FIVE_OR_UNDER
     rank = (c.card or "?")[0]
     take = must is None or rank in must
     if take:

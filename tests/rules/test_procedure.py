@@ -122,3 +122,54 @@ def test_an_engine_copy_is_independent() -> None:
     c.deal_hole(0, ["As"])
     assert h.holes[0] == [] and c.holes[0] == ["As"]
     assert h.hole_needed(0) == 3 and c.hole_needed(0) == 2
+
+
+def _with_profile(game: str, kind: str, profile: str, keep) -> tuple[list, list]:
+    """The first dealer hand making ``kind`` that ``keep(truth)`` accepts, replayed at a table
+    of ``profile``: (findings, truth)."""
+    from controller.events import TableSetup
+
+    for seed in range(300):
+        d = GameDealer(game, random.Random(seed), seats=4)
+        bodies = [b for step in d.next_hand(kind) for b in expand(step)]
+        if not d.truth or d.truth[0].kind != kind or not keep(d.truth, bodies, d):
+            continue
+        bodies = [TableSetup(**{**b.__dict__, "profile": profile})
+                  if isinstance(b, TableSetup) else b for b in bodies]
+        state, found = initial_state(), []
+        for seq, body in enumerate(bodies, start=1):
+            step = apply(state, Event(seq, 0, body))
+            state = step.state
+            found += list(step.findings)
+        return found, d.truth
+    raise AssertionError("no such hand")
+
+
+def test_a5_exposed_six_is_taken_under_roberts_and_replaced_under_wsop() -> None:
+    def six_or_seven(truth, bodies, d):
+        return truth[0].cards[0][0] in "67"
+
+    rr, truth = _with_profile("a5_lowball", "draw_predraw_exposed", "roberts", six_or_seven)
+    assert rr[0].code == "DRAW_PREDRAW_EXPOSED_CARD"
+    assert f"must take {truth[0].cards[0]}" in " ".join(rr[0].remedy)
+    wsop, _ = _with_profile("a5_lowball", "draw_predraw_exposed", "wsop-2009", six_or_seven)
+    assert "is replaced once the deal is complete" in " ".join(wsop[0].remedy)
+    # the dealer (following Robert's) lets the player keep it: under WSOP that is not followed
+    assert "REMEDY_NOT_FOLLOWED" in [f.code for f in wsop]
+
+
+def test_stud_last_card_up_first_of_three_rest_down_under_roberts_up_under_wsop() -> None:
+    def first_of_three(truth, bodies, d):
+        seat = truth[0].seats[0]
+        seventh = [b for b in bodies if isinstance(b, ShoeDraw)][-3:]  # the last three cards
+        return len(seventh) == 3 and seventh[0].face_up and seat == min(
+            int(b.zone[5:]) for b in bodies[-12:] if isinstance(b, ZoneRead)
+            and b.zone.startswith("seat:"))
+
+    rr, _ = _with_profile("stud", "stud_final_card_faceup", "roberts", first_of_three)
+    assert [f.code for f in rr] == ["STUD_FINAL_CARD_FACEUP"]
+    assert "remaining last cards face down" in " ".join(rr[0].remedy)
+    wsop, _ = _with_profile("stud", "stud_final_card_faceup", "wsop-2009", first_of_three)
+    assert wsop[0].code == "STUD_FINAL_CARD_FACEUP"
+    assert "remaining last cards face up" in " ".join(wsop[0].remedy)
+    assert "REMEDY_NOT_FOLLOWED" in [f.code for f in wsop]  # the dealer dealt them down
