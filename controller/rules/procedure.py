@@ -57,8 +57,8 @@ HAND_SIZE_AFTER_DRAW = {"badugi": 4}  # every other draw game: five (RR Section 
 FIVE_BURN = "the burn before the last player's fifth card"
 
 # Command kinds in the engine log.
-HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE, SHOW = (
-    "hole", "board", "discard", "fold", "call", "bring_in", "raise", "show")
+HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE = (
+    "hole", "board", "discard", "fold", "call", "bring_in", "raise")
 Cmd = tuple[object, ...]
 _V = TypeVar("_V")
 
@@ -120,7 +120,6 @@ class GameHand:
     cards: Mapping[str, CardSeen] = field(default_factory=lambda: MappingProxyType({}))
     draws: int = 0  # cards off the shoe
     posts_due: tuple[tuple[int, str], ...] = ()  # (seat, kind) forced posts still to come
-    warned_posts: bool = False
     burned: int = -1  # the street whose burn is in (-1: none yet)
     expect: tuple[Expect, ...] = ()
     # stud: a seat's next upcard comes face down (the remedy of an exposed down card), and why
@@ -131,7 +130,6 @@ class GameHand:
     owed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: cards
     owed_after_deal: tuple[Expect, ...] = ()  # expectations armed when the deal is complete
     premature: tuple[str, ...] = ()  # stud: premature cards (uids) of this street
-    set_aside: int = 0  # stud: cards still to set aside once the round is over
     premature_finding: str = ""
     turn: DrawTurn | None = None  # draw games: the player drawing now
     deferred: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -221,8 +219,6 @@ def _execute(h: engine.Hand, cmd: Cmd) -> None:
         h.post_bring_in(int(str(cmd[1])))
     elif kind == RAISE:
         h.complete_bet_or_raise_to(int(str(cmd[1])), int(str(cmd[2])))
-    elif kind == SHOW:
-        h.show_or_muck(int(str(cmd[1])), None if cmd[2] is None else list(cmd[2]))  # type: ignore[call-overload]
 
 
 def _run(h: GameHand, cmd: Cmd) -> GameHand:
@@ -1130,7 +1126,7 @@ def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
                               f"one card for each of the {n} players still in goes aside "
                               f"({k + 1} of {n}), then the burn")
                        for k in range(n))
-        h = replace(h, premature=(), set_aside=0, premature_finding="",
+        h = replace(h, premature=(), premature_finding="",
                     expect=(*h.expect, *asides))
     last = len(h.variant.streets) - 1
     if (h.family == "stud" and e.street == last and e.actor is None and not e.betting_over

@@ -896,7 +896,9 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
 
 def _with_carry(awards: tuple[PotAward, ...], stacks: dict[int, int], carry: int
                 ) -> tuple[tuple[PotAward, ...], dict[int, int]]:
-    """The carried antes join the main pot (the engine lists it last), split like it."""
+    """The carried antes join the main pot (the engine lists it last), split like it: an odd
+    chip to the first winner the engine lists, which is its odd-chip order (RR Section 3, Ties,
+    r.5)."""
     i = max(k for k, a in enumerate(awards) if a.winners)
     main = awards[i]
     each, odd = divmod(carry, len(main.winners))
