@@ -62,7 +62,7 @@ from controller.rules.catalogue import make_finding
 from controller.rules.dealing import Deal
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
-from controller.rules.pots import PotAward, settle
+from controller.rules.pots import PotAward, settle, split
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
 from controller.rules.variants import JOKER, VARIANTS
 
@@ -869,7 +869,7 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
     if not problem and g.eng.carry_over and not awards:
         carry += g.eng.carry_over  # nobody opened: the antes stay for the next deal
     elif not problem and carry and awards:
-        awards, stacks = _with_carry(awards, stacks, carry)
+        awards, stacks = _with_carry(awards, stacks, carry, g.seats)
         carry = 0
     if problem:
         detail = f"{problem[:1].upper()}{problem[1:]}."
@@ -894,20 +894,16 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
     return Step(_raise(new, out), tuple(out), awards)
 
 
-def _with_carry(awards: tuple[PotAward, ...], stacks: dict[int, int], carry: int
-                ) -> tuple[tuple[PotAward, ...], dict[int, int]]:
-    """The carried antes join the main pot (the engine lists it last), split like it: an odd
-    chip to the first winner the engine lists, which is its odd-chip order (RR Section 3, Ties,
-    r.5)."""
+def _with_carry(awards: tuple[PotAward, ...], stacks: dict[int, int], carry: int,
+                order: tuple[int, ...]) -> tuple[tuple[PotAward, ...], dict[int, int]]:
+    """The carried antes join the main pot (the engine lists it last), split like any pot: odd
+    chips to the winners first in ``order``, the seats from the left of the button (RR Section
+    3, Ties, r.5(a))."""
     i = max(k for k, a in enumerate(awards) if a.winners)
     main = awards[i]
-    each, odd = divmod(carry, len(main.winners))
-    shares = dict(main.shares)
-    stacks = dict(stacks)
-    for k, w in enumerate(main.winners):
-        extra = each + (1 if k < odd else 0)
-        shares[w] = shares.get(w, 0) + extra
-        stacks[w] = stacks.get(w, 0) + extra
+    extra = split(carry, main.winners, order)
+    shares = {w: main.shares.get(w, 0) + extra.get(w, 0) for w in {*main.shares, *extra}}
+    stacks = {s: v + extra.get(s, 0) for s, v in stacks.items()}
     main = replace(main, amount=main.amount + carry, shares=shares)
     return (*awards[:i], main, *awards[i + 1:]), stacks
 

@@ -173,3 +173,63 @@ def test_stud_last_card_up_first_of_three_rest_down_under_roberts_up_under_wsop(
     assert wsop[0].code == "STUD_FINAL_CARD_FACEUP"
     assert "remaining last cards face up" in " ".join(wsop[0].remedy)
     assert "REMEDY_NOT_FOLLOWED" in [f.code for f in wsop]  # the dealer dealt them down
+
+
+def test_draw_high_antes_nobody_opens_carry_to_the_next_pot() -> None:
+    """RR Section 12 r.14: a deal nobody opens keeps its antes for the next; they join that
+    deal's main pot and no chip is lost."""
+    from controller.events import Action, DeckRegister, HandEnd, HandStart, SeatTake, TableSetup
+    from controller.rules.cards import FULL_DECK
+    from controller.rules.procedure import expected
+
+    state, seq = initial_state(), 0
+
+    def ev(body):
+        nonlocal state, seq
+        seq += 1
+        step = apply(state, Event(seq, 0, body))
+        state = step.state
+        assert step.findings == (), [f.code for f in step.findings]
+        return step
+
+    ev(TableSetup(game="draw5", seats=6, ante=1, small_bet=2, big_bet=4))
+    for n in (1, 2, 3):
+        ev(SeatTake(seat=n, player=f"P{n}", stack=100))
+    ev(DeckRegister(deck="d", tags={f"T{c}": c for c in FULL_DECK}))
+    stub = [f"T{c}" for c in FULL_DECK]
+    random.Random(4).shuffle(stub)
+
+    def deal_and_act(opener: bool) -> None:
+        ev(HandStart())
+        for p in snapshot(state)["hand"]["posts"]:
+            ev(Action(seat=p["seat"], kind="post", amount=p["amount"], blind="ante"))
+        deck = list(stub)
+        while True:
+            g = state.hand.game
+            slot = expected(g)
+            if slot.kind == "seat":
+                uid = deck.pop()
+                ev(ShoeDraw(uid=uid))
+                ev(ZoneRead(uid=uid, zone=f"seat:{slot.seat}"))
+                continue
+            to_act = g.to_act
+            if to_act is None:
+                break
+            if opener:
+                ev(Action(seat=to_act, kind="bet", amount=2))
+                while state.hand.game.to_act is not None:
+                    ev(Action(seat=state.hand.game.to_act, kind="fold"))
+                break
+            ev(Action(seat=to_act, kind="check"))
+
+    deal_and_act(opener=False)
+    step = ev(HandEnd())
+    assert step.results == () and state.carry == 3
+    assert sum(s.stack for s in state.seats.values()) == 297
+    deal_and_act(opener=True)
+    step = ev(HandEnd())
+    *uncalled, main = step.results  # the opener's uncalled bet goes back first
+    assert [a.amount for a in uncalled] == [2]
+    assert main.amount == 3 + 3  # this deal's antes and the carried ones
+    assert sum(main.shares.values()) == 6
+    assert state.carry == 0 and sum(s.stack for s in state.seats.values()) == 300
