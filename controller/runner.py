@@ -8,7 +8,6 @@ table resumes where it stopped.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import secrets
@@ -16,29 +15,17 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, TextIO
 
 from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
-from controller.events import DeckRegister, EventError, SeatTake, TableSetup
+from controller.deckfile import load_deck
+from controller.events import EventError, SeatTake, TableSetup
 from controller.journal import Journal
 from controller.sensing import Sensing
 
 log = logging.getLogger("feltguard.run")
-
-
-def load_deck(path: str) -> DeckRegister:
-    try:
-        tags = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"deck.file: cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"deck.file: {path} is not valid JSON: {exc.msg}") from None
-    if not isinstance(tags, dict):
-        raise ConfigError(f"deck.file: {path} must hold an object of uid -> card")
-    return DeckRegister(deck=Path(path).stem, tags=tags)
 
 
 def build_leds(config: Config) -> tuple[Any, Callable[[Mapping[str, Any]], None] | None]:
