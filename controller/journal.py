@@ -2,9 +2,21 @@
 
 SQLite in WAL mode with ``synchronous=NORMAL``: a commit is a write into the WAL without an
 fsync, so an event survives a killed process for tens of microseconds per event, and the alert
-path never waits on a disk flush (DESIGN.md, Durability and latency). Each record carries a
-SHA-256 hash chained to the previous record, so editing or deleting a record is detectable
-(``verify``); triggers refuse UPDATE and DELETE outright.
+path never waits on a disk flush (DESIGN.md, Durability and latency). Triggers refuse UPDATE and
+DELETE outright.
+
+Tamper evidence (docs/security.md has the threat model):
+
+- Each record carries an HMAC-SHA256 chained to the previous record's. The key lives outside the
+  journal, in a key file readable only by the service user (``journal_key``), so somebody who
+  edits a row, or the whole file, cannot rehash the chain: ``check`` finds the first record that
+  does not follow.
+- The chain alone cannot show a cut-off tail: the last N rows deleted leave a shorter, valid
+  chain. So the chain head is also recorded in a second place the journal's writer only appends
+  to: the anchor file (``AnchorLog``), one HMAC'd line at the open, at every hand's end and at
+  the close. ``check`` then requires every anchored record to be in the journal with the same
+  hash. At a real table the anchor file carries the append-only attribute (``chattr +a``), so not
+  even the service user can cut it.
 
 Checkpoints (copying the WAL into the database, with the fsyncs that go with them) never run on
 the appending thread: automatic checkpoints are off, and a background thread with its own
@@ -13,12 +25,21 @@ appender.
 
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
+
+Reading never loads a whole journal: ``read_events`` and ``iter_events`` stream, so replaying a
+month of journal takes memory independent of its length. Every problem with a file (missing,
+not SQLite, truncated, garbage, no events table, a bad record) is a ``JournalError`` whose
+message starts with the file's name.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import json
+import os
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -26,12 +47,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.events import Event, EventError, parse_event, read_scenario
+from controller.events import Event, EventError, iter_lines, parse_event
 
 GENESIS = "0" * 64
 SQLITE_MAGIC = b"SQLite format 3\x00"
+FORMAT = "feltguard-journal/2"  # 2: HMAC-SHA256 chain with an external key and anchors
+KEY_BYTES = 32
 
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
     seq   INTEGER PRIMARY KEY,
     ts    INTEGER NOT NULL,
@@ -57,15 +84,88 @@ CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS meta_no_update BEFORE UPDATE ON meta
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
 
 class JournalError(RuntimeError):
-    """The journal file is not a Feltguard journal, or its chain is broken."""
+    """The journal, its key or its anchors are unusable; the message starts with the file."""
 
 
-def chain_hash(prev: str, line: str) -> str:
-    return hashlib.sha256((prev + "\n" + line).encode("utf-8")).hexdigest()
+# --- the key ---------------------------------------------------------------------------------
+
+
+def key_path_for(journal: str | Path) -> Path:
+    """Where a journal's key lives unless configured: beside it, ``JOURNAL.key``."""
+    p = Path(journal)
+    return p.with_name(p.name + ".key")
+
+
+def anchor_path_for(journal: str | Path) -> Path:
+    """Where a journal's anchors live unless configured: beside it, ``JOURNAL.anchors``."""
+    p = Path(journal)
+    return p.with_name(p.name + ".anchors")
+
+
+def create_key(path: str | Path) -> bytes:
+    """A new random key in a new file that only its owner can read (0600); refuses to overwrite
+    an existing key, whose loss would make every journal written with it unverifiable."""
+    p = Path(path)
+    key = secrets.token_bytes(KEY_BYTES)
+    try:
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise JournalError(f"{p}: a key file is already there; it is never overwritten") from None
+    except OSError as exc:
+        raise JournalError(f"{p}: cannot create the key file: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key.hex() + "\n")
+    return key
+
+
+def load_key(path: str | Path) -> bytes:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise JournalError(f"{p}: no journal key there") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not a key file"
+        raise JournalError(f"{p}: cannot read the journal key: {why}") from None
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        raise JournalError(
+            f"{p}: not a journal key (expected {KEY_BYTES * 2} hex digits)") from None
+    if len(key) < 16:
+        raise JournalError(f"{p}: the journal key is too short ({len(key)} bytes)")
+    return key
+
+
+def load_or_create_key(path: str | Path) -> bytes:
+    """The key at ``path``, created there (0600) when there is none yet."""
+    try:
+        return load_key(path)
+    except JournalError:
+        if Path(path).exists():
+            raise
+    try:
+        return create_key(path)
+    except JournalError:  # created by another process just now
+        return load_key(path)
+
+
+def key_id(key: bytes) -> str:
+    """A public name for a key, so a journal can say which key it was written with."""
+    return hashlib.sha256(b"feltguard journal key id\n" + key).hexdigest()[:16]
+
+
+def chain_hash(key: bytes, prev: str, line: str) -> str:
+    return hmac.new(key, (prev + "\n" + line).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+# --- reading files safely ----------------------------------------------------------------------
 
 
 def is_journal_file(path: str | Path) -> bool:
@@ -77,21 +177,200 @@ def is_journal_file(path: str | Path) -> bool:
         return False
 
 
-class Journal:
-    """An append-only, hash-chained event journal in one SQLite file."""
+def _unreadable(path: str | Path) -> JournalError | None:
+    """Why ``path`` cannot be opened for reading at all, or None."""
+    p = Path(path)
+    if not p.exists():
+        return JournalError(f"{p}: no such file")
+    if p.is_dir():
+        return JournalError(f"{p}: is a directory, not a journal")
+    try:
+        with open(p, "rb"):
+            pass
+    except OSError as exc:
+        return JournalError(f"{p}: cannot read: {exc.strerror}")
+    return None
 
-    def __init__(self, path: str | Path, checkpoint_every: float | None = 2.0) -> None:
+
+def _damaged(path: str | Path, exc: sqlite3.Error) -> JournalError:
+    return JournalError(f"{path}: not a readable Feltguard journal (damaged or truncated: {exc})")
+
+
+def _connect_ro(path: str | Path) -> sqlite3.Connection:
+    problem = _unreadable(path)
+    if problem is not None:
+        raise problem
+    if not is_journal_file(path):
+        raise JournalError(f"{path}: not an SQLite journal")
+    try:
+        db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error as exc:
+        raise _damaged(path, exc) from None
+    if "events" not in tables:
+        db.close()
+        raise JournalError(f"{path}: an SQLite file, but not a Feltguard journal (no events table)")
+    return db
+
+
+def _rows(path: str | Path, db: sqlite3.Connection, sql: str) -> Iterator[Any]:
+    """The rows of a query, turning SQLite's errors mid-file into JournalError."""
+    try:
+        cur = db.execute(sql)
+        while True:
+            batch = cur.fetchmany(1024)
+            if not batch:
+                return
+            yield from batch
+    except sqlite3.Error as exc:
+        raise _damaged(path, exc) from None
+
+
+def _meta(path: str | Path, db: sqlite3.Connection) -> dict[str, str]:
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "meta" not in tables:
+            return {}
+        return {str(k): str(v) for k, v in db.execute("SELECT name, value FROM meta")}
+    except sqlite3.Error as exc:
+        raise _damaged(path, exc) from None
+
+
+# --- the anchors -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The chain head at one moment, recorded outside the journal."""
+
+    journal: str  # the journal's id (meta), so anchors of another journal are not mixed in
+    seq: int
+    hash: str
+    why: str  # open | hand | close
+    hand: int = 0
+
+    def body(self) -> dict[str, Any]:
+        return {"journal": self.journal, "seq": self.seq, "hash": self.hash, "why": self.why,
+                "hand": self.hand}
+
+
+def _anchor_mac(key: bytes, body: dict[str, Any]) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, b"anchor\n" + text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+class AnchorLog:
+    """The append-only file of chain heads. Opened with O_APPEND: every write lands at the end,
+    whatever else has the file open; each line is HMAC'd with the journal key."""
+
+    def __init__(self, path: str | Path, key: bytes) -> None:
         self.path = Path(path)
-        # check_same_thread=False: the daemon appends from the reader thread and the console
-        # thread, always under its own lock.
-        self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring
-        self._db.executescript(SCHEMA)
-        row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        self._key = key
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise JournalError(
+                f"{self.path}: cannot open the anchor file: {exc.strerror}") from None
+
+    def record(self, anchor: Anchor) -> None:
+        body = anchor.body()
+        line = json.dumps({**body, "mac": _anchor_mac(self._key, body)}, sort_keys=True,
+                          separators=(",", ":")) + "\n"
+        os.write(self._fd, line.encode("utf-8"))  # one write(2) per line: O_APPEND keeps it whole
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def read_anchors(path: str | Path, key: bytes) -> tuple[list[Anchor], list[str]]:
+    """The anchors of a file, and the problems found in it (a line that is damaged or whose MAC
+    does not match: somebody wrote it without the key)."""
+    anchors: list[Anchor] = []
+    problems: list[str] = []
+    try:
+        fh = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read the anchor file: {exc.strerror}") from None
+    with fh:
+        for n, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+                body = {k: obj[k] for k in ("journal", "seq", "hash", "why", "hand")}
+                mac = obj["mac"]
+                ok = isinstance(mac, str) and hmac.compare_digest(mac, _anchor_mac(key, body))
+                anchor = Anchor(str(body["journal"]), int(body["seq"]), str(body["hash"]),
+                                str(body["why"]), int(body["hand"]))
+            except (ValueError, KeyError, TypeError):
+                problems.append(f"{path}: line {n} is damaged")
+                continue
+            if not ok:
+                problems.append(f"{path}: line {n} was not written with the journal's key")
+                continue
+            anchors.append(anchor)
+    return anchors, problems
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+class Journal:
+    """An append-only, HMAC-chained event journal in one SQLite file, with its anchors.
+
+    ``key`` is the chain's key; by default it is read from ``key_path_for(path)``, and created
+    there (0600) for a new journal. ``anchors`` is the anchor file (default
+    ``anchor_path_for(path)``). Opening an existing journal with another key is refused."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        checkpoint_every: float | None = 2.0,
+        *,
+        key: bytes | None = None,
+        key_path: str | Path | None = None,
+        anchors: str | Path | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.key_path = Path(key_path) if key_path is not None else key_path_for(self.path)
+        if key is None:
+            key = load_or_create_key(self.key_path)
+        self._key = key
+        if self.path.is_dir():
+            raise JournalError(f"{self.path}: is a directory, not a journal")
+        if self.path.exists() and self.path.stat().st_size and not is_journal_file(self.path):
+            raise JournalError(f"{self.path}: not an SQLite journal; refusing to write into it")
+        try:
+            # check_same_thread=False: the daemon appends from the reader thread and the console
+            # thread, always under its own lock.
+            self._db = sqlite3.connect(str(self.path), isolation_level=None,
+                                       check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring
+            self._db.executescript(SCHEMA)
+            meta = _meta(self.path, self._db)
+            row = self._db.execute(
+                "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise _damaged(self.path, exc) from None
+        if not meta:
+            if row is not None:
+                raise JournalError(f"{self.path}: a journal of an older format (no key); "
+                                   "start a new journal file")
+            meta = {"format": FORMAT, "chain": "hmac-sha256", "key_id": key_id(key),
+                    "journal_id": secrets.token_hex(8)}
+            self._db.executemany("INSERT INTO meta (name, value) VALUES (?, ?)", meta.items())
+        elif meta.get("key_id") != key_id(key):
+            raise JournalError(f"{self.path}: written with another key than {self.key_path} "
+                               f"(key id {meta.get('key_id')}, this key {key_id(key)})")
+        self.journal_id = meta["journal_id"]
         self.last_seq: int = row[0] if row else 0
         self._last_hash: str = row[1] if row else GENESIS
+        self.anchor_path = Path(anchors) if anchors is not None else anchor_path_for(self.path)
+        self._anchors = AnchorLog(self.anchor_path, key)
+        self.anchor("open")
         self._halt = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if checkpoint_every:
@@ -115,14 +394,18 @@ class Journal:
     def append(self, event: Event) -> None:
         """Commit one event; returns only once it is in the WAL."""
         if event.seq <= self.last_seq:
-            raise JournalError(f"seq {event.seq} does not follow {self.last_seq}")
+            raise JournalError(f"{self.path}: seq {event.seq} does not follow {self.last_seq}")
         line = event.to_line()
-        digest = chain_hash(self._last_hash, line)
+        digest = chain_hash(self._key, self._last_hash, line)
         self._db.execute(
             "INSERT INTO events (seq, ts, type, line, prev, hash) VALUES (?, ?, ?, ?, ?, ?)",
             (event.seq, event.ts, event.type, line, self._last_hash, digest),
         )
         self.last_seq, self._last_hash = event.seq, digest
+
+    def anchor(self, why: str, hand: int = 0) -> None:
+        """Record the chain head in the anchor file (at a hand's end, the open and the close)."""
+        self._anchors.record(Anchor(self.journal_id, self.last_seq, self._last_hash, why, hand))
 
     def record_findings(self, hand: int, findings: Iterable[Any]) -> None:
         rows = [(hand, f.seq, f.code, json.dumps(f.to_json())) for f in findings]
@@ -147,6 +430,9 @@ class Journal:
         self._halt.set()
         if self._checkpointer is not None:
             self._checkpointer.join(5)
+        with contextlib.suppress(sqlite3.Error, OSError):
+            self.anchor("close")
+        self._anchors.close()
         self._db.close()
 
     def __enter__(self) -> Journal:
@@ -156,28 +442,51 @@ class Journal:
         self.close()
 
 
-def _connect_ro(path: str | Path) -> sqlite3.Connection:
-    if not is_journal_file(path):
-        raise JournalError(f"{path}: not an SQLite journal")
-    return sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+# --- reading -----------------------------------------------------------------------------------
+
+
+def iter_events(path: str | Path) -> Iterator[Event]:
+    """The events of a journal (SQLite) or of a scenario file (JSON Lines), whichever ``path``
+    is, streamed. Raises JournalError or controller.events.EventError naming the bad record or
+    line (when the iteration reaches it)."""
+    problem = _unreadable(path)
+    if problem is not None:
+        raise problem
+    if is_journal_file(path):
+        return read_events(path)
+    return _scenario_events(path)
+
+
+def _scenario_events(path: str | Path) -> Iterator[Event]:
+    """A scenario file's events, streamed line by line; a line that is not UTF-8 is an
+    EventError naming the file and the line, like any other malformed line."""
+
+    def text_lines(fh: Iterable[bytes]) -> Iterator[str]:
+        for n, raw in enumerate(fh, start=1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise EventError(f"{path}:{n}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at "
+                                 f"column {exc.start + 1})") from None
+
+    with open(path, "rb") as fh:
+        yield from iter_lines(text_lines(fh), source=str(path))
 
 
 def load_events(path: str | Path) -> list[Event]:
-    """The events of a journal (SQLite) or of a scenario file (JSON Lines), whichever ``path``
-    is. Raises JournalError or controller.events.EventError naming the bad record or line."""
-    if is_journal_file(path):
-        return list(read_events(path))
-    return read_scenario(path)
+    """All the events of a journal or a scenario file (small files: tests, PHH export)."""
+    return list(iter_events(path))
 
 
 def read_events(path: str | Path) -> Iterator[Event]:
-    """The journal's events in order. A corrupt record raises JournalError naming its seq."""
+    """The journal's events in order, streamed. A corrupt record raises JournalError naming its
+    seq."""
     db = _connect_ro(path)
     try:
-        for seq, line in db.execute("SELECT seq, line FROM events ORDER BY seq"):
+        for seq, line in _rows(path, db, "SELECT seq, line FROM events ORDER BY seq"):
             try:
                 yield parse_event(json.loads(line))
-            except (EventError, json.JSONDecodeError) as exc:
+            except (EventError, json.JSONDecodeError, TypeError) as exc:
                 raise JournalError(f"{path}: record seq {seq}: {exc}") from None
     finally:
         db.close()
@@ -196,25 +505,105 @@ def read_findings(path: str | Path) -> list[JournalFinding]:
     try:
         return [
             JournalFinding(hand, seq, code, json.loads(text))
-            for hand, seq, code, text in db.execute(
-                "SELECT hand, seq, code, json FROM findings ORDER BY id"
-            )
+            for hand, seq, code, text in _rows(
+                path, db, "SELECT hand, seq, code, json FROM findings ORDER BY id")
         ]
     finally:
         db.close()
 
 
-def verify(path: str | Path) -> int | None:
-    """Check the hash chain; return the seq of the first bad record, or None if intact."""
+# --- checking ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``check`` found. ``ok`` only when the chain is intact under the key and every anchor
+    is in the journal; otherwise ``problem`` says what, and ``seq`` where (the first record that
+    does not follow, or the anchored record that is missing)."""
+
+    path: str
+    events: int
+    anchors: int  # anchors checked
+    unanchored: int  # records after the last anchor (a crash's tail: not provably complete)
+    problem: str | None = None
+    seq: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | None = None,
+          anchors: str | Path | None = None) -> Verdict:
+    """Check a journal: every record's HMAC chain under the key, and every anchor present.
+
+    ``key`` defaults to the key file ``key_path`` (default ``key_path_for(path)``); the anchors
+    to ``anchors`` (default ``anchor_path_for(path)``). Raises JournalError when the journal,
+    its key or its anchor file cannot be read at all."""
+    if key is None:
+        key = load_key(key_path if key_path is not None else key_path_for(path))
+    anchor_file = Path(anchors) if anchors is not None else anchor_path_for(path)
     db = _connect_ro(path)
     try:
-        prev = GENESIS
-        for seq, line, rec_prev, rec_hash in db.execute(
-            "SELECT seq, line, prev, hash FROM events ORDER BY seq"
-        ):
-            if rec_prev != prev or chain_hash(prev, line) != rec_hash:
-                return int(seq)
-            prev = rec_hash
-        return None
+        meta = _meta(path, db)
+        name = str(path)
+        if meta.get("format") != FORMAT:
+            return Verdict(name, 0, 0, 0, "a journal without a keyed chain (older format or "
+                           "not written by Feltguard): it cannot be checked")
+        if meta.get("key_id") != key_id(key):
+            return Verdict(name, 0, 0, 0, f"written with another key (key id {meta.get('key_id')}"
+                           f", this key {key_id(key)})")
+        hashes: dict[int, str] = {}  # only the anchored seqs are kept: memory stays bounded
+        wanted: dict[int, list[Anchor]] = {}
+        problems: list[str] = []
+        n_anchors = 0
+        if not anchor_file.exists():
+            problems.append(f"no anchor file at {anchor_file}: a cut-off tail cannot be ruled out")
+            anchor_list: list[Anchor] = []
+        else:
+            anchor_list, problems = read_anchors(anchor_file, key)
+        for a in anchor_list:
+            if a.journal == meta.get("journal_id"):
+                wanted.setdefault(a.seq, []).append(a)
+        prev, last, count = GENESIS, 0, 0
+        for seq, line, rec_prev, rec_hash in _rows(
+                path, db, "SELECT seq, line, prev, hash FROM events ORDER BY seq"):
+            count += 1
+            if seq != last + 1 or rec_prev != prev or not hmac.compare_digest(
+                    str(rec_hash), chain_hash(key, prev, line)):
+                why = (f"record seq {seq} follows seq {last}" if seq != last + 1
+                       else f"record seq {seq} does not follow the chain (edited, inserted or "
+                            "rehashed without the key)")
+                return Verdict(name, count, 0, 0, why, int(seq))
+            prev, last = str(rec_hash), int(seq)
+            if last in wanted:
+                hashes[last] = prev
+        for seq in sorted(wanted):
+            if seq == 0:
+                n_anchors += len(wanted[seq])
+                continue
+            a = wanted[seq][0]
+            if seq > last:
+                return Verdict(name, count, n_anchors, 0,
+                               f"the journal ends at seq {last}, but seq {seq} was anchored "
+                               f"({a.why}{f', hand {a.hand}' if a.hand else ''}): its tail was "
+                               "cut off", seq)
+            if any(hashes.get(seq) != x.hash for x in wanted[seq]):
+                return Verdict(name, count, n_anchors, 0,
+                               f"record seq {seq} differs from its anchor", seq)
+            n_anchors += len(wanted[seq])
+        tail = last - max((s for s in wanted if s <= last), default=0)
+        if problems:
+            return Verdict(name, count, n_anchors, tail, "; ".join(problems))
+        return Verdict(name, count, n_anchors, tail)
     finally:
         db.close()
+
+
+def verify(path: str | Path, key: bytes | None = None) -> int | None:
+    """The seq where the journal stops being trustworthy, or None if it checks out. A problem
+    without a seq (another key, a missing anchor file) gives 0."""
+    verdict = check(path, key)
+    if verdict.ok:
+        return None
+    return verdict.seq if verdict.seq is not None else 0

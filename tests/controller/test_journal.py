@@ -1,13 +1,30 @@
-"""The journal in a real SQLite file: append before apply, hash chain, append-only, recovery."""
+"""The journal in a real SQLite file: append before apply, the keyed chain and its anchors,
+append-only, recovery, and one clear error for every file that is not a journal."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 import sqlite3
+import stat
 
 import pytest
 
 from controller.events import Event, HandStart, SeatTake, ShoeDraw, TableSetup
-from controller.journal import Journal, JournalError, is_journal_file, read_events, verify
+from controller.journal import (
+    Journal,
+    JournalError,
+    anchor_path_for,
+    check,
+    create_key,
+    is_journal_file,
+    key_path_for,
+    load_key,
+    read_events,
+    verify,
+)
 
 
 def _events() -> list[Event]:
@@ -108,3 +125,129 @@ def test_checkpoints_run_off_the_appending_thread(tmp_path):
         assert list(read_events(path)) == _events()
     assert sizes[None][1] == sizes[None][0]
     assert sizes[0.05][1] > sizes[0.05][0]
+
+
+# --- tamper evidence: a keyed chain and anchors outside the journal ---------------------------
+
+
+def _long_journal(path, n=60):
+    with Journal(path) as j:
+        j.append(Event(1, 0, TableSetup()))
+        for seq in range(2, n + 1):
+            j.append(Event(seq, seq, SeatTake(seat=1 + seq % 6, player=f"P{seq}", stack=seq)))
+            if seq % 20 == 0:
+                j.anchor("hand", hand=seq // 20)
+
+
+def test_the_key_lives_outside_the_journal_readable_only_by_its_owner(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _long_journal(path, 5)
+    key_file = key_path_for(path)
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    key = load_key(key_file)
+    assert key.hex() not in path.read_bytes().hex()  # the key is nowhere in the journal
+    with pytest.raises(JournalError, match="never overwritten"):
+        create_key(key_file)
+    assert check(path).ok
+
+
+def test_an_edited_row_rehashed_without_the_key_is_found(tmp_path):
+    """An insider edits a record and recomputes every hash after it (the old SHA-256 chain
+    passed that); without the key the HMAC chain breaks at the edited record."""
+    path = tmp_path / "j.sqlite"
+    _long_journal(path)
+    db = sqlite3.connect(path)
+    db.execute("DROP TRIGGER events_no_update")
+    db.execute("UPDATE events SET line = replace(line, '\"stack\":30', '\"stack\":3000') "
+               "WHERE seq = 30")
+    prev = "0" * 64
+    for seq, line in db.execute("SELECT seq, line FROM events ORDER BY seq").fetchall():
+        digest = hashlib.sha256((prev + "\n" + line).encode()).hexdigest()
+        db.execute("UPDATE events SET prev = ?, hash = ? WHERE seq = ?", (prev, digest, seq))
+        prev = digest
+    db.commit()
+    db.close()
+    verdict = check(path)
+    assert not verdict.ok and verdict.seq == 1  # nothing rehashed without the key checks out
+    assert verify(path) == 1
+
+
+def test_deleting_the_last_rows_is_found_through_the_anchors(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _long_journal(path)
+    assert check(path).ok
+    db = sqlite3.connect(path)
+    db.execute("DROP TRIGGER events_no_delete")
+    db.execute("DELETE FROM events WHERE seq > 40")  # the last 20 rows
+    db.commit()
+    db.close()
+    verdict = check(path)
+    assert not verdict.ok
+    assert "cut off" in verdict.problem and verdict.seq == 60  # the close anchored seq 60
+
+
+def test_a_forged_or_missing_anchor_file_fails_the_check(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _long_journal(path)
+    anchors = anchor_path_for(path)
+    with open(anchors, "a") as fh:
+        fh.write('{"journal":"x","seq":1,"hash":"0","why":"hand","hand":1,"mac":"00"}\n')
+    verdict = check(path)
+    assert not verdict.ok and "not written with the journal's key" in verdict.problem
+    os.remove(anchors)
+    verdict = check(path)
+    assert not verdict.ok and "no anchor file" in verdict.problem
+
+
+def test_another_key_is_refused_to_write_and_fails_the_check(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _long_journal(path, 3)
+    other = tmp_path / "other.key"
+    create_key(other)
+    with pytest.raises(JournalError, match="written with another key"):
+        Journal(path, key_path=other)
+    verdict = check(path, key_path=other)
+    assert not verdict.ok and "another key" in verdict.problem
+
+
+def test_the_anchor_file_is_only_appended_to(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _long_journal(path, 41)
+    lines = anchor_path_for(path).read_text().splitlines()
+    assert [json.loads(x)["why"] for x in lines] == ["open", "hand", "hand", "close"]
+    Journal(path).close()
+    assert anchor_path_for(path).read_text().splitlines()[:4] == lines  # nothing rewritten
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda p: None, "no such file"),
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: p.write_bytes(os.urandom(4096)), "not an SQLite journal"),
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + os.urandom(8192)), "damaged or truncated"),
+    (lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)").connection.commit(),
+     "no events table"),
+])
+def test_a_file_that_is_no_journal_is_one_clear_error(tmp_path, make, expected):
+    path = tmp_path / "bad.sqlite"
+    make(path)
+    for read in (lambda: list(read_events(path)), lambda: check(path, b"k" * 32)):
+        with pytest.raises(JournalError, match=expected) as info:
+            read()
+        assert str(info.value).startswith(str(path))
+
+
+def test_a_truncated_journal_is_one_clear_error(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        for seq in range(1, 3001):
+            j.append(Event(seq, seq, SeatTake(seat=1, player="P" * 50, stack=seq)))
+        j.checkpoint()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    for side in ("-wal", "-shm"):  # what a copy of the main file alone looks like
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(str(path) + side)
+    with pytest.raises(JournalError, match="damaged or truncated"):
+        list(read_events(path))
+    with pytest.raises(JournalError, match="damaged or truncated"):
+        check(path)
