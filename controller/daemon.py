@@ -1,28 +1,112 @@
 """The table daemon: the one place that owns the table state.
 
 Everything that happens at the table arrives here as an event body, from the card reader thread
-(through sensing), from the dealer console or from the simulated dealer. ``submit`` numbers the
-event, stamps it with the wall clock (the rules core has none), commits it to the journal,
+(through sensing), from the dealer console or from the simulated dealer. ``submit`` checks the
+body the way a replay will parse it (so nothing the journal could not replay is ever written),
+numbers it, stamps it with the wall clock (the rules core has none), commits it to the journal,
 applies it to the rules core and pushes the new snapshot to every output (LEDs, display), in
 that order and under one lock, so outputs see snapshots in event order.
+
+The rules core never raises (its fuzz in the suite and in ``bench.fuzz`` holds it to that). The
+daemon still guards it, as the last line of defence of a live table: if applying an event fails
+anyway, the event stays journaled, the state stays as it was before it, a ``CORE_FAULT`` finding
+with the traceback's digest is journaled and shown, and the table goes on. Recovery and replay
+go through the same guard (``guarded_apply``), so a journal holding such an event still brings
+the table back up, to the same state.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from controller.events import Body, Event, HandStart
-from controller.journal import Journal, read_events
-from controller.rules import Step, TableState, apply, initial_state, snapshot
+from controller.events import (
+    Body,
+    Event,
+    EventError,
+    FloorRuling,
+    HandEnd,
+    HandStart,
+    MisdealDeclared,
+    parse_event,
+)
+from controller.journal import Journal, JournalError, check, read_events
+from controller.rules import (
+    Finding,
+    Step,
+    TableState,
+    apply,
+    initial_state,
+    make_finding,
+    snapshot,
+)
 from controller.sensing import Sensing, TagReadLike
 
 log = logging.getLogger("feltguard.daemon")
 
 Output = Callable[[Mapping[str, Any]], None]
+
+# Events after which a hand may have ended (awarded, misdealt, voided) or a new one begun: the
+# chain head is anchored outside the journal then (controller/journal.py).
+_ANCHOR_AFTER = (HandEnd, MisdealDeclared, FloorRuling, HandStart)
+
+
+def checked(event: Event) -> Event:
+    """``event`` as a replay will read it back, or EventError: the journal only ever holds events
+    that parse, so it always replays."""
+    return parse_event(event.to_json())
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One guarded application: the step and the snapshot of its state; ``fault`` is the
+    CORE_FAULT finding when applying failed (then the state is the one before the event)."""
+
+    step: Step
+    snap: Mapping[str, Any]
+    fault: Finding | None = None
+
+
+def fault_digest(exc: BaseException) -> str:
+    """A short digest of where an exception was raised: the same bug gives the same digest on
+    every table and every replay (file names, lines and functions; no values)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    site = "|".join(f"{Path(f.filename).name}:{f.lineno}:{f.name}" for f in frames)
+    return hashlib.sha256(f"{type(exc).__name__}|{site}".encode()).hexdigest()[:12]
+
+
+def guarded_apply(state: TableState, event: Event) -> Applied:
+    """``apply`` and ``snapshot``, and the findings serialised, under the last line of defence."""
+    try:
+        step = apply(state, event)
+        snap = snapshot(step.state)
+        for f in step.findings:
+            f.to_json()
+        for a in step.results:
+            a.to_json()
+        return Applied(step, snap)
+    except Exception as exc:  # the core's contract is broken: keep the table up (module doc)
+        digest = fault_digest(exc)
+        log.error("CORE_FAULT %s on seq %d (%s): %s\n%s", digest, event.seq, event.type, exc,
+                  "".join(traceback.format_exception(exc)))
+        where = traceback.extract_tb(exc.__traceback__)[-1:]
+        site = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+        fault = make_finding("CORE_FAULT", event.seq, fill={
+            "event": f"{event.type} (seq {event.seq})", "digest": digest, "seq": event.seq},
+            message=f"Feltguard could not judge {event.type} (seq {event.seq}): "
+                    f"{type(exc).__name__}{site}; fault {digest}. The table goes on.")
+        try:
+            snap = snapshot(state)
+        except Exception:  # pragma: no cover - the state before was snapshotted already
+            snap = {}
+        return Applied(Step(state, (fault,)), snap, fault)
 
 
 class TableDaemon:
@@ -42,34 +126,64 @@ class TableDaemon:
         self.seq = 0
         self.events_applied = 0
         self.output_errors = 0
+        self.core_faults = 0
+        self.rejected_reads = 0  # reads that made no valid event (on_read)
+        self.recovered = 0  # events replayed from the journal at start
         self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
         if journal is not None and journal.last_seq:
             self._recover(journal)
 
     def _recover(self, journal: Journal) -> None:
-        """Crash recovery: the journal is the truth; replaying it rebuilds the state."""
+        """Crash recovery: the journal is the truth; replaying it rebuilds the state. A journal
+        whose chain does not check out is not resumed (JournalError): its events cannot be
+        trusted to be the table's."""
+        verdict = check(journal.path, key_path=journal.key_path, anchors=journal.anchor_path)
+        if not verdict.ok:
+            raise JournalError(f"{journal.path}: {verdict.problem}; not resumed "
+                               "(feltguard verify says more)")
+        snap = self.last_snapshot
         for event in read_events(journal.path):
-            self.state = apply(self.state, event).state
+            applied = guarded_apply(self.state, event)
+            if applied.fault is not None:
+                self.core_faults += 1  # journaled when it happened; skipped again, as then
+            self.state, snap = applied.step.state, applied.snap
             self.seq = event.seq
-        self.last_snapshot = snapshot(self.state)
+            self.recovered += 1
+        self.last_snapshot = snap
         log.info("recovered %d events from %s", self.seq, journal.path)
 
+    @property
+    def hand_in_play(self) -> bool:
+        """Whether the state holds a hand that has started and not ended."""
+        hand = self.last_snapshot.get("hand", {})
+        return bool(hand.get("number")) and hand.get("phase") not in (
+            "idle", "complete", "misdeal")
+
     def submit(self, body: Body, ts: int | None = None) -> Step:
+        """Journal and apply one event. Raises EventError, before anything is journaled, for a
+        body a replay could not read back."""
         with self._cond:
-            self.seq += 1
-            event = Event(self.seq, int(self._clock() * 1000) if ts is None else ts, body)
+            event = checked(Event(self.seq + 1,
+                                  int(self._clock() * 1000) if ts is None else ts, body))
+            self.seq = event.seq
             if self.journal is not None:
                 self.journal.append(event)  # committed before it is applied
-            step = apply(self.state, event)
+            applied = guarded_apply(self.state, event)
+            step = applied.step
+            if applied.fault is not None:
+                self.core_faults += 1
             self.state = step.state
-            if isinstance(body, HandStart):
+            if isinstance(event.body, HandStart):
                 self.sensing.new_hand()
-            snap = snapshot(self.state)
+            snap = applied.snap
             self.last_snapshot = snap
-            if self.journal is not None and (step.findings or step.results):
-                hand = int(snap["hand"]["number"])
-                self.journal.record_findings(hand, step.findings)
-                self.journal.record_results(hand, event.seq, step.results)
+            hand = int(snap.get("hand", {}).get("number", 0))
+            if self.journal is not None:
+                if step.findings or step.results:
+                    self.journal.record_findings(hand, step.findings)
+                    self.journal.record_results(hand, event.seq, step.results)
+                if isinstance(event.body, _ANCHOR_AFTER):
+                    self.journal.anchor("hand", hand)
             for output in self.outputs:
                 try:
                     output(snap)
@@ -81,10 +195,16 @@ class TableDaemon:
             return step
 
     def on_read(self, read: TagReadLike) -> None:
-        """Card reader callback (reader thread): sensing, then submit each resulting event."""
+        """Card reader callback (reader thread): sensing, then submit each resulting event. A
+        read that makes no valid event (a uid no event may carry) is counted and dropped: the
+        reader thread must go on."""
         with self._cond:
             for body in self.sensing.on_read(read):
-                self.submit(body)
+                try:
+                    self.submit(body)
+                except EventError as exc:
+                    self.rejected_reads += 1
+                    log.warning("read dropped: %s", exc)
 
     def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` holds after some event, or the timeout passes."""

@@ -6,8 +6,10 @@ The only names used from outside (docs/architecture.md):
     step = apply(state, event)   # pure; never raises on any event sequence
     step.state, step.findings, step.results
     snapshot(state) -> dict      # docs/snapshot.md
+    make_finding(code, seq, ...) # a catalogue finding (the daemon's CORE_FAULT)
 """
 
+from controller.rules.catalogue import make_finding
 from controller.rules.findings import Citation, Finding
 from controller.rules.pots import PotAward
 from controller.rules.table import Step, TableState, apply, initial_state
@@ -21,5 +23,6 @@ __all__ = [
     "TableState",
     "apply",
     "initial_state",
+    "make_finding",
     "snapshot",
 ]

@@ -672,6 +672,28 @@ _ENTRIES: tuple[Entry, ...] = (
         "the dealer console",
         catalogue=False,
     ),
+    Entry(
+        # Raised by the daemon, never by the core: the last line of defence when applying an
+        # event fails inside Feltguard (docs/reliability.md). The game goes on; the event is for
+        # surveillance to review, as a delayed decision is.
+        "CORE_FAULT",
+        "Feltguard could not judge an event",
+        "error",
+        (
+            _c("Section 2, House Policies, Decision-Making", "7", "To keep the action moving, "
+               "it is possible that a game may be asked to continue even though a decision is "
+               "delayed."),
+        ),
+        (
+            "Feltguard could not judge {event} (fault {digest}); it is journaled, skipped, and "
+            "the table goes on.",
+            "Deal on: the monitor judges the following events from the state before this one.",
+            "Surveillance reviews this event (journal seq {seq}) and the floor rules on the hand "
+            "if it matters.",
+        ),
+        "the daemon",
+        catalogue=False,
+    ),
 )
 
 # The stud and draw families' entries live beside this table (catalogue_games.py).
