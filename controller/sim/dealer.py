@@ -56,7 +56,7 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import apply, initial_state, snapshot
+from controller.rules import TableState, apply, initial_state, snapshot
 from controller.rules.cards import FULL_DECK
 
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon")
@@ -163,6 +163,21 @@ def expand(step: SimStep) -> list[Body]:
     return [step]
 
 
+def deck_roles(tags: Mapping[str, str], joker: str) -> tuple[dict[str, str], str, str]:
+    """A registered deck read back (a dealer resuming a recovered table): card -> its uid, the
+    spare uid (the later of two tags carrying one card) and the joker tag's uid ("" if none)."""
+    uid_of: dict[str, str] = {}
+    spare = joker_uid = ""
+    for uid, card in tags.items():
+        if card == joker:
+            joker_uid = joker_uid or uid
+        elif card in uid_of:
+            spare = spare or uid
+        else:
+            uid_of[card] = uid
+    return uid_of, spare, joker_uid
+
+
 def new_uid(rng: random.Random, taken: Mapping[str, str]) -> str:
     """A fresh 64-bit tag uid (hex, as the readers send it) not among ``taken``."""
     while True:
@@ -215,6 +230,8 @@ class SimDealer:
         self._burn_from_hand = False  # the exposed hole card is the flop burn
         self._extra: tuple[str, str] | None = None  # a single extra card: the flop burn
         self._returned: set[str] = set()  # cards a remedy put back into the stub this hand
+        self._opened = False  # the table is set up (by this dealer, or recovered: ``resume``)
+        self._pending: list[SimStep] = []  # set-up a resumed table still lacks
 
     # --- the shadow table ----------------------------------------------------------------------
 
@@ -244,8 +261,11 @@ class SimDealer:
         """Play one hand; ``mistake`` forces a mistake kind (else one at ``mistake_rate``)."""
         self._steps = []
         try:
-            if self.hand == 0:
+            if not self._opened:
                 self._open_table()
+            for pending in self._pending:
+                self._emit(pending)
+            self._pending = []
             for seat in self._snap()["seats"]:
                 if seat["stack"] == 0:  # re-buy a busted player between hands
                     self._emit(SeatTake(seat=seat["seat"], player=seat["player"],
@@ -263,11 +283,35 @@ class SimDealer:
             self._play(self._feasible(mistake))
         return self._steps
 
+    def resume(self, state: TableState, tags: Mapping[str, str] | None) -> None:
+        """Deal on at a table recovered from its journal (``feltguard sim`` restarted after a
+        crash): the shadow table becomes the recovered one, the deck the registered one. What
+        the journal lacks (no deck registered yet, fewer than two players) is set up before the
+        next hand."""
+        snap = snapshot(state)
+        self.state = state
+        self.seq = int(snap["last_seq"])
+        self.hand = int(snap["hand"]["number"])
+        self._opened = True
+        if tags:
+            self.tags = dict(tags)
+            self.uid_of, self.spare_uid, _ = deck_roles(tags, "")
+        else:
+            self._pending.append(self._new_deck())
+        seated = {s["seat"] for s in snap["seats"]}
+        if len(seated) < 2:
+            self._pending += [SeatTake(seat=n, player=NAMES[n - 1], stack=self.stack)
+                              for n in range(1, self.seats + 1) if n not in seated]
+
     def _open_table(self) -> None:
+        self._opened = True
         self._emit(TableSetup(seats=self.seats, small_blind=self.small_blind,
                               big_blind=self.big_blind))
         for seat in range(1, self.seats + 1):
             self._emit(SeatTake(seat=seat, player=NAMES[seat - 1], stack=self.stack))
+        self._emit(self._new_deck())
+
+    def _new_deck(self) -> DeckRegister:
         for card in FULL_DECK:
             uid = self._uid()
             self.tags[uid] = card
@@ -276,7 +320,7 @@ class SimDealer:
         # out of the shoe except in a duplicate-card hand.
         self.spare_uid = self._uid()
         self.tags[self.spare_uid] = self.rng.choice(FULL_DECK)
-        self._emit(DeckRegister(deck="sim-1", tags=dict(self.tags)))
+        return DeckRegister(deck="sim-1", tags=dict(self.tags))
 
     def _change_seats(self) -> None:
         """One change at the table between hands; at least three players stay present."""

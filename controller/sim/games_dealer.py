@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from controller.events import (
     Action,
@@ -63,7 +64,7 @@ from controller.rules.cards import FULL_DECK
 from controller.rules.engine import Hand, Stakes
 from controller.rules.evaluate import hand_code, value_of_code
 from controller.rules.variants import JOKER, VARIANTS, Variant
-from controller.sim.dealer import NAMES, CardMove, Mistake, SimStep, new_uid
+from controller.sim.dealer import NAMES, CardMove, Mistake, SimStep, deck_roles, new_uid
 
 STUD_GAMES: tuple[str, ...] = ("stud", "razz", "stud8")
 DRAW_GAMES: tuple[str, ...] = (
@@ -203,6 +204,8 @@ class GameDealer:
         self.button = seats  # the first hand moves it to seat 1
         self._redeal = False
         self._steps: list[SimStep] = []
+        self._opened = False  # the table is set up (by this dealer, or recovered: ``resume``)
+        self._pending: list[SimStep] = []  # set-up a resumed table still lacks
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -240,7 +243,34 @@ class GameDealer:
         self.truth.append(Mistake(self.hand, kind, code or self.mistakes[kind], tuple(seats),
                                   tuple(cards)))
 
+    def resume(self, snap: Mapping[str, Any], tags: Mapping[str, str] | None) -> None:
+        """Deal on at a table recovered from its journal (``feltguard sim`` restarted after a
+        crash), from its snapshot (``controller.rules.snapshot``): the stacks, the button and
+        the hand count are the table's, the deck the registered one. What the journal lacks (no
+        deck registered yet, an empty seat: this dealer keeps every seat filled) is set up
+        before the next hand."""
+        self._opened = True
+        self.hand = int(snap["hand"]["number"])
+        seated = {int(s["seat"]): int(s["stack"]) for s in snap["seats"]}
+        for seat in range(1, self.seats + 1):
+            if seat not in seated:
+                self._pending.append(SeatTake(seat=seat, player=NAMES[seat - 1],
+                                              stack=self.stack))
+                seated[seat] = self.stack
+        self.stacks = {seat: seated[seat] for seat in range(1, self.seats + 1)}
+        button = snap["hand"].get("button")
+        if isinstance(button, int) and 1 <= button <= self.seats:
+            self.button = button
+            # a void last hand is dealt again with the same button, as the core does
+            self._redeal = snap["hand"].get("phase") == "misdeal"
+        if tags:
+            self.tags = dict(tags)
+            self.uid_of, self.spare_uid, self.joker_uid = deck_roles(tags, JOKER)
+        else:
+            self._pending.append(self._new_deck())
+
     def _open_table(self) -> None:
+        self._opened = True
         v = self.variant
         antes = self.stud or v.forced == "antes"
         fixed = v.structure == "fixed"
@@ -251,6 +281,10 @@ class GameDealer:
             small_bet=self.small_bet if fixed else 0, big_bet=self.big_bet if fixed else 0))
         for seat in range(1, self.seats + 1):
             self._emit(SeatTake(seat=seat, player=NAMES[seat - 1], stack=self.stack))
+        self._emit(self._new_deck())
+
+    def _new_deck(self) -> DeckRegister:
+        v = self.variant
         for card in v.deck_cards:
             uid = self._uid()
             self.tags[uid] = card
@@ -263,7 +297,7 @@ class GameDealer:
         if v.deck != "joker":
             self.joker_uid = self._uid()
             self.tags[self.joker_uid] = JOKER
-        self._emit(DeckRegister(deck=f"sim-{self.game}", tags=dict(self.tags)))
+        return DeckRegister(deck=f"sim-{self.game}", tags=dict(self.tags))
 
     # --- hands ---------------------------------------------------------------------------------
 
@@ -273,8 +307,11 @@ class GameDealer:
             raise ValueError(f"unknown mistake kind {mistake!r} for {self.game}; one of "
                              f"{sorted(self.mistakes)}")
         self._steps = []
-        if self.hand == 0:
+        if not self._opened:
             self._open_table()
+        for pending in self._pending:
+            self._emit(pending)
+        self._pending = []
         for seat, chips in sorted(self.stacks.items()):
             if chips == 0:  # re-buy a busted player between hands
                 self._emit(SeatTake(seat=seat, player=NAMES[seat - 1], stack=self.stack))
