@@ -20,13 +20,13 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from controller.daemon import TableDaemon
-from controller.events import Body
+from controller.events import Body, FloorRuling
 from controller.journal import Journal
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
 from controller.sim.dealer import CardMove, SimDealer, expand
@@ -35,6 +35,10 @@ from drivers.card_reader import CardReader
 from drivers.simulated_reader import SimulatedReader
 
 log = logging.getLogger("feltguard.sim")
+
+# The floor's ruling on a hand a crash interrupted (SimulatedTable._resume).
+VOID_TEXT = ("Table fault: the controller stopped during this hand and its cards were gathered; "
+             "the hand is void (RR Section 3, Irregularities, r.3-4) and is dealt again.")
 
 # Where each zone's antenna is (the inverse of the default antenna map).
 ANTENNA_OF: dict[str, tuple[int, int]] = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
@@ -61,7 +65,12 @@ class SimOptions:
 
 
 class SimulatedTable:
-    """A running simulated table: reader pty, real driver, daemon, outputs."""
+    """A running simulated table: reader pty, real driver, daemon, outputs.
+
+    On a journal that already holds a table (``--journal`` after a crash or a stop), the table
+    resumes where the journal left it instead of being set up again: the recovered state is
+    the truth, a hand the crash interrupted is void (``_resume``), and the dealer deals on from
+    the recovered stacks, button and deck."""
 
     def __init__(self, opts: SimOptions, workdir: Path) -> None:
         self.opts = opts
@@ -79,7 +88,21 @@ class SimulatedTable:
                              f"{', '.join(STUD_GAMES + DRAW_GAMES)}")
         journal_path = Path(opts.journal_path) if opts.journal_path else workdir / "journal.sqlite"
         self.journal = Journal(journal_path)
-        outputs: list[Callable[[Mapping[str, Any]], None]] = list(opts.extra_outputs)
+        try:
+            self.daemon = TableDaemon(self.journal)
+            self.resumed = self.daemon.recovered > 0
+            if self.resumed:
+                self._check_resumable()
+        except BaseException:
+            self.journal.close()
+            raise
+        self.mistakes_made = 0  # streamed to the truth file, not kept (a table runs for weeks)
+        self._truth: TextIO | None = None
+        if opts.truth_path:
+            self._truth = open(opts.truth_path, "a" if self.resumed else "w",  # noqa: SIM115
+                               encoding="utf-8")
+        outputs = self.daemon.outputs
+        outputs.extend(opts.extra_outputs)
         self.leds: Any = None
         if opts.leds:
             from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -100,7 +123,6 @@ class SimulatedTable:
             app, sio, self.publisher = create_app(dealer_token=self.dealer_token)
             outputs.append(self.publisher.publish)
             self.server = run_server(app, sio, opts.host, opts.port)
-        self.daemon = TableDaemon(self.journal, outputs)
         self.link = workdir / "shoe"
         self.shoe = SimulatedReader(str(self.link))
         self.reader = CardReader(str(self.link), self.daemon.on_read, name="sim-shoe")
@@ -108,6 +130,39 @@ class SimulatedTable:
         if not self.reader.connected.wait(5):
             raise RuntimeError("the card reader did not open the simulated shoe")
         self._halt = threading.Event()
+        self.voided: int | None = None  # the hand a crash interrupted, voided on resuming
+        if self.resumed:
+            self._resume()
+
+    # -- resuming -------------------------------------------------------------------------------
+
+    def _check_resumable(self) -> None:
+        """The recovered table must be the one these options deal: same game, same seats."""
+        table = self.daemon.last_snapshot.get("table", {})
+        game, seats = table.get("game"), table.get("seats")
+        if (game, seats) != (self.opts.game, self.opts.seats):
+            raise ValueError(f"{self.journal.path}: holds a {game} table of {seats} seats; "
+                             f"continue it with --game {game} --seats {seats}, or start a new "
+                             "journal")
+
+    def _resume(self) -> None:
+        """Deal on from the recovered table. A hand in play when the last run stopped cannot be
+        finished: the simulated dealer that held its cards is gone, as if the table's cards had
+        been gathered. The floor voids it, every chip going back to the player who put it in,
+        as the rulebooks do when a hand cannot go on as dealt (RR Section 3, Irregularities,
+        r.3-4: "all action is void and all chips in the pot are returned"; Section 2,
+        Decision-Making, r.2: the shift supervisor's decision is final)."""
+        if self.daemon.hand_in_play:
+            self.voided = int(self.daemon.last_snapshot["hand"]["number"])
+            self.daemon.submit(FloorRuling(text=VOID_TEXT, outcome="void"))
+        tags = dict(self.daemon.state.deck.tags) or None
+        if isinstance(self.dealer, SimDealer):
+            self.dealer.resume(self.daemon.state, tags)
+        else:
+            self.dealer.resume(self.daemon.last_snapshot, tags)
+        log.info("resumed at seq %d, hand %d%s", self.daemon.seq,
+                 self.daemon.last_snapshot["hand"]["number"],
+                 f" (hand {self.voided} void)" if self.voided else "")
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -129,12 +184,25 @@ class SimulatedTable:
             self.daemon.submit(step)
 
     def play_hand(self) -> None:
-        for step in self.dealer.next_hand():
+        steps = self.dealer.next_hand()
+        for step in steps:
             if self._halt.is_set():
                 return
             self._play(step)
             if self.opts.pace:
                 self._halt.wait(self.opts.pace)
+        self._record_truth()
+
+    def _record_truth(self) -> None:
+        """The mistakes of the hand just dealt to its end, appended to the truth file and
+        flushed (a crash keeps every finished hand's truth), then dropped from memory."""
+        truth = self.dealer.truth
+        self.mistakes_made += len(truth)
+        if self._truth is not None and truth:
+            for m in truth:
+                self._truth.write(json.dumps(dataclasses.asdict(m)) + "\n")
+            self._truth.flush()
+        truth.clear()
 
     def run(self) -> None:
         played = 0
@@ -155,6 +223,8 @@ class SimulatedTable:
             self.server.stop()
         self.journal.checkpoint()
         self.journal.close()
+        if self._truth is not None:
+            self._truth.close()
 
 
 @contextlib.contextmanager
@@ -167,19 +237,17 @@ def simulated_table(opts: SimOptions) -> Iterator[SimulatedTable]:
             table.close()
 
 
-def write_truth(truth: Iterable[Any], path: str) -> None:
-    """The dealer's mistakes, one JSON object per line (hand, kind, expected code, seats, cards)."""
-    with open(path, "w", encoding="utf-8") as fh:
-        for m in truth:
-            fh.write(json.dumps(dataclasses.asdict(m)) + "\n")
-
-
 def run_simulation(opts: SimOptions) -> int:
     with simulated_table(opts) as table:
         if opts.web:
             base = f"http://{opts.host}:{table.server.port}"
             print(f"Feltguard simulated table\n  public view {base}/")
             print(f"  dealer view {base}/dealer?token={table.dealer_token}")
+        if table.resumed:
+            hand = table.daemon.last_snapshot["hand"]["number"]
+            void = f"; hand {table.voided} was in play and is void" if table.voided else ""
+            print(f"resumed the table of {table.journal.path} at seq {table.daemon.seq}, "
+                  f"hand {hand}{void}", flush=True)
         print(f"journal: {table.journal.path}   mistakes: {opts.mistake_rate:.0%} of hands  "
               "(Ctrl-C to stop)", flush=True)
         started = time.monotonic()
@@ -187,9 +255,7 @@ def run_simulation(opts: SimOptions) -> int:
             signal.signal(signal.SIGTERM, lambda *_: table.stop())  # stop cleanly, journal intact
         with contextlib.suppress(KeyboardInterrupt):
             table.run()
-        n = len(table.dealer.truth)
-        if opts.truth_path:
-            write_truth(table.dealer.truth, opts.truth_path)
+        n = table.mistakes_made
         print(f"\n{table.daemon.seq} events in {time.monotonic() - started:.1f}s; "
               f"the dealer made {n} mistake(s); reader {table.reader.stats}")
     return 0
