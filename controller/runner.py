@@ -2,8 +2,8 @@
 
 Wires the configured card readers (pyserial), sensing, the journal, the rules core, the seat
 LEDs (gpiozero) and the live view, then reads dealer console lines on standard input
-(``controller.console``) until end of input or Ctrl-C. On restart the journal is replayed, so the
-table resumes where it stopped.
+(``controller.console``) until end of input or Ctrl-C. On restart the journal is checked and
+replayed, so the table resumes exactly where it stopped (``_resume``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
 from controller.deckfile import load_deck
-from controller.events import EventError, SeatTake, TableSetup
-from controller.journal import Journal
+from controller.events import Body, DeckRegister, EventError, SeatTake, TableSetup
+from controller.journal import Journal, JournalError
 from controller.sensing import Sensing
 
 log = logging.getLogger("feltguard.run")
@@ -74,6 +74,38 @@ def _console(daemon: TableDaemon, stdin: TextIO) -> None:
             print(f"! {finding.code}: {finding.message}", flush=True)
 
 
+def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -> None:
+    """A restart on a journal that holds the table: the journal is the truth. Nothing is set up
+    again (the players seated now are the journal's, not the config's first seating); a changed
+    set-up or deck file is applied between hands only. A hand in play when the table stopped
+    goes on: its cards are still on the felt and the recovered state is exactly the journaled
+    one, so the dealer finishes it, or the floor voids it (``ruling void TEXT``)."""
+    snap = daemon.last_snapshot
+    number = snap["hand"]["number"]
+    print(f"resumed from {daemon.journal.path if daemon.journal else '-'} at seq {daemon.seq}, "
+          f"hand {number}", flush=True)
+    changed: list[Body] = []
+    if _setup_fields(setup) != {k: snap["table"].get(k) for k in _setup_fields(setup)}:
+        changed.append(setup)
+    if deck is not None and dict(deck.tags) != dict(daemon.state.deck.tags):
+        changed.append(deck)
+    if daemon.hand_in_play:
+        print(f"hand {number} was in play when the table stopped: deal on from where it "
+              "stopped, or have the floor void it (ruling void TEXT)", flush=True)
+        if changed:
+            print("the changed table set-up or deck file is not applied during a hand; "
+                  "restart between hands to apply it", flush=True)
+        return
+    for body in changed:
+        daemon.submit(body)
+
+
+def _setup_fields(setup: TableSetup) -> dict[str, Any]:
+    """The set-up fields the snapshot shows, to tell whether the config changed them."""
+    return {"game": setup.game, "seats": setup.seats, "small_blind": setup.small_blind,
+            "big_blind": setup.big_blind, "ante": setup.ante, "profile": setup.profile}
+
+
 def run_table(
     config: Config, stdin: TextIO = sys.stdin, halt: threading.Event | None = None
 ) -> int:
@@ -89,28 +121,44 @@ def run_table(
         print(f"feltguard run: LEDs: {exc} (set leds.pin_factory = \"mock\" off a Pi)",
               file=sys.stderr)
         return 2
-    outputs: list[Callable[[Mapping[str, Any]], None]] = [led_output] if led_output else []
+    try:
+        journal = Journal(config.journal_path)
+    except JournalError as exc:
+        print(f"feltguard run: {exc}", file=sys.stderr)
+        if leds is not None:
+            leds.close()
+        return 2
+    try:
+        daemon = TableDaemon(journal, sensing=Sensing(dict(config.antennas)))
+    except JournalError as exc:  # a journal whose chain does not check out is not resumed
+        print(f"feltguard run: {exc}", file=sys.stderr)
+        journal.close()
+        if leds is not None:
+            leds.close()
+        return 2
+    if led_output is not None:
+        daemon.outputs.append(led_output)
     server = None
     if config.port:
         from display.server import create_app, run_server
 
         token = config.dealer_token or secrets.token_urlsafe(12)
         app, sio, publisher = create_app(dealer_token=token)
-        outputs.append(publisher.publish)
+        daemon.outputs.append(publisher.publish)
         server = run_server(app, sio, config.host, config.port)
         print(f"live view http://{config.host}:{server.port}/   "
               f"dealer view /dealer?token={token}", flush=True)
-    journal = Journal(config.journal_path)
-    daemon = TableDaemon(journal, outputs, sensing=Sensing(dict(config.antennas)))
+    setup = TableSetup(game=config.game, seats=config.seats, small_blind=config.small_blind,
+                       big_blind=config.big_blind, ante=config.ante, profile=config.profile,
+                       settings=dict(config.settings))
     if journal.last_seq == 0:
-        daemon.submit(TableSetup(game=config.game, seats=config.seats,
-                                 small_blind=config.small_blind, big_blind=config.big_blind,
-                                 ante=config.ante, profile=config.profile,
-                                 settings=dict(config.settings)))
+        daemon.submit(setup)
         for p in config.players:
             daemon.submit(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
-    if deck is not None:
-        daemon.submit(deck)
+        if deck is not None:
+            daemon.submit(deck)
+    else:
+        _resume(daemon, setup, deck)
     readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
                for i, r in enumerate(config.readers)]
     for reader in readers:

@@ -88,3 +88,70 @@ file = "{tmp_path / 'deck.json'}"
     assert events[-1].body.zone == "seat:2"
     out = capsys.readouterr().out
     assert "? seat must be a whole number" in out  # the bad console line was refused, not fatal
+
+
+def test_a_restarted_run_resumes_the_journaled_table_and_sets_nothing_up_again(tmp_path, capsys):
+    """``feltguard run`` stopped mid-hand and started again on the same journal: nothing is set
+    up again, the hand in play goes on from where it stopped (its cards are still on the felt),
+    and a deck file that changed waits for a hand boundary."""
+    deck = {"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"}
+    (tmp_path / "deck.json").write_text(json.dumps(deck))
+    journal = tmp_path / "journal.sqlite"
+    config_file = tmp_path / "table.toml"
+    config_file.write_text(f"""
+[[players]]
+seat = 1
+name = "Ann"
+stack = 200
+
+[[players]]
+seat = 2
+name = "Bob"
+stack = 200
+
+[leds]
+enabled = false
+
+[display]
+port = 0
+
+[journal]
+path = "{journal}"
+
+[deck]
+file = "{tmp_path / 'deck.json'}"
+""")
+
+    def run(lines: str, n: int) -> None:
+        """Run the table on these console lines until the journal holds ``n`` hand starts and
+        actions in all, then stop it."""
+        halt = threading.Event()
+        runner = threading.Thread(target=run_table,
+                                  args=(load(config_file), io.StringIO(lines), halt))
+        runner.start()
+        def played() -> int:
+            try:
+                return sum(1 for e in read_events(journal) if e.type in ("action", "hand.start"))
+            except (JournalError, sqlite3.Error):
+                return 0  # the daemon has not created the journal (or its tables) yet
+
+        try:
+            assert _wait_for(lambda: played() >= n)
+        finally:
+            halt.set()
+            runner.join(10)
+        assert not runner.is_alive()
+
+    run("hand 1\npost 1 1\npost 2 2\n", 3)
+    first = [e.type for e in read_events(journal)]
+    capsys.readouterr()
+    (tmp_path / "deck.json").write_text(json.dumps({**deck, "04A1B2C3D4E5F8": "Qh"}))
+    run("call 1\n", 4)  # the hand goes on where it stopped
+    out = capsys.readouterr().out
+    after = [e.type for e in read_events(journal)]
+    assert after[: len(first)] == first
+    assert after.count("table.setup") == 1 and after.count("seat.take") == 2
+    assert after.count("deck.register") == 1  # the changed deck waits for a hand boundary
+    assert "resumed from" in out and "hand 1 was in play" in out
+    assert "not applied during a hand" in out
+    assert [e.body.kind for e in read_events(journal) if e.type == "action"][-1] == "call"
