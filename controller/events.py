@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 ZONE_RE = re.compile(r"^(seat:(?:[1-9]|10)|board|burn|muck|aside)$")
+SEAT_KEY_RE = re.compile(r"0|[1-9][0-9]{0,2}")
 CARD_RE = re.compile(r"^[23456789TJQKA][cdhs]$")
 # A deck may register the joker, "Xx" (RR Glossary, DECK: 53 cards in ace-to-five lowball and
 # draw high); in a game without it the monitor flags it as a scrap of paper.
@@ -401,27 +402,89 @@ class Event:
 
 # --- validation -----------------------------------------------------------------------------------
 
+# The largest whole number a browser's JSON keeps exact (the snapshot goes to the live view as
+# JSON); every integer field, seq and ts included, must fit. Bigger ones are typos or garbage,
+# and past 4,300 digits Python could not even write them back to the journal.
+INT_MAX = 2**53 - 1
 
-def _int(obj: Mapping[str, Any], key: str, *, lo: int | None = None, hi: int | None = None) -> int:
-    value = obj[key]
+# How each body field is checked: its kind. ``validate_body`` checks every field by its kind, so
+# a body built in code (the console, the simulator, the deck file) is refused exactly when its
+# JSON line would be: nothing the parser refuses is ever journaled. A test checks that every
+# field of every body type is listed here.
+INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "ante", "bring_in",
+                        "small_bet", "big_bet", "to", "level"})
+OPTIONAL_INT_FIELDS = frozenset({"button", "amount"})
+STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
+                        "outcome"})
+OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
+BOOL_FIELDS = frozenset({"face_up", "post"})
+MAPPING_FIELDS = frozenset({"settings", "cards", "stacks", "tags", "levels"})
+
+
+def _check_int(key: str, value: Any, *, lo: int | None = None, hi: int = INT_MAX) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise EventError(f"field '{key}' must be an integer, got {value!r}")
     if lo is not None and value < lo:
         raise EventError(f"field '{key}' must be >= {lo}, got {value}")
-    if hi is not None and value > hi:
-        raise EventError(f"field '{key}' must be <= {hi}, got {value}")
+    if value > hi:
+        raise EventError(f"field '{key}' must be <= {hi}, got {_short(value)}")
     return value
 
 
-def _str(obj: Mapping[str, Any], key: str) -> str:
-    value = obj[key]
-    if not isinstance(value, str) or not value:
+def _short(value: int) -> str:
+    """An int for a message: a huge one by its size, not its (maybe 4,000) digits."""
+    text = str(value) if value.bit_length() < 200 else f"a {value.bit_length()}-bit number"
+    return text
+
+
+def _int(obj: Mapping[str, Any], key: str, *, lo: int | None = None, hi: int = INT_MAX) -> int:
+    return _check_int(key, obj[key], lo=lo, hi=hi)
+
+
+def _check_str(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
         raise EventError(f"field '{key}' must be a non-empty string, got {value!r}")
     return value
 
 
+def _str(obj: Mapping[str, Any], key: str) -> str:
+    return _check_str(key, obj[key])
+
+
+def _check_types(body: Body) -> None:
+    """Every field has the JSON type its kind needs (see INT_FIELDS and the others)."""
+    for f in fields(body):
+        name, value = f.name, getattr(body, f.name)
+        if name in INT_FIELDS:
+            _check_int(name, value)
+        elif name in OPTIONAL_INT_FIELDS:
+            if value is not None:
+                _check_int(name, value)
+        elif name in STR_FIELDS:
+            _check_str(name, value)
+        elif name in OPTIONAL_STR_FIELDS:
+            if value is not None:
+                _check_str(name, value)
+        elif name in BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise EventError(f"field '{name}' must be true or false, got {value!r}")
+        elif name == "levels":
+            if not isinstance(value, (list, tuple)) or \
+                    not all(isinstance(v, Mapping) for v in value):
+                raise EventError("field 'levels' must be a list of level objects")
+        elif name in MAPPING_FIELDS:
+            if not isinstance(value, Mapping):
+                raise EventError(f"field '{name}' must be an object")
+        else:  # pragma: no cover - a new field must be given a kind (tests check every field)
+            raise EventError(f"field '{name}' has no kind to check it by")
+
+
 def validate_body(body: Body) -> None:
-    """Domain checks beyond the field types; raise EventError naming the field."""
+    """Every check on a body: the field types, then the domain; raise EventError naming the
+    field. A body that passes is exactly one whose JSON line parses back to it."""
+    if type(body) not in BODY_TYPES.values():
+        raise EventError(f"not an event body: {type(body).__name__}")
+    _check_types(body)
     if isinstance(body, TableSetup):
         if body.game not in LIVE_GAMES:
             raise EventError(f"field 'game': unknown game {body.game!r}; one of "
@@ -452,7 +515,7 @@ def validate_body(body: Body) -> None:
         for seat, card in body.cards.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:
                 raise EventError(f"field 'cards': seat {seat!r} is not 1..10")
-            if not isinstance(card, str) or not CARD_RE.match(card):
+            if not isinstance(card, str) or not CARD_RE.fullmatch(card):
                 raise EventError(f"field 'cards': seat {seat} drew {card!r}, not a card like 'As'")
         if len(set(body.cards.values())) != len(body.cards):
             raise EventError("field 'cards': the same card is named twice")
@@ -468,21 +531,22 @@ def validate_body(body: Body) -> None:
         for seat, stack in body.stacks.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:
                 raise EventError(f"field 'stacks': seat {seat!r} is not 1..10")
-            if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+            if isinstance(stack, bool) or not isinstance(stack, int) or \
+                    not 0 <= stack <= INT_MAX:
                 raise EventError(f"field 'stacks': seat {seat} stack {stack!r} is not a "
-                                 "whole number >= 0")
+                                 f"whole number 0..{INT_MAX}")
     elif isinstance(body, DeckRegister):
         for uid, card in body.tags.items():
-            if not isinstance(uid, str) or not uid:
+            if not isinstance(uid, str) or not uid.strip():
                 raise EventError(f"field 'tags': bad uid {uid!r}")
-            if not isinstance(card, str) or not TAG_CARD_RE.match(card):
+            if not isinstance(card, str) or not TAG_CARD_RE.fullmatch(card):
                 raise EventError(f"field 'tags': uid {uid} maps to {card!r}, not a card like "
                                  "'As' (or the joker 'Xx')")
     elif isinstance(body, HandStart):
         if body.button is not None and not 1 <= body.button <= 10:
             raise EventError(f"field 'button' must be 1..10, got {body.button}")
     elif isinstance(body, (ZoneRead, ZoneLeave)):
-        if not ZONE_RE.match(body.zone):
+        if not ZONE_RE.fullmatch(body.zone):
             raise EventError(
                 f"field 'zone': {body.zone!r} is not seat:1..seat:10, board, burn, muck or aside"
             )
@@ -534,9 +598,9 @@ def _check_level(i: int, level: Mapping[str, int]) -> None:
         if key not in level:
             raise EventError(f"field 'levels': level {i} needs '{key}'")
     for key, value in level.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise EventError(f"field 'levels': level {i} '{key}' must be a whole number >= 0, "
-                             f"got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT_MAX:
+            raise EventError(f"field 'levels': level {i} '{key}' must be a whole number "
+                             f"0..{INT_MAX}, got {value!r}")
     if level["big_blind"] <= 0 or level["small_blind"] > level["big_blind"]:
         raise EventError(f"field 'levels': level {i} needs 0 <= small_blind <= big_blind, "
                          "big_blind > 0")
@@ -577,19 +641,16 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
                 raise EventError(f"{kind} needs field '{name}'")
             continue
         value = obj[name]
-        if name in ("seat", "seats", "stack", "small_blind", "big_blind", "ante", "to", "level"):
+        # The scalar kinds fail here, on the JSON value, with the field's name; validate_body
+        # checks them again on the body (and everything else).
+        if name in INT_FIELDS:
             value = _int(obj, name)
-        elif name in ("button", "amount"):
+        elif name in OPTIONAL_INT_FIELDS:
             value = None if value is None else _int(obj, name)
-        elif name in ("uid", "zone", "player", "deck", "game", "profile", "kind", "by"):
+        elif name in STR_FIELDS:
             value = _str(obj, name)
-        elif name in ("blind", "code"):
+        elif name in OPTIONAL_STR_FIELDS:
             value = None if value is None else _str(obj, name)
-        elif name in ("text", "outcome"):
-            value = _str(obj, name)
-        elif name in ("face_up", "post"):
-            if not isinstance(value, bool):
-                raise EventError(f"field '{name}' must be true or false, got {value!r}")
         elif name == "settings":
             if not isinstance(value, Mapping):
                 raise EventError("field 'settings' must be an object of setting -> value")
@@ -617,7 +678,9 @@ def _seat_keys(name: str, value: Any) -> dict[int, Any]:
     out: dict[int, Any] = {}
     for key, v in value.items():
         text = str(key)
-        if not text.isdigit():
+        # ASCII digits written plainly: "²" is a digit to str.isdigit and "01" would be seat 1
+        # a second time
+        if not SEAT_KEY_RE.fullmatch(text):
             raise EventError(f"field '{name}': {key!r} is not a seat number")
         out[int(text)] = v
     return out
@@ -629,6 +692,10 @@ def parse_line(line: str, *, default_seq: int = 0) -> Event:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise EventError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise EventError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise EventError("not valid JSON: nested too deeply") from None
     return parse_event(obj, default_seq=default_seq)
 
 
@@ -640,7 +707,8 @@ def iter_lines(lines: Iterable[str], *, source: str = "<events>") -> Iterator[Ev
     """
     last_seq = 0
     for lineno, raw in enumerate(lines, start=1):
-        text = raw.strip()
+        # a byte-order mark before the first line is how some editors save UTF-8
+        text = (raw.removeprefix("\ufeff") if lineno == 1 else raw).strip()
         if not text or text.startswith("#"):
             continue
         try:
@@ -653,14 +721,28 @@ def iter_lines(lines: Iterable[str], *, source: str = "<events>") -> Iterator[Ev
         yield event
 
 
+def decode_lines(lines: Iterable[bytes], *, source: str = "<events>") -> Iterator[str]:
+    """Lines of bytes -> text, one line at a time, so that a line that is not UTF-8 is an
+    EventError naming the source and the line like any other malformed line (decoding the whole
+    file at once would name neither)."""
+    for lineno, raw in enumerate(lines, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EventError(f"{source}:{lineno}: not UTF-8 text (byte 0x{raw[exc.start]:02x} "
+                             f"at column {exc.start + 1})") from None
+
+
 def read_scenario(path: str | Path) -> list[Event]:
     """Read a scenario (JSON Lines) file; errors name the file and the line."""
     p = Path(path)
-    with p.open(encoding="utf-8") as fh:
-        return list(iter_lines(fh, source=str(p)))
+    with p.open("rb") as fh:
+        return list(iter_lines(decode_lines(fh, source=str(p)), source=str(p)))
 
 
 def make(seq: int, body: Body, ts: int = 0) -> Event:
     """Convenience constructor used by the simulator and tests."""
+    _check_int("seq", seq, lo=0)
+    _check_int("ts", ts, lo=0)
     validate_body(body)
     return Event(seq=seq, ts=ts, body=body)
