@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
 from controller.rules.house_rules import PROFILES, SettingsError, settings_for
 from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
 
@@ -122,11 +123,22 @@ _SECTIONS = {
 }
 
 
-def _typed(section: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+def _typed(section: Mapping[str, Any], key: str, kind: type, where: str, *,
+           empty: bool = False) -> Any:
+    """``section[key]`` if it is a ``kind`` (a str not blank unless ``empty``)."""
     value = section[key]
     ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
     if not ok:
         raise ConfigError(f"{where}.{key}: must be {kind.__name__}, got {value!r}")
+    if kind is str and not empty and not value.strip():
+        raise ConfigError(f"{where}.{key}: must not be empty")
+    return value
+
+
+def _int_in(section: Mapping[str, Any], key: str, where: str, lo: int, hi: int = INT_MAX) -> int:
+    value: int = _typed(section, key, int, where)
+    if not lo <= value <= hi:
+        raise ConfigError(f"{where}.{key}: must be {lo}..{hi}, got {value}")
     return value
 
 
@@ -149,7 +161,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     table = raw.get("table", {})
     for key in ("seats", "small_blind", "big_blind", "ante"):
         if key in table:
-            kw[key] = _typed(table, key, int, "table")
+            kw[key] = _int_in(table, key, "table", 0)
     for key in ("game", "profile"):
         if key in table:
             kw[key] = _typed(table, key, str, "table")
@@ -185,9 +197,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         seat = _typed(p, "seat", int, where)
         if not 1 <= seat <= kw.get("seats", 6):
             raise ConfigError(f"{where}.seat: must be 1..{kw.get('seats', 6)}, got {seat}")
-        players.append(
-            PlayerConfig(seat, _typed(p, "name", str, where), _typed(p, "stack", int, where))
-        )
+        # a player sits down with chips (the rules core refuses a seat.take without any)
+        players.append(PlayerConfig(seat, _typed(p, "name", str, where),
+                                    _int_in(p, "stack", where, 1)))
     if len({p.seat for p in players}) != len(players):
         raise ConfigError("players: two players in one seat")
     kw["players"] = tuple(players)
@@ -205,7 +217,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
                 raise ConfigError(f"{where}.{key}: unknown key (known: baudrate, url)")
         if "url" not in r:
             raise ConfigError(f"{where}.url: missing")
-        baud = _typed(r, "baudrate", int, where) if "baudrate" in r else 115200
+        baud = _int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200
         readers.append(ReaderConfig(_typed(r, "url", str, where), baud))
     kw["readers"] = tuple(readers)
 
@@ -221,7 +233,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if "enabled" in leds:
         kw["leds_enabled"] = _typed(leds, "enabled", bool, "leds")
     if "pin_factory" in leds:
-        kw["led_pin_factory"] = _typed(leds, "pin_factory", str, "leds")
+        kw["led_pin_factory"] = _typed(leds, "pin_factory", str, "leds", empty=True)
         if kw["led_pin_factory"] not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
             raise ConfigError(f"leds.pin_factory: unknown factory {kw['led_pin_factory']!r}")
     if "pins" in leds:
@@ -248,25 +260,53 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not 0 <= port <= 65535:
             raise ConfigError(f"display.port: must be 0..65535, got {port}")
         kw["port"] = port
-    if "dealer_token" in display:
-        kw["dealer_token"] = _typed(display, "dealer_token", str, "display")
+    if "dealer_token" in display:  # "": a random token
+        kw["dealer_token"] = _typed(display, "dealer_token", str, "display", empty=True)
 
     journal = raw.get("journal", {})
     if "path" in journal:
         kw["journal_path"] = _typed(journal, "path", str, "journal")
     deck = raw.get("deck", {})
     if "file" in deck:
-        kw["deck_file"] = _typed(deck, "file", str, "deck")
-    return Config(**kw)
+        kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file
+    config = Config(**kw)
+    _check_events(config)
+    return config
+
+
+def _check_events(config: Config) -> None:
+    """The table.setup and seat.take events ``feltguard run`` journals from this config must be
+    ones the event parser takes back (else the journal would not replay): checked here, by the
+    parser's own rules, before anything is journaled."""
+    try:
+        validate_body(TableSetup(game=config.game, seats=config.seats,
+                                 small_blind=config.small_blind, big_blind=config.big_blind,
+                                 ante=config.ante, profile=config.profile,
+                                 settings=dict(config.settings)))
+    except EventError as exc:
+        raise ConfigError(f"table: {exc}") from None
+    for i, p in enumerate(config.players):
+        try:
+            validate_body(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
+        except EventError as exc:
+            raise ConfigError(f"players[{i}]: {exc}") from None
 
 
 def load(path: str | Path) -> Config:
     """Read and validate a TOML config file."""
     p = Path(path)
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = p.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{p}: not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}; "
+                          "TOML files are UTF-8)") from None
+    try:
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
     try:
