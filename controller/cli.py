@@ -14,12 +14,25 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
+import os
+import socket
 import sys
-from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
-from controller.events import EventError
-from controller.journal import JournalError, load_events, verify
+from controller.events import LIVE_GAMES, EventError
+from controller.journal import JournalError, load_events, read_events, verify
+
+
+def fail(command: str, message: str) -> int:
+    """Bad input: one line on standard error, ``feltguard COMMAND: message``; returns 2.
+
+    One line even when the message (a path, a library's text) holds a line break."""
+    text = f"feltguard {command}: {message}".replace("\r", "\\r").replace("\n", "\\n")
+    print(text, file=sys.stderr)
+    return 2
 
 
 def _fmt_cards(cards: Iterable[str]) -> str:
@@ -65,11 +78,11 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         events = load_events(args.file)
     except (EventError, JournalError) as exc:
-        print(f"feltguard replay: {exc}", file=sys.stderr)
-        return 2
+        return fail("replay", str(exc))
     except OSError as exc:
-        print(f"feltguard replay: {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return fail("replay", f"{args.file}: {exc.strerror or exc}")
+    if not events:
+        return fail("replay", f"{args.file}: no events in it")
     state = initial_state()
     n_findings = 0
     for event in events:
@@ -101,10 +114,15 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     try:
+        # the journal itself first: a missing or broken journal is the problem to name, not
+        # the key file beside it that is missing too
+        for _ in read_events(args.journal):
+            break
         bad = verify(args.journal)
     except JournalError as exc:
-        print(f"feltguard verify: {exc}", file=sys.stderr)
-        return 2
+        return fail("verify", str(exc))
+    except OSError as exc:
+        return fail("verify", f"{args.journal}: {exc.strerror or exc}")
     if bad is None:
         print(f"{args.journal}: hash chain intact")
         return 0
@@ -112,8 +130,61 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1
 
 
+def sim_seats(game: str) -> tuple[int, int]:
+    """The table sizes the simulated dealer deals ``game`` at: hold'em 2..10 (its ten player
+    names, controller/sim/dealer.py), stud 2..6 and draw 2..the variant's maximum (at most 10),
+    as controller/sim/games_dealer.py checks (tests/test_cli.py holds the two together)."""
+    from controller.rules.variants import VARIANTS
+    from controller.sim.games_dealer import STUD_GAMES
+
+    if game == "nlhe":
+        return 2, 10
+    if game in STUD_GAMES:
+        return 2, 6
+    return 2, min(VARIANTS[game].max_players, 10)
+
+
+def _listen_problem(host: str, port: int) -> str | None:
+    """Why the live view could not listen on host:port, or None: found before anything is
+    started or journaled (the server itself fails in its own thread, with a traceback)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port,
+                                                             type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"cannot resolve host {host!r}: {getattr(exc, 'strerror', None) or exc}"
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def _writable_problem(path: str) -> str | None:
+    """Why a file could not be written at ``path``, or None (it may not exist yet)."""
+    p = Path(path)
+    if p.is_dir():
+        return "is a directory"
+    parent = p.parent
+    if not parent.is_dir():
+        return f"no directory {str(parent)!r} to write it in"
+    if not os.access(p if p.exists() else parent, os.W_OK):
+        return "permission denied"
+    return None
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from controller.simulator import SimOptions, run_simulation
+
+    if not args.no_web:
+        problem = _listen_problem(args.host, args.port)
+        if problem:
+            return fail("sim", f"--host/--port: {problem}")
+    for option, path in (("--truth", args.truth), ("--journal", args.journal)):
+        problem = _writable_problem(path) if path else None
+        if problem:
+            return fail("sim", f"{option} {path}: {problem}")
 
     opts = SimOptions(
         hands=args.hands,
@@ -132,9 +203,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     )
     try:
         return run_simulation(opts)
-    except ValueError as exc:
-        print(f"feltguard sim: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, JournalError) as exc:
+        return fail("sim", str(exc))
+    except OSError as exc:
+        return fail("sim", f"{exc.filename or 'the table'}: {exc.strerror or exc}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -144,53 +216,125 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         config = load(args.config)
     except ConfigError as exc:
-        print(f"feltguard run: {exc}", file=sys.stderr)
-        return 2
-    return run_table(config)
+        return fail("run", str(exc))
+    if config.port:
+        problem = _listen_problem(config.host, config.port)
+        if problem:
+            return fail("run", f"{args.config}: display: {problem}")
+    try:
+        return run_table(config)
+    except JournalError as exc:  # journal.path: not a journal, damaged, another key, ...
+        return fail("run", f"{exc} (journal.path of {args.config})")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (``feltguard sim: argument --seats: ...``) instead
+    of the usage block and the error; exit status 2 as argparse has it. Subcommand parsers are
+    of this class too (add_subparsers makes them of the parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        usage_error(self.prog, message)
+
+
+def usage_error(prog: str, message: str) -> NoReturn:
+    print(f"{prog}: {message} (see {prog} --help)".replace("\n", " "), file=sys.stderr)
+    sys.exit(2)
+
+
+def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number in lo..hi, refused with the range."""
+    allowed = f"a whole number {lo}..{hi}" if hi is not None else f"a whole number >= {lo}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
+        return value
+
+    return parse
+
+
+def fraction(lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse type: a finite number in lo..hi (no NaN, no inf)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number {lo:g}..{hi:g}, got {text!r}") \
+                from None
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be a number {lo:g}..{hi:g}, got {text}")
+        return value
+
+    return parse
+
+
+def text(what: str) -> Callable[[str], str]:
+    """An argparse type: a string that is not blank."""
+
+    def parse(value: str) -> str:
+        if not value.strip():
+            raise argparse.ArgumentTypeError(f"must be {what}, not empty")
+        return value
+
+    return parse
+
+
+# The dealer's pause between moves: a minute is already a table asleep.
+PACE_MAX = 60.0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="feltguard", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="feltguard", description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run the daemon at a real table")
-    p.add_argument("--config", required=True, help="table configuration (TOML)")
+    p.add_argument("--config", required=True, type=text("a file"),
+                   help="table configuration (TOML)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("sim", help="a simulated table, dealt through the real driver path")
-    p.add_argument("--hands", type=int, default=0, help="hands to deal (0: until Ctrl-C)")
-    p.add_argument("--mistakes", type=float, default=0.2,
+    p.add_argument("--hands", type=whole(0), default=0, help="hands to deal (0: until Ctrl-C)")
+    p.add_argument("--mistakes", type=fraction(0, 1), default=0.2,
                    help="chance per hand that the dealer makes a mistake (0..1, default 0.2)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    p.add_argument("--pace", type=float, default=0.35,
-                   help="seconds between the dealer's moves (0: as fast as possible)")
+    p.add_argument("--pace", type=fraction(0, PACE_MAX), default=0.35,
+                   help=f"seconds between the dealer's moves (0: as fast as possible; at most "
+                        f"{PACE_MAX:g})")
     p.add_argument("--no-web", action="store_true", help="do not start the live view")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=5000)
-    p.add_argument("--journal", default=None,
+    p.add_argument("--host", default="127.0.0.1", type=text("a host name or address"))
+    p.add_argument("--port", type=whole(0, 65535), default=5000,
+                   help="port of the live view (0: any free port)")
+    p.add_argument("--journal", default=None, type=text("a file"),
                    help="journal file (default: a temporary file, removed at exit)")
-    p.add_argument("--dealer-token", default=None,
+    p.add_argument("--dealer-token", default=None, type=text("a token"),
                    help="token for the dealer view (default: random, printed at start)")
-    p.add_argument("--seat-changes", type=float, default=0.05,
+    p.add_argument("--seat-changes", type=fraction(0, 1), default=0.05,
                    help="chance per hand that, before it, a player goes away or comes back, "
-                        "leaving, or a new player sitting down (default 0.05)")
-    p.add_argument("--truth", default=None,
+                        "leaving, or a new player sitting down (0..1, default 0.05)")
+    p.add_argument("--truth", default=None, type=text("a file"),
                    help="write the mistakes the dealer made to this file (JSON Lines)")
-    p.add_argument("--game", default="nlhe",
+    p.add_argument("--game", default="nlhe", choices=LIVE_GAMES, metavar="GAME",
                    help="nlhe (default), or a stud game (stud, razz, stud8) or a draw game "
                         "(draw5, draw5_jacks, draw5_joker, a5_lowball, 27_single, 27_triple, "
                         "badugi)")
-    p.add_argument("--seats", type=int, default=6, help="players at the table (default 6)")
+    p.add_argument("--seats", type=whole(2, 10), default=6,
+                   help="players at the table (default 6; hold'em 2..10, stud 2..6, draw "
+                        "2..the game's maximum)")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core")
-    p.add_argument("file", help="scenario (.jsonl) or journal (SQLite)")
+    p.add_argument("file", type=text("a file"), help="scenario (.jsonl) or journal (SQLite)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("verify", help="check a journal's hash chain")
-    p.add_argument("journal")
+    p.add_argument("journal", type=text("a file"))
     p.set_defaults(func=cmd_verify)
 
     from controller.phh.commands import add_phh_parser
@@ -199,13 +343,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_sim(args: argparse.Namespace) -> None:
+    """What one option alone cannot say: the seats the chosen game is simulated at."""
+    lo, hi = sim_seats(args.game)
+    if not lo <= args.seats <= hi:
+        usage_error("feltguard sim", f"argument --seats: {args.game} is simulated at {lo}..{hi} "
+                                     f"seats, got {args.seats}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.func is cmd_sim:
+        _check_sim(args)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if not args.verbose:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per poll otherwise
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        fail(args.command, "interrupted")
+        return 130  # the shell's status for a SIGINT
+    except BrokenPipeError:  # `feltguard replay ... | head`: the reader has gone, so be quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
