@@ -25,6 +25,8 @@ from typing import Any, Literal, get_args
 
 from gpiozero import LED
 
+from drivers.pin_history import trim_history
+
 __all__ = [
     "ALERT_COLOURS",
     "ALL_SEAT_ROLES",
@@ -293,6 +295,7 @@ class TableLeds:
             for key, led in self._leds.items():
                 want = plan.wants(*key)
                 if want != self._lit[key]:
+                    trim_history(led.pin)  # a mock pin records every change (pin_history.py)
                     if want:
                         led.on()
                     else:

@@ -27,6 +27,7 @@ from typing import Any
 from gpiozero import DigitalOutputDevice
 
 from drivers.leds import MAX_SEATS, LedPlan, _pin_number
+from drivers.pin_history import trim_history
 
 __all__ = [
     "DEFAULT_SHIFT_REGISTER",
@@ -231,6 +232,8 @@ class ShiftRegisterLeds:
         # The pins are written directly (the devices only own them): a device's on()/off() also
         # stops any blink thread under a lock, on each of the ~200 writes of a frame.
         data_pin, clock_pin, latch_pin = self._data.pin, self._clock.pin, self._latch.pin
+        for pin in (data_pin, clock_pin, latch_pin):
+            trim_history(pin)  # a mock pin records every change (pin_history.py)
         data = 0
         data_pin.state = 0
         for byte in reversed(frame):
