@@ -257,7 +257,9 @@ def stub_shuffled(deal: Deal) -> Deal:
         return deal  # not the reshuffle the remedy calls for now; the next card will tell
     back = tuple(s.uid for s in rem.steps[:at])
     deal = replace(deal, in_stub=(*deal.in_stub, *back))
-    return _progressed(deal, replace(rem, steps=rem.steps[at + 1:]))
+    # The reshuffle ends the premature street: no card after it is the rest of that street
+    # (RR Section 5, Holdem, r.7: after shuffling, "a new flop"), so no tail is waited for.
+    return _progressed(deal, replace(rem, steps=rem.steps[at + 1:], tail=0))
 
 
 def deal_order(button: int, players: Sequence[int], table_seats: int) -> tuple[int, ...]:
@@ -809,13 +811,16 @@ def _follow(deal: Deal, rem: Remedy, c: CardState, zone: str, first: bool, seq: 
         if zone == "aside" or (first and c.how != REMEDY):
             return deal  # set aside on the way, or where it first landed
         return _not_followed(deal, rem, c, zone, out)
-    if rem.street and c.ctx.early(STREET_ROUNDS[rem.street]):
-        # Drawn while the betting round was still open: the rest of the premature street.
-        if zone == "board" and rem.tail > 0:
+    early = bool(rem.street) and c.ctx.early(STREET_ROUNDS[rem.street])
+    if early and rem.tail > 0:
+        # Drawn while the betting round was still open, before the stub reshuffle: the rest of
+        # the premature street. After the reshuffle a card drawn early is the remedy not
+        # followed (RR Section 5, Holdem, r.5: the betting is completed first).
+        if zone == "board":
             return _progressed(deal, _add_tail(rem, c))
         if zone == "burn" and not rem.board_seen:
             return deal  # a second premature burn: it stays a burn and does not play
-    elif rem.street and not rem.board_seen:
+    elif rem.street and not early and not rem.board_seen:
         # Only a burn came out early: no board card was seen, so there is nothing to set aside
         # or reshuffle; the premature burn is the burncard and the street is dealt as usual.
         deal = replace(deal, remedy=None, skew=c.n - deal.hole_total - (rem.slot + 1))
