@@ -985,11 +985,28 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         return h, out
     if e.street == 0 and not h.acted:
         return _draw_exposed_deal(h, c, seat, seq, out, fed=True), out
-    if h.turn is not None and h.turn.seat == seat:
+    if _given_this_turn(h, c):
         h = _unfeed(h, c)
         h = _counted_back(h, seat)
         return _draw_exposed_on_draw(h, c, seat, seq, out), out
     return h, out
+
+
+def _given_this_turn(h: GameHand, c: CardSeen) -> bool:
+    """Is ``c`` a replacement card of the player drawing now (given after the discard)? Only
+    such a card is "exposed on the draw" (roberts-rules-v11.txt, Section 11 Lowball r.9);
+    a card the player held from before is not taken back out of the engine, whose later
+    commands (the betting, the discard) depend on it."""
+    t = h.turn
+    p = h.pos(t.seat) if t is not None else None
+    if t is None or not t.fed or p is None or c.seat != t.seat:
+        return False
+    for cmd in reversed(h.log):
+        if cmd[0] != HOLE:
+            return False  # the discard (or a bet) comes after the card: dealt before the draw
+        if cmd[1] == p and cmd[2] == (c.card,):
+            return True
+    return False
 
 
 def _counted_back(h: GameHand, seat: int) -> GameHand:

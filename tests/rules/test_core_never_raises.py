@@ -53,3 +53,38 @@ def test_premature_burn_reshuffled_then_a_board_card_early_is_the_remedy_not_fol
     assert "before the preflop betting was complete" in steps[-1].findings[0].message
     assert state.phase == "preflop"
 
+
+def test_a_held_card_flashed_during_its_players_draw_is_not_exposed_on_the_draw():
+    # 2-7 triple draw: seat 2 asks for two cards, then the dealer flashes 9d, a card seat 2 was
+    # dealt before the draw. Only a replacement card is "exposed on the draw" (RR Section 11,
+    # Lowball, r.9); a card the player already held is no draw irregularity, and the betting
+    # the engine logged after it stands. Before the fix: IllegalAction when the card was taken
+    # back out of the engine's log (procedure._unfeed) and the calls after it replayed.
+    state, steps = _replay("""
+{"seq":1,"type":"table.setup","game":"27_triple","seats":2,"small_blind":1,"big_blind":2,"small_bet":2,"big_bet":4}
+{"seq":2,"type":"seat.take","seat":1,"player":"Ann","stack":200}
+{"seq":3,"type":"seat.take","seat":2,"player":"Bob","stack":200}
+{"seq":4,"type":"deck.register","deck":"d","tags":{"T1":"9d","T2":"Th","T3":"Qh","T4":"Qs","T5":"8c","T6":"8s","T7":"4s","T8":"2d","T9":"3s","T10":"Js"}}
+{"seq":5,"type":"hand.start","button":1}
+{"seq":6,"type":"shuffle.done"}
+{"seq":7,"type":"action","seat":1,"kind":"post","amount":1,"blind":"small_blind"}
+{"seq":8,"type":"action","seat":2,"kind":"post","amount":2,"blind":"big_blind"}
+{"seq":9,"type":"zone.read","uid":"T1","zone":"seat:2"}
+{"seq":10,"type":"zone.read","uid":"T2","zone":"seat:1"}
+{"seq":11,"type":"zone.read","uid":"T3","zone":"seat:2"}
+{"seq":12,"type":"zone.read","uid":"T4","zone":"seat:1"}
+{"seq":13,"type":"zone.read","uid":"T5","zone":"seat:2"}
+{"seq":14,"type":"zone.read","uid":"T6","zone":"seat:1"}
+{"seq":15,"type":"zone.read","uid":"T7","zone":"seat:2"}
+{"seq":16,"type":"zone.read","uid":"T8","zone":"seat:1"}
+{"seq":17,"type":"zone.read","uid":"T9","zone":"seat:2"}
+{"seq":18,"type":"zone.read","uid":"T10","zone":"seat:1"}
+{"seq":19,"type":"action","seat":1,"kind":"call"}
+{"seq":20,"type":"action","seat":2,"kind":"check"}
+{"seq":21,"type":"action","seat":2,"kind":"draw","amount":2}
+{"seq":22,"type":"card.flashed","uid":"T1","by":"dealer"}
+""")
+    assert _codes(steps) == []
+    assert state.phase == "draw1"
+    assert state.hand is not None and state.hand.game is not None
+    assert len(state.hand.game.eng.holes[1]) == 5  # seat 2 still holds its five cards
