@@ -1,11 +1,17 @@
-"""The live table view: a Flask-SocketIO server with one namespace per role.
+"""The live table view: a Flask-SocketIO server with one namespace per role, and the dealer's login.
 
 - `/table` (public, no auth): the broadcast / table screen; gets `payloads.table_payload`.
-- `/dealer` (token when configured): the dealer's screen; gets `payloads.dealer_payload`.
+- `/dealer` (login when configured): the dealer's screen; gets `payloads.dealer_payload`.
 
 Namespaces, not rooms, separate the roles: a connect handler guards each namespace's door, and an
 emit that forgot its `namespace=` goes to `/`, which no page joins, instead of to the public
 (research/ecosystem.md §3.3).
+
+No secret travels in a URL or reaches a log. The dealer page without a session is a login form
+that POSTs the token; the answer is a session cookie (HttpOnly, SameSite=Strict, a signed random
+login id, display/access.py) that the `/dealer` namespace admits at the Socket.IO handshake.
+Non-browser clients send the token as Socket.IO auth instead (the handshake payload). A `?token=`
+is never accepted, and the request log is written without query strings.
 
 The daemon pushes every new snapshot with `Publisher.publish(snapshot)` from whatever thread
 applied the event (usually the card reader's). Each client gets the latest payload as a `state`
@@ -18,40 +24,60 @@ or gevent, which turn the hardware threads into greenlets (ecosystem.md §3.1).
 from __future__ import annotations
 
 import contextlib
-import hmac
 import logging
+import math
+import re
 import socket
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Request, Response, jsonify, redirect, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_socketio import ConnectionRefusedError, SocketIO
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from display.access import (
+    DEFAULT_SESSION_LIFETIME,
+    Authenticator,
+    Login,
+    LoginLimiter,
+    Logins,
+    token_authenticator,
+)
 from display.payloads import Payload, dealer_payload, table_payload
 
-__all__ = ["DEALER", "TABLE", "Publisher", "ServerHandle", "create_app", "run_server"]
+__all__ = [
+    "DEALER",
+    "SESSION_COOKIE",
+    "TABLE",
+    "Publisher",
+    "ServerHandle",
+    "create_app",
+    "run_server",
+]
 
 log = logging.getLogger(__name__)
 
 TABLE = "/table"
 DEALER = "/dealer"
 EVENT = "state"
+SESSION_COOKIE = "feltguard_session"
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
 PING_INTERVAL = 5
 PING_TIMEOUT = 5
 
-# The pages hold no secrets but the dealer page's URL carries its token: never send it on as a
-# referrer, never cache the page, never let another site frame it. The pages load only their own
-# files (no CDN), so 'self' is the whole policy; connect-src 'self' covers same-origin WebSockets.
+# The dealer page shows hole cards: never cache it, never let another site frame it, send no
+# referrer. The pages load only their own files (no CDN), so 'self' is the whole policy;
+# connect-src 'self' covers same-origin WebSockets, form-action 'self' the login and logout forms.
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
@@ -121,35 +147,98 @@ class Publisher:
             log.exception("emit of %r on %s failed", EVENT, namespace)
 
 
-def _token_ok(auth: Any, expected: bytes) -> bool:
-    given = auth.get("token") if isinstance(auth, Mapping) else None
-    if not isinstance(given, str):
-        return False
-    # Bytes, because compare_digest refuses non-ASCII str; constant time either way.
-    return hmac.compare_digest(given.encode("utf-8"), expected)
+def _client(req: Request) -> str:
+    # The peer's address: the rate limit's key. Behind a reverse proxy this is the proxy.
+    return req.remote_addr or "unknown"
 
 
-def create_app(*, dealer_token: str | None = None) -> tuple[Flask, SocketIO, Publisher]:
+class _DealerSockets:
+    """The `/dealer` sockets admitted by a login, so logout and expiry can close them.
+
+    A socket admitted by its cookie holds the dealer view only as long as the login: a timer
+    disconnects it when the login expires, and logout disconnects it at once. Sockets admitted by
+    a Socket.IO auth token carry the secret itself and are not tracked.
+    """
+
+    def __init__(self, socketio: SocketIO) -> None:
+        self._socketio = socketio
+        self._lock = threading.Lock()
+        self._by_sid: dict[str, tuple[str, threading.Timer]] = {}
+
+    def admit(self, sid: str, login: Login, remaining: float) -> None:
+        timer = threading.Timer(max(remaining, 0.0), self._expire, args=(sid,))
+        timer.daemon = True
+        with self._lock:
+            self._by_sid[sid] = (login.id, timer)
+        timer.start()
+
+    def forget(self, sid: str) -> None:
+        with self._lock:
+            entry = self._by_sid.pop(sid, None)
+        if entry is not None:
+            entry[1].cancel()
+
+    def close_login(self, login_id: str) -> None:
+        with self._lock:
+            sids = [sid for sid, (lid, _) in self._by_sid.items() if lid == login_id]
+        for sid in sids:
+            self._disconnect(sid)
+
+    def _expire(self, sid: str) -> None:
+        log.info("a dealer session expired: closing its socket")
+        self._disconnect(sid)
+
+    def _disconnect(self, sid: str) -> None:
+        self.forget(sid)
+        try:
+            self._socketio.server.disconnect(sid, namespace=DEALER)
+        except Exception:  # already gone; the disconnect handler has forgotten it too
+            log.debug("closing a dealer socket that was already closed", exc_info=True)
+
+
+def create_app(
+    *,
+    dealer_token: str | None = None,
+    authenticate: Authenticator | None = None,
+    session_lifetime: timedelta = DEFAULT_SESSION_LIFETIME,
+    login_limiter: LoginLimiter | None = None,
+) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
-    `dealer_token`: the secret a `/dealer` client must send as Socket.IO auth `{"token": ...}`.
-    None leaves `/dealer` open (development only; a warning is logged). An empty string is
-    refused: it would look configured and accept an empty token.
+    Who may see the dealer view is decided by one `authenticate` function (display/access.py):
+    given the login form's fields, or a Socket.IO auth dict, it returns an Identity or None.
+    `dealer_token` builds the default one (`token_authenticator`: the field `token` must equal
+    it). With neither, `/dealer` is open (development only; a warning is logged). An empty
+    `dealer_token` is refused with ValueError: it would look configured and accept an empty token.
+
+    A browser logs in at `/dealer` (form POST to `/dealer/login`) and gets a session cookie that
+    lasts `session_lifetime` (default 12 hours) from the login; `login_limiter` (default: 5
+    failures a minute per client address) guards both the form and Socket.IO auth. The signing
+    key is random per call, so a restart logs every screen out.
     """
-    if dealer_token is not None and not dealer_token:
-        raise ValueError("dealer_token must be a non-empty string, or None for an open /dealer")
-    if dealer_token is None:
-        log.warning("the /dealer namespace has no token: anyone on the network sees hole cards")
-    expected = dealer_token.encode("utf-8") if dealer_token is not None else None
+    if authenticate is None and dealer_token is not None:
+        authenticate = token_authenticator(dealer_token)
+    if authenticate is None:
+        log.warning("the /dealer namespace has no login: anyone on the network sees hole cards")
+    limiter = login_limiter or LoginLimiter()
+    logins = Logins(session_lifetime)
 
     app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # the login form is one short field
     socketio = SocketIO(
         app,
         async_mode="threading",
         ping_interval=PING_INTERVAL,
         ping_timeout=PING_TIMEOUT,
+        # Off (their default), said out loud: at DEBUG they would log every packet.
+        logger=False,
+        engineio_logger=False,
     )
     publisher = Publisher(socketio)
+    dealer_sockets = _DealerSockets(socketio)
+
+    def current_login() -> Login | None:
+        return logins.check(request.cookies.get(SESSION_COOKIE))
 
     @socketio.on("connect", namespace=TABLE)
     def table_connect(auth: Any = None) -> None:
@@ -157,19 +246,78 @@ def create_app(*, dealer_token: str | None = None) -> tuple[Flask, SocketIO, Pub
 
     @socketio.on("connect", namespace=DEALER)
     def dealer_connect(auth: Any = None) -> None:
-        if expected is not None and not _token_ok(auth, expected):
-            log.warning("refused a /dealer client without a valid token")
-            raise ConnectionRefusedError("unauthorized")
-        publisher.send_latest(DEALER, request.sid)  # type: ignore[attr-defined]
+        sid: str = request.sid  # type: ignore[attr-defined]
+        if authenticate is not None:
+            login = current_login()
+            if login is not None:
+                dealer_sockets.admit(sid, login, logins.remaining(login))
+            elif auth is None:
+                log.warning("refused a /dealer client without a login")
+                raise ConnectionRefusedError("unauthorized")
+            elif limiter.retry_after(_client(request)) > 0:
+                log.warning("refused a /dealer client from %s: too many failed logins",
+                            _client(request))
+                raise ConnectionRefusedError("unauthorized")
+            elif authenticate(auth if isinstance(auth, Mapping) else {}) is None:
+                limiter.failed(_client(request))
+                log.warning("refused a /dealer client from %s: wrong credentials", _client(request))
+                raise ConnectionRefusedError("unauthorized")
+        publisher.send_latest(DEALER, sid)
+
+    @socketio.on("disconnect", namespace=DEALER)
+    def dealer_disconnect(*_reason: Any) -> None:
+        dealer_sockets.forget(request.sid)  # type: ignore[attr-defined]
 
     @app.get("/")
     def table_page() -> Response:
         return app.send_static_file("table.html")
 
     @app.get("/dealer")
-    def dealer_page() -> Response:
-        # The page holds no secret; its script reads ?token= and passes it as Socket.IO auth.
+    def dealer_page() -> ResponseReturnValue:
+        if request.query_string:
+            # A secret in a URL is never accepted: drop the query so it leaves the address bar
+            # and the history (a redirect replaces the entry), and show the login form.
+            return redirect(DEALER, code=303)
+        if authenticate is not None and current_login() is None:
+            return _login_form()
         return app.send_static_file("dealer.html")
+
+    @app.post("/dealer/login")
+    def dealer_login() -> ResponseReturnValue:
+        client = _client(request)
+        wait = limiter.retry_after(client)
+        if wait > 0:
+            log.warning("refused a dealer login from %s: too many failed logins", client)
+            return _too_many(wait)
+        if authenticate is None:
+            return redirect(DEALER, code=303)
+        identity = authenticate(request.form.to_dict())
+        if identity is None:
+            limiter.failed(client)
+            log.warning("refused a dealer login from %s: wrong credentials", client)
+            return _login_form("Wrong token.", 401)
+        limiter.succeeded(client)
+        logins.close(request.cookies.get(SESSION_COOKIE))  # a new login replaces the old one
+        _, cookie = logins.open(identity)
+        log.info("%s logged in from %s", identity.role, client)
+        response = redirect(DEALER, code=303)
+        response.set_cookie(
+            SESSION_COOKIE, cookie, max_age=logins.max_age, path="/", secure=request.is_secure,
+            httponly=True, samesite="Strict",
+        )
+        return response
+
+    @app.post("/dealer/logout")
+    def dealer_logout() -> ResponseReturnValue:
+        login = logins.close(request.cookies.get(SESSION_COOKIE))
+        if login is not None:
+            dealer_sockets.close_login(login.id)
+            log.info("%s logged out from %s", login.identity.role, _client(request))
+        response = redirect(DEALER, code=303)
+        response.delete_cookie(
+            SESSION_COOKIE, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
+        )
+        return response
 
     @app.get("/healthz")
     def healthz() -> Response:
@@ -188,7 +336,22 @@ def create_app(*, dealer_token: str | None = None) -> tuple[Flask, SocketIO, Pub
         return response
 
     app.extensions["feltguard.publisher"] = publisher
+    app.extensions["feltguard.logins"] = logins
+    app.extensions["feltguard.login_limiter"] = limiter
     return app, socketio, publisher
+
+
+def _login_form(error: str | None = None, status: int = 200) -> ResponseReturnValue:
+    return render_template("login.html", error=error), status
+
+
+def _too_many(wait: float) -> ResponseReturnValue:
+    seconds = max(math.ceil(wait), 1)
+    page = render_template(
+        "login.html",
+        error=f"Too many failed logins from this address. Try again in {seconds} seconds.",
+    )
+    return page, 429, {"Retry-After": str(seconds)}
 
 
 @dataclass
@@ -214,18 +377,35 @@ class ServerHandle:
         self.server.server_close()
 
 
-class _NoDelayHandler(WSGIRequestHandler):
-    """Werkzeug's handler with Nagle's algorithm off on each connection.
+# From a "?" to the end of the URL: the query string. Engine.IO's polling URLs carry the sid
+# (whoever has it can poll that client's packets), and a mistaken ?token= would carry a secret.
+_QUERY = re.compile(r"\?[^\s\"'\x1b]*")
+
+
+def _without_query(value: Any) -> Any:
+    return _QUERY.sub("?", value) if isinstance(value, str) else value
+
+
+class _Handler(WSGIRequestHandler):
+    """Werkzeug's handler with Nagle's algorithm off, logging request lines without queries.
 
     A table update is one small WebSocket frame; with Nagle on, a second update written before
     the client ACKs the first waits for the client's delayed ACK (about 40 ms on Linux), which
     put the frame -> browser p99 at ~46 ms in bench/latency.py. With TCP_NODELAY it is sent at once.
+
+    Every line Werkzeug logs for a request (the access line, and errors that quote a bad request
+    line) passes through `log`, which cuts each query string down to its "?": what `feltguard -v`
+    shows and journald keeps holds no sid, token or other query value. Headers (the session
+    cookie) are never logged by Werkzeug.
     """
 
     def setup(self) -> None:
         super().setup()
         with contextlib.suppress(OSError):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log(self, type: str, message: str, *args: Any) -> None:
+        super().log(type, _without_query(message), *(_without_query(a) for a in args))
 
 
 def run_server(
@@ -240,7 +420,7 @@ def run_server(
     """
     if socketio.async_mode != "threading":
         raise ValueError(f"run_server needs async_mode='threading', got {socketio.async_mode!r}")
-    server = make_server(host, port, app, threaded=True, request_handler=_NoDelayHandler)
+    server = make_server(host, port, app, threaded=True, request_handler=_Handler)
     # A short poll interval only bounds how long stop() waits; the loop itself is idle select().
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="feltguard-display",

@@ -1,7 +1,9 @@
 /* Feltguard live table view: connects to the namespace named by <body data-role> ("table" or
    "dealer") and redraws the felt from each `state` payload (display/payloads.py).
    Everything is built with textContent, never innerHTML: player names and finding texts come
-   from the table and must not be able to inject markup. */
+   from the table and must not be able to inject markup.
+   The dealer page holds no secret: the server admits its socket by the session cookie the login
+   form set (HttpOnly, so this script cannot read it either). */
 (function () {
   "use strict";
 
@@ -9,7 +11,6 @@
   var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
   var RANKS = { T: "10" };
-  var TOKEN_KEY = "feltguard-dealer-token";
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -183,30 +184,31 @@
     document.body.dataset.lastSeq = p.last_seq === null ? "" : String(p.last_seq);
   }
 
-  function dealerAuth() {
-    // The token arrives once in ?token=; keep it for reloads and take it out of the address bar.
-    var params = new URLSearchParams(window.location.search);
-    var token = params.get("token");
-    if (token) {
-      try { window.sessionStorage.setItem(TOKEN_KEY, token); } catch (e) { /* private mode */ }
-      window.history.replaceState(null, "", window.location.pathname);
-    } else {
-      try { token = window.sessionStorage.getItem(TOKEN_KEY); } catch (e) { token = null; }
-    }
-    return { token: token || "" };
+  function signedOut() {
+    // No login, an expired one, or a logout elsewhere: the way back is the login form.
+    setStatus("unauthorized");
+    var relogin = document.getElementById("relogin");
+    if (relogin) relogin.hidden = false;
   }
 
   var options = { reconnectionDelayMax: 2000 };
-  if (role === "dealer") options.auth = dealerAuth();
+  // The dealer socket goes straight to WebSocket: long-polling would put the Engine.IO session
+  // id, which lets its holder pull this client's packets, into a URL on every request.
+  if (role === "dealer") options.transports = ["websocket"];
   var socket = io("/" + role, options);
   socket.on("connect", function () {
     setStatus("live");
     document.body.dataset.transport = socket.io.engine.transport.name;
     socket.io.engine.on("upgrade", function (t) { document.body.dataset.transport = t.name; });
   });
-  socket.on("disconnect", function () { setStatus("offline"); });
+  socket.on("disconnect", function (reason) {
+    // The server only ever closes a dealer socket when its login ended (expiry or logout).
+    if (role === "dealer" && reason === "io server disconnect") signedOut();
+    else setStatus("offline");
+  });
   socket.on("connect_error", function (err) {
-    setStatus(err && err.message === "unauthorized" ? "unauthorized" : "offline");
+    if (err && err.message === "unauthorized") signedOut();
+    else setStatus("offline");
   });
   socket.on("state", render);
 })();

@@ -1,5 +1,6 @@
 """The pages in headless Debian Chromium: the public felt shows the board as it comes and no hole
-card before the showdown; the dealer page authenticates with ?token= and shows the findings.
+card before the showdown; the dealer logs in through the form (no token in any URL the page
+visits, the session cookie out of the script's reach) and sees the findings; logout ends it.
 
 Skipped where /usr/bin/chromium is absent (`apt-get install chromium`; never `playwright
 install`). Flags from research/ecosystem.md §4.
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from display.server import Publisher, ServerHandle
+from display.server import SESSION_COOKIE, Publisher, ServerHandle
 from tests.display.snapshots import (
     HOLE,
     MISDEAL_FINDING,
@@ -61,6 +62,21 @@ def browser() -> Iterator[Any]:
         finally:
             b.close()
 
+
+
+def log_in(page: Any, base: str, token: str) -> None:
+    """Log in as a dealer does: open /dealer, type the token into the form, submit."""
+    page.goto(base + "/dealer")
+    page.locator("#token").fill(token)
+    page.locator("#login button[type=submit]").click()
+
+
+def record_urls(page: Any) -> list[str]:
+    """Every URL the page requests from now on, WebSocket connections included."""
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
+    page.on("websocket", lambda ws: urls.append(ws.url))
+    return urls
 
 
 def publish(publisher: Publisher, snap: dict[str, Any]) -> None:
@@ -137,7 +153,7 @@ def test_public_table_page_shows_the_hand_without_leaking(
     assert [m for m in console if "Content Security Policy" in m] == []
 
 
-def test_dealer_page_authenticates_and_shows_findings(
+def test_dealer_logs_in_through_the_form_and_sees_the_findings(
     browser: Any, live: tuple[ServerHandle, Publisher], tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
@@ -146,19 +162,39 @@ def test_dealer_page_authenticates_and_shows_findings(
     snaps = short_hand()
     publish(publisher, snaps[6])  # the turn: two findings, hole cards dealt
 
+    # A token in a URL is never accepted: the page lands on the login form, the token gone.
     bad = browser.new_page()
+    bad_urls = record_urls(bad)
+    typed = f"{handle.url}/dealer?token={TOKEN}"
     try:
-        bad.goto(handle.url + "/dealer?token=wrong")
-        expect(bad.locator("#status")).to_have_text("unauthorized", timeout=WAIT_MS)
-        assert bad.locator(".seat").count() == 0
+        bad.goto(typed)
+        expect(bad.locator("#login")).to_be_visible(timeout=WAIT_MS)
+        assert bad.url == handle.url + "/dealer"
+        assert bad.context.cookies() == []
+        # A wrong token: refused, with a message, and still no cookie and no table.
+        bad.locator("#token").fill("wrong")
+        bad.locator("#login button[type=submit]").click()
+        expect(bad.locator("#login-error")).to_have_text("Wrong token.", timeout=WAIT_MS)
+        assert bad.context.cookies() == [] and bad.locator(".seat").count() == 0
     finally:
         bad.close()
+    assert [u for u in bad_urls if TOKEN in u] == [typed]  # only the address typed above
 
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    urls = record_urls(page)
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
     try:
-        page.goto(f"{handle.url}/dealer?token={TOKEN}")
+        log_in(page, handle.url, TOKEN)
         expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
-        assert "token" not in page.url  # taken out of the address bar
+        assert page.url == handle.url + "/dealer"
+        [cookie] = page.context.cookies()
+        assert cookie["name"] == SESSION_COOKIE and TOKEN not in cookie["value"]
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
+        assert page.evaluate("document.cookie") == ""  # out of any script's reach
+        # Straight to WebSocket: no polling URL carries the Engine.IO session id.
+        assert page.locator("body").get_attribute("data-transport") == "websocket"
         expect(page.locator("body")).to_have_attribute("data-last-seq", "34", timeout=WAIT_MS)
         assert visible_cards(page, '.seat[data-seat="4"] .hole .card') == HOLE[4]
         findings = page.locator("#findings .finding")
@@ -178,5 +214,23 @@ def test_dealer_page_authenticates_and_shows_findings(
         assert colour == "rgb(198, 40, 40)"  # misdeals in red
         page.screenshot(path=str(tmp_path / "dealer.png"), full_page=True)
         page.screenshot(path="/tmp/feltguard-dealer.png", full_page=True)
+
+        # A second screen of the same login; logging out on the first closes both.
+        other = context.new_page()
+        urls_other = record_urls(other)
+        other.goto(handle.url + "/dealer")
+        expect(other.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        page.locator("#logout button").click()
+        expect(page.locator("#login")).to_be_visible(timeout=WAIT_MS)
+        assert page.context.cookies() == []
+        expect(other.locator("#status")).to_have_text("unauthorized", timeout=WAIT_MS)
+        expect(other.locator("#relogin")).to_be_visible()
+        assert other.locator("#relogin").get_attribute("href") == "/dealer"
+        urls += urls_other
     finally:
-        page.close()
+        context.close()
+    assert urls, "no request recorded"
+    for url in urls:
+        assert TOKEN not in url, url
+        assert "sid=" not in url, url
+    assert [m for m in console if "Content Security Policy" in m] == []

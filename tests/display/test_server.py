@@ -120,10 +120,12 @@ def test_a_new_client_gets_the_latest_state(live: tuple[ServerHandle, Publisher]
 
 
 @pytest.mark.parametrize(
-    "auth", [None, {}, {"token": "wrong"}, {"token": ""}, {"token": 42}, {"token": "s3cret-tokén"}]
+    "auth",
+    [None, {}, {"token": "wrong"}, {"token": ""}, {"token": 42}, {"token": "s3cret-tokén"},
+     {"token": "\ud800"}, "s3cret-token", ["s3cret-token"]],
 )
 def test_dealer_refuses_a_client_without_the_token(
-    live: tuple[ServerHandle, Publisher], auth: dict[str, Any] | None
+    live: tuple[ServerHandle, Publisher], auth: Any
 ) -> None:
     handle, publisher = live
     publisher.publish(short_hand()[2])
@@ -197,10 +199,13 @@ def test_pages_health_and_headers() -> None:
     table = http.get("/")
     assert table.status_code == 200
     assert b'data-role="table"' in table.data
-    dealer = http.get(f"/dealer?token={TOKEN}")
+    login = http.get("/dealer")  # no session: the login form (tests/display/test_login.py)
+    assert b'<form id="login"' in login.data
+    http.post("/dealer/login", data={"token": TOKEN})
+    dealer = http.get("/dealer")
     assert b'data-role="dealer"' in dealer.data
-    assert TOKEN.encode() not in dealer.data  # the page never echoes the token
-    for response in (table, dealer, health):
+    assert TOKEN.encode() not in dealer.data  # the page never holds the token
+    for response in (table, login, dealer, health):
         for name, value in SECURITY_HEADERS.items():
             assert response.headers[name] == value
     for name in ("socket.io.min.js", "feltguard.js", "feltguard.css"):

@@ -1,8 +1,9 @@
 """The display during a hand the simulated dealer really played, through the real rules core.
 
-A Socket.IO client on each namespace, and the public page in headless Chromium, watch every
-snapshot of the hand: the board comes card by card, the public never gets a hole card before the
-showdown, the dealer gets every one, and the tabled hands show once they are tabled.
+A Socket.IO client on each namespace, and both pages in headless Chromium (the dealer's after
+logging in through its form), watch every snapshot of the hand: the board comes card by card,
+the public never gets a hole card before the showdown, the dealer gets every one, the tabled
+hands show once they are tabled, and no URL the dealer's page visits holds the token.
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ import pytest
 
 from display.server import DEALER, TABLE, Publisher, ServerHandle
 from tests.display.simulated import hand_to_showdown, hidden_hole_cards
-from tests.display.test_browser import ARGS, CHROMIUM, WAIT_MS, publish, renderings, visible_cards
+from tests.display.test_browser import (
+    ARGS,
+    CHROMIUM,
+    WAIT_MS,
+    log_in,
+    publish,
+    record_urls,
+    renderings,
+    visible_cards,
+)
 from tests.display.test_server import Listener, publish_from_thread
 
 TOKEN = "sim-token"
@@ -68,7 +78,7 @@ def test_clients_on_both_namespaces_during_a_simulated_hand(
 @pytest.mark.browser
 @pytest.mark.skipif(shutil.which(CHROMIUM) is None,
                     reason=f"{CHROMIUM} is missing: apt-get install chromium")
-def test_public_page_during_a_simulated_hand(
+def test_both_pages_during_a_simulated_hand(
     live: tuple[ServerHandle, Publisher], hand: list[dict[str, Any]], tmp_path: Any
 ) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -78,13 +88,18 @@ def test_public_page_during_a_simulated_hand(
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(handle.url + "/")
-            sync_api.expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+            dealer = browser.new_page(viewport={"width": 1280, "height": 800})
+            dealer_urls = record_urls(dealer)
+            log_in(dealer, handle.url, TOKEN)
+            for screen in (page, dealer):
+                sync_api.expect(screen.locator("#status")).to_have_text("live", timeout=WAIT_MS)
             boards_seen = set()
             for snap in hand:
                 publish(publisher, snap)
-                sync_api.expect(page.locator("body")).to_have_attribute(
-                    "data-last-seq", str(snap["last_seq"]), timeout=WAIT_MS
-                )
+                for screen in (page, dealer):
+                    sync_api.expect(screen.locator("body")).to_have_attribute(
+                        "data-last-seq", str(snap["last_seq"]), timeout=WAIT_MS
+                    )
                 board = visible_cards(page, "#board .card")
                 assert board == snap["hand"]["board"]
                 boards_seen.add(len(board))
@@ -94,11 +109,17 @@ def test_public_page_during_a_simulated_hand(
                     face, tooltip, token = renderings(card)
                     assert face not in text, f"{card} visible at seq {snap['last_seq']}"
                     assert tooltip not in dom and not token.search(dom), card
+                # The dealer's page shows every hole card as soon as it is read.
+                for seat in snap["seats"]:
+                    shown = visible_cards(dealer, f'.seat[data-seat="{seat["seat"]}"] .hole .card')
+                    assert shown == seat["hole"], (seat["seat"], snap["last_seq"])
             assert {0, 3, 4, 5} <= boards_seen  # the board came as flop, turn and river
             last = hand[-1]
             for seat in last["hand"]["showdown"]:
                 hole = next(s["hole"] for s in last["seats"] if s["seat"] == seat)
                 assert visible_cards(page, f'.seat[data-seat="{seat}"] .hole .card') == hole
             page.screenshot(path=str(tmp_path / "simulated.png"), full_page=True)
+            dealer.screenshot(path=str(tmp_path / "simulated-dealer.png"), full_page=True)
         finally:
             browser.close()
+    assert dealer_urls and not [u for u in dealer_urls if TOKEN in u or "sid=" in u]
