@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 from controller.config import Config, ConfigError
@@ -140,14 +141,21 @@ def run_table(
         daemon.outputs.append(led_output)
     server = None
     if config.port:
+        from display.access import write_token_file
         from display.server import create_app, run_server
 
         token = config.dealer_token or secrets.token_urlsafe(12)
+        where = "the configured display.dealer_token"
+        if not config.dealer_token:
+            # never printed (stdout lands in journald): a file only the service user reads,
+            # beside the journal (the StateDirectory under systemd)
+            path = Path(config.journal_path).resolve().with_name("dealer-token")
+            where = f"the token in {write_token_file(token, path)} (mode 0600)"
         app, sio, publisher = create_app(dealer_token=token)
         daemon.outputs.append(publisher.publish)
         server = run_server(app, sio, config.host, config.port)
-        print(f"live view http://{config.host}:{server.port}/   "
-              f"dealer view /dealer?token={token}", flush=True)
+        print(f"live view http://{config.host}:{server.port}/   dealer view /dealer "
+              f"(log in with {where})", flush=True)
     setup = TableSetup(game=config.game, seats=config.seats, small_blind=config.small_blind,
                        big_blind=config.big_blind, ante=config.ante, profile=config.profile,
                        settings=dict(config.settings))

@@ -117,9 +117,15 @@ class SimulatedTable:
         self.publisher: Any = None
         self.server: Any = None
         self.dealer_token = opts.dealer_token or secrets.token_urlsafe(12)
+        # The token is typed into the dealer page's login form; it is never printed (stdout
+        # lands in journald) but kept in a file only its owner reads, in the run's folder.
+        self.token_file: Path | None = None
         if opts.web:
+            from display.access import write_token_file
             from display.server import create_app, run_server
 
+            if not opts.dealer_token:
+                self.token_file = write_token_file(self.dealer_token, workdir / "dealer-token")
             app, sio, self.publisher = create_app(dealer_token=self.dealer_token)
             outputs.append(self.publisher.publish)
             self.server = run_server(app, sio, opts.host, opts.port)
@@ -242,7 +248,9 @@ def run_simulation(opts: SimOptions) -> int:
         if opts.web:
             base = f"http://{opts.host}:{table.server.port}"
             print(f"Feltguard simulated table\n  public view {base}/")
-            print(f"  dealer view {base}/dealer?token={table.dealer_token}")
+            where = (f"the token is in {table.token_file} (mode 0600)" if table.token_file
+                     else "the token given by --dealer-token")
+            print(f"  dealer view {base}/dealer  (log in with {where})")
         if table.resumed:
             hand = table.daemon.last_snapshot["hand"]["number"]
             void = f"; hand {table.voided} was in play and is void" if table.voided else ""

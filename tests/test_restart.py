@@ -110,3 +110,29 @@ def test_sim_refuses_to_continue_another_games_journal(tmp_path):
     assert last.startswith("feltguard sim: ") and "holds a nlhe table of 6 seats" in last
     assert "Traceback" not in proc.stderr
     assert os.path.exists(journal)
+
+
+def test_sim_prints_where_the_dealer_token_is_never_the_token(tmp_path, monkeypatch, capsys):
+    """The token travels in no URL and no output line (stdout lands in journald under
+    systemd): the sim prints the path of a file only its owner can read."""
+    import stat
+
+    import display.access
+    from controller.simulator import SimOptions, run_simulation
+
+    written = {}
+    real = display.access.write_token_file
+
+    def spy(token, path=None):
+        out = real(token, path)
+        written.update(token=token, path=out, mode=stat.S_IMODE(out.stat().st_mode))
+        return out
+
+    monkeypatch.setattr(display.access, "write_token_file", spy)
+    opts = SimOptions(hands=1, pace=0, port=0, leds=False,
+                      journal_path=str(tmp_path / "j.sqlite"))
+    assert run_simulation(opts) == 0
+    out = capsys.readouterr()
+    assert written["mode"] == 0o600
+    assert f"the token is in {written['path']} (mode 0600)" in out.out
+    assert written["token"] not in out.out + out.err and "?token=" not in out.out
