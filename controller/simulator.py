@@ -248,7 +248,7 @@ def run_simulation(opts: SimOptions) -> int:
         if opts.web:
             base = f"http://{opts.host}:{table.server.port}"
             print(f"Feltguard simulated table\n  public view {base}/")
-            where = (f"the token is in {table.token_file} (mode 0600)" if table.token_file
+            where = (f"the token in {table.token_file} (mode 0600)" if table.token_file
                      else "the token given by --dealer-token")
             print(f"  dealer view {base}/dealer  (log in with {where})")
         if table.resumed:

@@ -134,5 +134,5 @@ def test_sim_prints_where_the_dealer_token_is_never_the_token(tmp_path, monkeypa
     assert run_simulation(opts) == 0
     out = capsys.readouterr()
     assert written["mode"] == 0o600
-    assert f"the token is in {written['path']} (mode 0600)" in out.out
+    assert f"the token in {written['path']} (mode 0600)" in out.out
     assert written["token"] not in out.out + out.err and "?token=" not in out.out
