@@ -468,9 +468,8 @@ def _check_types(body: Body) -> None:
         elif name in BOOL_FIELDS:
             if not isinstance(value, bool):
                 raise EventError(f"field '{name}' must be true or false, got {value!r}")
-        elif name == "levels":
-            if not isinstance(value, (list, tuple)) or \
-                    not all(isinstance(v, Mapping) for v in value):
+        elif name == "levels":  # a JSON list, held as a tuple (the body is frozen)
+            if not isinstance(value, tuple) or not all(isinstance(v, Mapping) for v in value):
                 raise EventError("field 'levels' must be a list of level objects")
         elif name in MAPPING_FIELDS:
             if not isinstance(value, Mapping):
@@ -692,8 +691,8 @@ def parse_line(line: str, *, default_seq: int = 0) -> Event:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise EventError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
-    except ValueError as exc:  # an integer of more than 4,300 digits
-        raise EventError(f"not valid JSON: {exc}") from None
+    except ValueError:  # an integer of more than 4,300 digits: Python will not read it
+        raise EventError("not valid JSON: a number too long to read") from None
     except RecursionError:
         raise EventError("not valid JSON: nested too deeply") from None
     return parse_event(obj, default_seq=default_seq)
