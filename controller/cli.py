@@ -114,10 +114,11 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     try:
-        # the journal itself first: a missing or broken journal is the problem to name, not
-        # the key file beside it that is missing too
+        # every record first: a missing or broken journal is the problem to name (not the key
+        # file beside it, missing too), and a chain intact over a record that no longer parses
+        # is still a journal that cannot be replayed
         for _ in read_events(args.journal):
-            break
+            pass
         bad = verify(args.journal)
     except JournalError as exc:
         return fail("verify", str(exc))
@@ -217,6 +218,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = load(args.config)
     except ConfigError as exc:
         return fail("run", str(exc))
+    if config.deck_file:  # checked before anything starts, and named with the config
+        from controller.deckfile import load_deck
+
+        try:
+            load_deck(config.deck_file)
+        except ConfigError as exc:
+            return fail("run", f"{args.config}: {exc}")
     if config.port:
         problem = _listen_problem(config.host, config.port)
         if problem:
