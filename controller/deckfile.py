@@ -45,8 +45,8 @@ def load_deck(path: str) -> DeckRegister:
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno}, column "
                           f"{exc.colno})") from None
-    except ValueError as exc:  # an integer of more than 4,300 digits
-        raise ConfigError(f"{where}: not valid JSON: {exc}") from None
+    except ValueError:  # an integer of more than 4,300 digits: Python will not read it
+        raise ConfigError(f"{where}: not valid JSON: a number too long to read") from None
     except RecursionError:
         raise ConfigError(f"{where}: not valid JSON: nested too deeply") from None
     except _Repeated as exc:
