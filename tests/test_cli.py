@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from controller.cli import main
 from controller.events import iter_lines
 from controller.journal import Journal
@@ -129,3 +131,206 @@ def test_replay_output_is_deterministic(tmp_path):
         cmd_replay(build_parser().parse_args(["replay", "--json", str(p)]), out=buf)
         outs.append(buf.getvalue())
     assert outs[0] == outs[1]
+
+
+# --- bad input (issue 9): one line on stderr naming the file or option, exit 2 --------------------
+
+
+def _refused(argv, capsys) -> str:
+    """Run the CLI on ``argv``; it must refuse with status 2 and exactly one line on stderr."""
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse
+        status = exc.code
+    out, err = capsys.readouterr()
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in out + err
+    [line] = err.splitlines()
+    return line
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seats", "11"], "argument --seats: must be a whole number 2..10, got 11"),
+        (["--seats", "1"], "argument --seats: must be a whole number 2..10, got 1"),
+        (["--game", "razz", "--seats", "7"], "argument --seats: razz is simulated at 2..6 "
+                                             "seats, got 7"),
+        (["--game", "27_triple", "--seats", "8"], "argument --seats: 27_triple is simulated "
+                                                  "at 2..6 seats, got 8"),
+        (["--hands", "-5"], "argument --hands: must be a whole number >= 0, got -5"),
+        (["--hands", "many"], "argument --hands: must be a whole number >= 0, got 'many'"),
+        (["--mistakes", "2"], "argument --mistakes: must be a number 0..1, got 2"),
+        (["--mistakes", "nan"], "argument --mistakes: must be a number 0..1, got nan"),
+        (["--seat-changes", "2"], "argument --seat-changes: must be a number 0..1, got 2"),
+        (["--pace", "-1"], "argument --pace: must be a number 0..60, got -1"),
+        (["--pace", "inf"], "argument --pace: must be a number 0..60, got inf"),
+        (["--port", "70000"], "argument --port: must be a whole number 0..65535, got 70000"),
+        (["--game", "omaha"], "argument --game: invalid choice: 'omaha'"),
+        (["--host", ""], "argument --host: must be a host name or address, not empty"),
+        (["--truth", ""], "argument --truth: must be a file, not empty"),
+    ],
+)
+def test_sim_refuses_an_option_out_of_range_naming_it_and_the_range(argv, message, capsys):
+    line = _refused(["sim", "--no-web", "--hands", "1", *argv], capsys)
+    assert line.startswith(f"feltguard sim: {message}"), line
+    assert line.endswith("(see feltguard sim --help)")
+
+
+def test_the_seat_range_of_sim_is_what_the_simulated_dealers_deal():
+    """cli.sim_seats against the dealers: each game's largest table deals a hand, one seat more
+    is refused (the stud and draw dealer) or has no player for it (hold'em's ten names)."""
+    import random
+
+    from controller.cli import sim_seats
+    from controller.events import LIVE_GAMES
+    from controller.sim.dealer import NAMES, SimDealer
+    from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES, GameDealer
+
+    assert set(LIVE_GAMES) == {"nlhe", *STUD_GAMES, *DRAW_GAMES}  # --game's choices
+    assert sim_seats("nlhe") == (2, len(NAMES))
+    for seats in sim_seats("nlhe"):
+        assert SimDealer(random.Random(1), seats=seats).next_hand()
+    for game in STUD_GAMES + DRAW_GAMES:
+        lo, hi = sim_seats(game)
+        for seats in (lo, hi):
+            assert GameDealer(game, random.Random(1), seats=seats).next_hand()
+        for seats in (lo - 1, hi + 1):
+            with pytest.raises(ValueError, match="seats"):
+                GameDealer(game, random.Random(1), seats=seats)
+
+
+def test_sim_refuses_a_port_it_cannot_listen_on_before_starting_anything(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        journal = tmp_path / "j.sqlite"
+        line = _refused(["sim", "--hands", "1", "--port", str(port), "--journal", str(journal)],
+                        capsys)
+    assert line.startswith(f"feltguard sim: --host/--port: cannot listen on 127.0.0.1:{port}: ")
+    assert not journal.exists()
+
+
+def test_sim_refuses_a_truth_file_it_could_not_write_before_dealing(tmp_path, capsys):
+    journal = tmp_path / "j.sqlite"
+    line = _refused(["sim", "--no-web", "--hands", "1", "--pace", "0", "--journal", str(journal),
+                     "--truth", str(tmp_path / "no" / "truth.jsonl")], capsys)
+    assert line == (f"feltguard sim: --truth {tmp_path / 'no' / 'truth.jsonl'}: no directory "
+                    f"'{tmp_path / 'no'}' to write it in")
+    assert not journal.exists()
+
+
+def test_replay_of_a_non_utf8_scenario_names_the_file_and_line(tmp_path, capsys):
+    p = tmp_path / "bad.jsonl"
+    p.write_bytes(HAND.splitlines()[0].encode() + b'\n{"type":"seat.take","seat":1,"player":'
+                  b'"Jos\xe9","stack":200}\n')
+    line = _refused(["replay", str(p)], capsys)
+    assert line == f"feltguard replay: {p}:2: not UTF-8 text (byte 0xe9 at column 43)"
+
+
+@pytest.mark.parametrize("key", ["bring_in", "small_bet", "big_bet"])
+def test_replay_of_a_stake_that_is_not_a_number_names_the_field(tmp_path, capsys, key):
+    p = tmp_path / "stud.jsonl"
+    p.write_text(f'{{"type":"table.setup","game":"razz","{key}":"two"}}\n')
+    line = _refused(["replay", str(p)], capsys)
+    assert line == f"feltguard replay: {p}:1: field '{key}' must be an integer, got 'two'"
+
+
+def test_replay_of_an_empty_file_says_so(tmp_path, capsys):
+    p = tmp_path / "empty.jsonl"
+    p.write_text("# nothing but a comment\n")
+    assert _refused(["replay", str(p)], capsys) == f"feltguard replay: {p}: no events in it"
+
+
+def _run_config(tmp_path, deck_text: str) -> tuple[str, object]:
+    deck = tmp_path / "deck-red.json"
+    deck.write_text(deck_text)
+    journal = tmp_path / "journal.sqlite"
+    config = tmp_path / "table.toml"
+    config.write_text(f"""
+[[players]]
+seat = 1
+name = "Ann"
+stack = 200
+
+[leds]
+enabled = false
+
+[display]
+port = 0
+
+[journal]
+path = "{journal}"
+
+[deck]
+file = "{deck}"
+""")
+    return str(config), journal
+
+
+@pytest.mark.parametrize(
+    ("deck", "problem"),
+    [
+        ('{"04A1B2C3": "As", "04A1B2C4": "Zz"}', "uid 04A1B2C4: 'Zz' is not a card"),
+        ('{"04A1B2C3": "As", "04A1B2C4": "As"}', "uid 04A1B2C4: As is already the card of uid "
+                                                 "04A1B2C3"),
+        ('["As"]', "must hold a JSON object of tag uid -> card"),
+    ],
+)
+def test_run_refuses_a_bad_deck_file_and_journals_nothing(tmp_path, capsys, deck, problem):
+    """The deck was journaled as it was, and the journal then could not be replayed."""
+    config, journal = _run_config(tmp_path, deck)
+    line = _refused(["run", "--config", config], capsys)
+    assert line.startswith(f"feltguard run: {config}: deck.file: {tmp_path / 'deck-red.json'}: "
+                           f"{problem}"), line
+    assert not journal.exists()
+
+
+def test_run_refuses_a_config_that_is_not_utf8(tmp_path, capsys):
+    p = tmp_path / "table.toml"
+    p.write_bytes(b"[table]\nseats = 6 # Jos\xe9\n")
+    line = _refused(["run", "--config", str(p)], capsys)
+    assert line == f"feltguard run: {p}: not UTF-8 text (byte 0xe9 on line 2; TOML files are UTF-8)"
+
+
+def test_verify_names_a_record_that_no_longer_parses_under_an_intact_chain(tmp_path, capsys):
+    from controller.events import DeckRegister, Event
+
+    journal = tmp_path / "j.sqlite"
+    with Journal(journal) as j:
+        for event in iter_lines(HAND.splitlines()):
+            if event.seq == 5:  # written past the parser, as a buggy writer would
+                event = Event(5, 0, DeckRegister(deck="bad", tags={"04A1B2C5": "Zz"}))
+            j.append(event)
+    line = _refused(["verify", str(journal)], capsys)
+    assert line.startswith(f"feltguard verify: {journal}: record seq 5: field 'tags'")
+
+
+def test_phh_export_refuses_to_write_over_the_journal_it_exports(tmp_path, capsys):
+    journal = tmp_path / "j.sqlite"
+    with Journal(journal) as j:
+        for event in iter_lines(HAND.splitlines()):
+            j.append(event)
+    before = journal.read_bytes()
+    line = _refused(["phh", "export", str(journal), "-o", str(journal)], capsys)
+    assert line == (f"feltguard phh export: -o {journal}: is the file being exported; refusing "
+                    "to overwrite it")
+    assert journal.read_bytes() == before
+
+
+def test_phh_replay_of_a_file_with_no_readable_hand_is_exit_2(tmp_path, capsys):
+    p = tmp_path / "hands.phhs"
+    p.write_text('[1]\nvariant = "NT"\n\n[2]\nvariant = "XX"\n', "utf-8")
+    line = _refused(["phh", "replay", str(p)], capsys)
+    assert line.startswith(f"feltguard phh replay: {p}: not one hand could be read: [1]: ")
+    assert line.endswith("(and 1 more like it)")
+
+
+def test_a_message_with_a_line_break_stays_one_line(capsys):
+    from controller.cli import fail
+
+    assert fail("replay", "/tmp/a\nb: no such file") == 2
+    assert capsys.readouterr().err == "feltguard replay: /tmp/a\\nb: no such file\n"

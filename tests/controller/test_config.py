@@ -80,3 +80,112 @@ def test_bad_toml_names_the_file(tmp_path):
     p.write_text("[table\n")
     with pytest.raises(ConfigError, match=r"t\.toml: not valid TOML"):
         load(p)
+
+
+# --- bad input (issue 9) -------------------------------------------------------------------------
+
+
+def test_a_config_that_is_not_utf8_names_the_file_and_the_line(tmp_path):
+    p = tmp_path / "t.toml"
+    p.write_bytes(b"[table]\nseats = 6\nprofile = \"roberts\" # Jos\xe9\n")
+    with pytest.raises(ConfigError) as info:
+        load(p)
+    assert str(info.value) == f"{p}: not UTF-8 text (byte 0xe9 on line 3; TOML files are UTF-8)"
+
+
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ({"table": {"ante": -1}}, "table.ante: must be 0..9007199254740991, got -1"),
+        ({"table": {"big_blind": 2**60}}, "table.big_blind: must be 0..9007199254740991"),
+        ({"players": [{"seat": 1, "name": "A", "stack": 0}]},
+         r"players\[0\].stack: must be 1..9007199254740991, got 0"),
+        ({"players": [{"seat": 1, "name": " ", "stack": 5}]},
+         r"players\[0\].name: must not be empty"),
+        ({"readers": [{"url": ""}]}, r"readers\[0\].url: must not be empty"),
+        ({"readers": [{"url": "loop://", "baudrate": 0}]}, r"readers\[0\].baudrate: must be 1"),
+        ({"display": {"host": ""}}, "display.host: must not be empty"),
+        ({"journal": {"path": ""}}, "journal.path: must not be empty"),
+        ({"table": {"game": ""}}, "table.game: must not be empty"),
+    ],
+)
+def test_values_the_table_events_would_refuse_are_refused_by_key(raw, key):
+    with pytest.raises(ConfigError, match=key):
+        from_mapping(raw)
+
+
+def test_empty_strings_that_mean_the_default_are_taken():
+    c = from_mapping({"leds": {"pin_factory": ""}, "display": {"dealer_token": ""},
+                      "deck": {"file": ""}})
+    assert (c.led_pin_factory, c.dealer_token, c.deck_file) == ("", "", "")
+
+
+def test_what_run_journals_from_a_config_is_what_the_parser_takes():
+    """`feltguard run` journals a table.setup and a seat.take per player from the config: each
+    must read back from the journal."""
+    from controller.events import Event, SeatTake, TableSetup, parse_line
+
+    c = from_mapping({"table": {"seats": 9, "ante": 1, "profile": "wsop-2009"},
+                      "players": [{"seat": 9, "name": "Ann", "stack": 2**53 - 1}]})
+    bodies = [TableSetup(game=c.game, seats=c.seats, small_blind=c.small_blind,
+                         big_blind=c.big_blind, ante=c.ante, profile=c.profile,
+                         settings=dict(c.settings))]
+    bodies += [SeatTake(seat=p.seat, player=p.name, stack=p.stack) for p in c.players]
+    for i, body in enumerate(bodies, start=1):
+        assert parse_line(Event(i, 0, body).to_line()).body == body
+
+
+# --- the deck file of `feltguard run` (controller/deckfile.py) -----------------------------------
+
+
+def _deck(tmp_path, text: str | bytes):
+    from controller.deckfile import load_deck
+
+    p = tmp_path / "deck-red.json"
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p, lambda: load_deck(str(p))
+
+
+def test_a_good_deck_file_is_the_deck_register_event(tmp_path):
+    from controller.events import DeckRegister, Event, parse_line
+
+    _, load_deck = _deck(tmp_path, '{"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Xx"}')
+    body = load_deck()
+    assert body == DeckRegister(deck="deck-red", tags={"04A1B2C3D4E5F6": "As",
+                                                        "04A1B2C3D4E5F7": "Xx"})
+    assert parse_line(Event(1, 0, body).to_line()).body == body
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"04A1B2C3": "As", "04A1B2C4": "Zz"}',
+         "uid 04A1B2C4: 'Zz' is not a card like 'As' (or the joker 'Xx')"),
+        ('{"04A1B2C3": "As", "04A1B2C4": 7}', "uid 04A1B2C4: 7 is not a card"),
+        ('{"04A1B2C3": "As", "04A1B2C4": "As"}',
+         "uid 04A1B2C4: As is already the card of uid 04A1B2C3 (two tags, one card)"),
+        ('{"04A1B2C3": "As", "04A1B2C3": "Kd"}', "uid 04A1B2C3 is listed twice"),
+        ('["As", "Kd"]', "must hold a JSON object of tag uid -> card, not an array"),
+        ("{}", "holds no tags"),
+        ('{"04a1b2c3": "As"}', "uid '04a1b2c3': not a uid as the readers report it"),
+        ('{"": "As"}', "uid '': not a uid as the readers report it"),
+        ('{"04A1B2C3": "As"', "not valid JSON: Expecting ',' delimiter (line 1, column 18)"),
+        (b'{"04A1B2C3": "As\xe9"}', "not UTF-8 text (byte 0xe9 on line 1)"),
+        ("[" * 100_000, "not valid JSON: nested too deeply"),
+    ],
+)
+def test_a_bad_deck_file_names_the_file_and_the_uid(tmp_path, text, problem):
+    p, load_deck = _deck(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_deck()
+    assert str(info.value).startswith(f"deck.file: {p}: {problem}")
+
+
+def test_a_deck_file_that_cannot_be_read(tmp_path):
+    from controller.deckfile import load_deck
+
+    with pytest.raises(ConfigError, match=f"deck.file: {tmp_path}: cannot read: Is a directory"):
+        load_deck(str(tmp_path))
