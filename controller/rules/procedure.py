@@ -1009,6 +1009,12 @@ def _given_this_turn(h: GameHand, c: CardSeen) -> bool:
     return False
 
 
+def _last_logged(h: GameHand, c: CardSeen) -> bool:
+    """Is the engine's last command the one that gave ``c`` to its seat?"""
+    p = h.pos(c.seat) if c.seat is not None else None
+    return bool(h.log) and h.log[-1] == (HOLE, p, (c.card,))
+
+
 def _counted_back(h: GameHand, seat: int) -> GameHand:
     t = h.turn
     if t is None or t.seat != seat or t.given == 0:
@@ -1025,6 +1031,13 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
         return h, out
     name = card or f"tag {uid}"
     c = h.cards.get(uid)
+    if c is not None and (c.n != h.draws - 1 or (c.fed and not _last_logged(h, c))):
+        # As in hold'em (dealing.boxed): the key names the card just drawn; once another card
+        # or an action has followed it, the card has been played as dealt.
+        detail = (f"{name} was dealt before it was reported boxed; a boxed card is reported "
+                  "as it is found in the deck or as it leaves the shoe.")
+        return h, [make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},
+                                message=detail)]
     if c is not None and c.fed:
         h = _unfeed(h, c)
     h = _with(h, CardSeen(uid=uid, card=card, n=c.n if c else h.draws, seq=seq, face_up=True,
