@@ -282,7 +282,7 @@ def _hand_seats(state: TableState) -> list[int]:
     return seats or sorted(state.seating.seats) or [1]
 
 
-def _changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event],
+def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event],
              pools: Pools) -> Body:
     """``body`` with one field changed (``a`` picks the field, ``b`` the value)."""
     if isinstance(body, ShoeDraw):
@@ -345,7 +345,7 @@ def _changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event
     return body
 
 
-def _foreign(a: int, b: int, state: TableState, tail: Sequence[Event], pools: Pools) -> Body:
+def foreign(a: int, b: int, state: TableState, tail: Sequence[Event], pools: Pools) -> Body:
     """An event to insert (``a`` picks the kind, ``b`` the values)."""
     seats = _hand_seats(state)
     seat = _pick(seats, b) if b % 4 else 1 + b % 10
@@ -414,11 +414,11 @@ def mutate(tail: Sequence[Event], mutations: Iterable[Mutation], state: TableSta
             to = min(max(pos + d, 0), len(out) - 1)
             out.insert(to, out.pop(pos))
         elif op == FIELD:
-            body = well_typed(_changed(out[pos].body, m.a, m.b, state, out, pools))
+            body = well_typed(changed(out[pos].body, m.a, m.b, state, out, pools))
             if body is not None:
                 out[pos] = Event(0, 0, body)
         elif op == INSERT:
-            body = well_typed(_foreign(m.a, m.b, state, out, pools))
+            body = well_typed(foreign(m.a, m.b, state, out, pools))
             if body is not None:
                 out.insert(pos if out else 0, Event(0, 0, body))
         else:  # SPLICE
