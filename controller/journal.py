@@ -346,6 +346,13 @@ class Journal:
             # thread, always under its own lock.
             self._db = sqlite3.connect(str(self.path), isolation_level=None,
                                        check_same_thread=False)
+            # Another program's SQLite file is never touched: not even switched to WAL.
+            tables = {r[0] for r in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "events" not in tables:
+                self._db.close()
+                raise JournalError(f"{self.path}: an SQLite file, but not a Feltguard journal "
+                                   "(no events table); refusing to write into it")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring

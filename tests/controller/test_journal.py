@@ -251,3 +251,15 @@ def test_a_truncated_journal_is_one_clear_error(tmp_path):
         list(read_events(path))
     with pytest.raises(JournalError, match="damaged or truncated"):
         check(path)
+
+
+def test_another_programs_sqlite_file_is_never_written_into(tmp_path):
+    path = tmp_path / "other.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE accounts (x)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="not a Feltguard journal"):
+        Journal(path)
+    assert path.read_bytes() == before  # not even switched to WAL
