@@ -334,3 +334,25 @@ def test_a_message_with_a_line_break_stays_one_line(capsys):
 
     assert fail("replay", "/tmp/a\nb: no such file") == 2
     assert capsys.readouterr().err == "feltguard replay: /tmp/a\\nb: no such file\n"
+
+
+def test_a_reader_that_stops_reading_gets_no_traceback(tmp_path):
+    """`feltguard replay --json J | head -1`: the pipe closes under the writer (it was a
+    BrokenPipeError traceback)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    feltguard = Path(sys.executable).parent / "feltguard"
+    if not feltguard.exists():
+        pytest.skip(f"no {feltguard}")
+    p = tmp_path / "undos.jsonl"  # each undo of an undo is a finding: ~400 KB of JSON lines
+    p.write_text('{"type":"table.setup"}\n' + '{"type":"undo"}\n' * 400)
+    proc = subprocess.Popen([str(feltguard), "replay", "--json", str(p)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(100)
+    proc.stdout.close()  # as head does
+    err = proc.stderr.read().decode()
+    assert proc.wait(30) == 1
+    assert err == ""
