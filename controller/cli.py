@@ -321,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal", default=None, type=text("a file"),
                    help="journal file (default: a temporary file, removed at exit)")
     p.add_argument("--dealer-token", default=None, type=text("a token"),
-                   help="token for the dealer view (default: random, printed at start)")
+                   help="token for the dealer view (default: random, written to a 0600 file "
+                        "whose path is printed)")
     p.add_argument("--seat-changes", type=fraction(0, 1), default=0.05,
                    help="chance per hand that, before it, a player goes away or comes back, "
                         "leaving, or a new player sitting down (0..1, default 0.05)")
