@@ -433,8 +433,7 @@ def _check_int(key: str, value: Any, *, lo: int | None = None, hi: int = INT_MAX
 
 def _short(value: int) -> str:
     """An int for a message: a huge one by its size, not its (maybe 4,000) digits."""
-    text = str(value) if value.bit_length() < 200 else f"a {value.bit_length()}-bit number"
-    return text
+    return str(value) if value.bit_length() < 200 else f"a {value.bit_length()}-bit number"
 
 
 def _int(obj: Mapping[str, Any], key: str, *, lo: int | None = None, hi: int = INT_MAX) -> int:
@@ -480,7 +479,8 @@ def _check_types(body: Body) -> None:
 
 def validate_body(body: Body) -> None:
     """Every check on a body: the field types, then the domain; raise EventError naming the
-    field. A body that passes is exactly one whose JSON line parses back to it."""
+    field. A body that passes reads back equal from its JSON line (tests/controller/
+    test_events.py holds this for bodies of every type), so it can be journaled."""
     if type(body) not in BODY_TYPES.values():
         raise EventError(f"not an event body: {type(body).__name__}")
     _check_types(body)
