@@ -433,10 +433,12 @@ def boxed(deal: Deal, uid: str, card: str | None, seq: int) -> tuple[Deal, list[
                                        message=detail)]
         cards = dict(deal.cards)
         del cards[uid]
+        extras = tuple(u for u in deal.extras if u != uid)
+        # A scrap of paper is no extra card: a single extra waiting to be judged was this one.
         deal = replace(deal, cards=MappingProxyType(cards), draws=deal.draws - 1,
                        sequence=tuple(u for u in deal.sequence if u != uid),
                        exposed=tuple(u for u in deal.exposed if u != uid),
-                       extras=tuple(u for u in deal.extras if u != uid))
+                       extras=extras, pending_extra=deal.pending_extra and bool(extras))
     initial = deal.draws < deal.hole_total
     deal = replace(deal, boxed=(*deal.boxed, (uid, name, initial)))
     in_deal = [b[1] for b in deal.boxed if b[2]]

@@ -178,6 +178,37 @@ def test_a_card_reported_boxed_after_play_went_on_is_out_of_place():
     assert [len(cards) for cards in state.hand.game.eng.holes] == [5, 5]
 
 
+def test_an_extra_card_reported_boxed_is_no_longer_a_pending_extra_card():
+    # Heads-up hold'em: a fifth card lands at seat 2 after the starting hands (one extra card,
+    # judged once the dealer moves on), then the dealer keys it boxed: it is a scrap of paper
+    # (RR Section 3, Irregularities, r.7), no extra card, so the call that follows raises no
+    # EXTRA_CARD_SINGLE_BECOMES_BURN. Before the fix: IndexError in dealing.moving_on (the
+    # pending extra card had been taken out of the list).
+    state, steps = _replay("""
+{"seq":1,"type":"seat.take","seat":1,"player":"Ann","stack":200}
+{"seq":2,"type":"seat.take","seat":2,"player":"Bob","stack":200}
+{"seq":3,"type":"deck.register","deck":"d","tags":{"T1":"As","T2":"Kd","T3":"Qh","T4":"Jc","T5":"Tc"}}
+{"seq":4,"type":"hand.start","button":1}
+{"seq":5,"type":"action","seat":1,"kind":"post","amount":1}
+{"seq":6,"type":"action","seat":2,"kind":"post","amount":2}
+{"seq":7,"type":"shoe.draw","uid":"T1"}
+{"seq":8,"type":"zone.read","uid":"T1","zone":"seat:2"}
+{"seq":9,"type":"shoe.draw","uid":"T2"}
+{"seq":10,"type":"zone.read","uid":"T2","zone":"seat:1"}
+{"seq":11,"type":"shoe.draw","uid":"T3"}
+{"seq":12,"type":"zone.read","uid":"T3","zone":"seat:2"}
+{"seq":13,"type":"shoe.draw","uid":"T4"}
+{"seq":14,"type":"zone.read","uid":"T4","zone":"seat:1"}
+{"seq":15,"type":"shoe.draw","uid":"T5"}
+{"seq":16,"type":"zone.read","uid":"T5","zone":"seat:2"}
+{"seq":17,"type":"card.boxed","uid":"T5"}
+{"seq":18,"type":"action","seat":1,"kind":"call"}
+""")
+    assert _codes(steps) == [(17, "BOXED_CARD_SINGLE")]
+    assert state.phase == "preflop"
+    assert state.hand is not None and state.hand.deal.extras == ()
+
+
 # --- the fuzz -------------------------------------------------------------------------------------
 
 EXAMPLES = 2000
