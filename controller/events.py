@@ -732,11 +732,17 @@ def decode_lines(lines: Iterable[bytes], *, source: str = "<events>") -> Iterato
                              f"at column {exc.start + 1})") from None
 
 
-def read_scenario(path: str | Path) -> list[Event]:
-    """Read a scenario (JSON Lines) file; errors name the file and the line."""
+def iter_scenario(path: str | Path) -> Iterator[Event]:
+    """A scenario (JSON Lines) file's events, streamed: one line in memory at a time, so a
+    month of events replays in constant memory. Errors name the file and the line."""
     p = Path(path)
     with p.open("rb") as fh:
-        return list(iter_lines(decode_lines(fh, source=str(p)), source=str(p)))
+        yield from iter_lines(decode_lines(fh, source=str(p)), source=str(p))
+
+
+def read_scenario(path: str | Path) -> list[Event]:
+    """Read a whole scenario (JSON Lines) file; errors name the file and the line."""
+    return list(iter_scenario(path))
 
 
 def make(seq: int, body: Body, ts: int = 0) -> Event:

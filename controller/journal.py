@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.events import Event, EventError, iter_lines, parse_event
+from controller.events import Event, EventError, iter_scenario, parse_event
 
 GENESIS = "0" * 64
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -334,13 +334,13 @@ class Journal:
     ) -> None:
         self.path = Path(path)
         self.key_path = Path(key_path) if key_path is not None else key_path_for(self.path)
-        if key is None:
-            key = load_or_create_key(self.key_path)
-        self._key = key
         if self.path.is_dir():
             raise JournalError(f"{self.path}: is a directory, not a journal")
         if self.path.exists() and self.path.stat().st_size and not is_journal_file(self.path):
             raise JournalError(f"{self.path}: not an SQLite journal; refusing to write into it")
+        if key is None:  # only once the file is known to be ours (no stray key files)
+            key = load_or_create_key(self.key_path)
+        self._key = key
         try:
             # check_same_thread=False: the daemon appends from the reader thread and the console
             # thread, always under its own lock.
@@ -461,23 +461,7 @@ def iter_events(path: str | Path) -> Iterator[Event]:
         raise problem
     if is_journal_file(path):
         return read_events(path)
-    return _scenario_events(path)
-
-
-def _scenario_events(path: str | Path) -> Iterator[Event]:
-    """A scenario file's events, streamed line by line; a line that is not UTF-8 is an
-    EventError naming the file and the line, like any other malformed line."""
-
-    def text_lines(fh: Iterable[bytes]) -> Iterator[str]:
-        for n, raw in enumerate(fh, start=1):
-            try:
-                yield raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise EventError(f"{path}:{n}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at "
-                                 f"column {exc.start + 1})") from None
-
-    with open(path, "rb") as fh:
-        yield from iter_lines(text_lines(fh), source=str(path))
+    return iter_scenario(path)
 
 
 def load_events(path: str | Path) -> list[Event]:

@@ -263,3 +263,11 @@ def test_another_programs_sqlite_file_is_never_written_into(tmp_path):
     with pytest.raises(JournalError, match="not a Feltguard journal"):
         Journal(path)
     assert path.read_bytes() == before  # not even switched to WAL
+
+
+def test_a_file_refused_as_a_journal_leaves_no_key_behind(tmp_path):
+    path = tmp_path / "random.bin"
+    path.write_bytes(os.urandom(100))
+    with pytest.raises(JournalError, match="not an SQLite journal"):
+        Journal(path)
+    assert not key_path_for(path).exists()
