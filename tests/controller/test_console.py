@@ -38,3 +38,14 @@ def test_commands(line, body):
 def test_bad_commands_say_what_is_wrong(line, message):
     with pytest.raises(EventError, match=message):
         parse_command(line)
+
+
+@pytest.mark.parametrize("line", [
+    '{"type": "hand.start", "x": ' + "[" * 100_000,  # RecursionError before
+    '{"type": "seat.take", "seat": ' + "9" * 5000 + "}",  # ValueError before
+    '{"type": "hand.start"',
+    "{}",
+])
+def test_a_bad_json_console_line_is_an_event_error_not_a_traceback(line):
+    with pytest.raises(EventError):
+        parse_command(line)
