@@ -4,7 +4,8 @@
     feltguard sim [--hands N] [--mistakes RATE] ...
                                           a simulated 6-seat table with its live view
     feltguard replay FILE [--json]        replay a scenario (.jsonl) or a journal (.sqlite)
-    feltguard verify JOURNAL              check a journal's hash chain
+    feltguard verify JOURNAL              check a journal's keyed hash chain and anchors
+    feltguard key PATH                    create a journal key (at install)
     feltguard phh replay FILE             replay PHH hands, compare with finishing_stacks
     feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
 """
@@ -18,12 +19,21 @@ import math
 import os
 import socket
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from controller.events import LIVE_GAMES, EventError
-from controller.journal import JournalError, load_events, read_events, verify
+from controller.journal import (
+    JournalError,
+    check,
+    create_key,
+    is_journal_file,
+    iter_events,
+    key_id,
+    key_path_for,
+    read_events,
+)
 
 
 def fail(command: str, message: str) -> int:
@@ -71,44 +81,85 @@ def _print_state(snap: dict[str, Any], out: TextIO) -> None:
                   f"hole {_fmt_cards(seat.get('hole') or [])} {' '.join(flags)}\n")
 
 
+def journal_gate(command: str, path: str, args: argparse.Namespace) -> int | None:
+    """Check a journal before anything reads it for a person: its keyed chain and anchors
+    (controller/journal.py). None to go on; otherwise the exit status. A journal that fails the
+    check is refused (1) unless ``--force``, which goes on under a loud warning; a scenario
+    file has no chain and passes."""
+    if not is_journal_file(path):
+        return None
+    try:
+        verdict = check(path, key_path=args.key, anchors=args.anchors)
+        problem = verdict.problem
+    except JournalError as exc:
+        if not args.force or not str(exc).startswith(str(args.key or key_path_for(path))):
+            return fail(command, str(exc))
+        problem = f"not checked: {exc}"  # no key: --force reads it unchecked
+    if problem is None:
+        return None
+    if not args.force:
+        print(f"feltguard {command}: {path}: {problem}; refusing to read it (--force to read "
+              "it anyway)", file=sys.stderr)
+        return 1
+    print(f"feltguard {command}: WARNING: {path}: {problem}; read anyway (--force): what "
+          "follows may not be what the table journaled", file=sys.stderr, flush=True)
+    args.forced_problem = problem
+    return None
+
+
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    from controller.rules import apply, initial_state, snapshot
+    from controller.guard import guarded_apply
+    from controller.rules import initial_state
 
+    gate = journal_gate("replay", args.file, args)
+    if gate is not None:
+        return gate
+    forced = getattr(args, "forced_problem", None)
+    if forced is not None:
+        if args.json:
+            out.write(json.dumps({"type": "warning", "file": args.file, "problem": forced,
+                                  "forced": True}) + "\n")
+        else:
+            out.write(f"WARNING: {args.file}: {forced}; replayed anyway (--force)\n\n")
+    state = initial_state()
+    snap: Mapping[str, Any] = {}
+    n_events = n_findings = 0
     try:
-        events = load_events(args.file)
+        # streamed: one event in memory at a time, whatever the file's length
+        for event in iter_events(args.file):
+            n_events += 1
+            applied = guarded_apply(state, event)
+            step, snap = applied.step, applied.snap
+            state = step.state
+            for finding in step.findings:
+                n_findings += 1
+                data = finding.to_json()
+                if args.json:
+                    out.write(json.dumps({"type": "finding", **data}) + "\n")
+                else:
+                    _print_finding(data, out)
+            if step.results:
+                hand = int(snap["hand"]["number"])
+                pots = [a.to_json() for a in step.results]
+                if args.json:
+                    out.write(json.dumps({"type": "pots", "hand": hand, "seq": event.seq,
+                                          "pots": pots}) + "\n")
+                else:
+                    _print_pots(hand, event.seq, pots, out)
     except (EventError, JournalError) as exc:
         return fail("replay", str(exc))
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
         return fail("replay", f"{args.file}: {exc.strerror or exc}")
-    if not events:
+    if not n_events:
         return fail("replay", f"{args.file}: no events in it")
-    state = initial_state()
-    n_findings = 0
-    for event in events:
-        step = apply(state, event)
-        state = step.state
-        for finding in step.findings:
-            n_findings += 1
-            data = finding.to_json()
-            if args.json:
-                out.write(json.dumps({"type": "finding", **data}) + "\n")
-            else:
-                _print_finding(data, out)
-        if step.results:
-            hand = int(snapshot(state)["hand"]["number"])
-            pots = [a.to_json() for a in step.results]
-            if args.json:
-                out.write(json.dumps({"type": "pots", "hand": hand, "seq": event.seq,
-                                      "pots": pots}) + "\n")
-            else:
-                _print_pots(hand, event.seq, pots, out)
-    snap = snapshot(state)
     if args.json:
         out.write(json.dumps({"type": "state", "snapshot": snap}) + "\n")
     else:
-        _print_state(snap, out)
-        out.write(f"{len(events)} events, {n_findings} findings\n")
+        _print_state(dict(snap), out)
+        out.write(f"{n_events} events, {n_findings} findings\n")
     return 0
 
 
@@ -119,16 +170,41 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # is still a journal that cannot be replayed
         for _ in read_events(args.journal):
             pass
-        bad = verify(args.journal)
+        verdict = check(args.journal, key_path=args.key, anchors=args.anchors)
     except JournalError as exc:
         return fail("verify", str(exc))
     except OSError as exc:
         return fail("verify", f"{args.journal}: {exc.strerror or exc}")
-    if bad is None:
-        print(f"{args.journal}: hash chain intact")
+    if verdict.ok:
+        tail = (f"; {verdict.unanchored} record(s) after the last anchor (a crash's tail: "
+                "checked, but a cut there would not show)" if verdict.unanchored else "")
+        print(f"{args.journal}: intact: {verdict.events} records chained under the key, "
+              f"{verdict.anchors} anchor(s) found in it{tail}")
         return 0
-    print(f"{args.journal}: hash chain broken at seq {bad}")
+    print(f"{args.journal}: {verdict.problem}")
     return 1
+
+
+def cmd_key(args: argparse.Namespace) -> int:
+    """A new journal key, for the install (docs/security.md)."""
+    try:
+        key = create_key(args.path)
+    except JournalError as exc:
+        return fail("key", str(exc))
+    print(f"{args.path}: a new journal key (id {key_id(key)}, mode 0600); keep a copy apart "
+          "from the journal")
+    return 0
+
+
+def add_check_options(p: argparse.ArgumentParser, *, force: bool) -> None:
+    """The journal key and anchor file options of every command that checks a journal."""
+    p.add_argument("--key", default=None, type=text("a file"),
+                   help="the journal's key file (default: JOURNAL.key beside it)")
+    p.add_argument("--anchors", default=None, type=text("a file"),
+                   help="the journal's anchor file (default: JOURNAL.anchors beside it)")
+    if force:
+        p.add_argument("--force", action="store_true",
+                       help="read a journal that fails its check, under a loud warning")
 
 
 def sim_seats(game: str) -> tuple[int, int]:
@@ -337,14 +413,21 @@ def build_parser() -> argparse.ArgumentParser:
                         "2..the game's maximum)")
     p.set_defaults(func=cmd_sim)
 
-    p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core")
+    p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core "
+                       "(a journal is checked first)")
     p.add_argument("file", type=text("a file"), help="scenario (.jsonl) or journal (SQLite)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    add_check_options(p, force=True)
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("verify", help="check a journal's hash chain")
+    p = sub.add_parser("verify", help="check a journal: its keyed hash chain and its anchors")
     p.add_argument("journal", type=text("a file"))
+    add_check_options(p, force=False)
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("key", help="create a journal key file (0600; never overwritten)")
+    p.add_argument("path", type=text("a file"))
+    p.set_defaults(func=cmd_key)
 
     from controller.phh.commands import add_phh_parser
 

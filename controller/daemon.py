@@ -11,20 +11,16 @@ The rules core never raises (its fuzz in the suite and in ``bench.fuzz`` holds i
 daemon still guards it, as the last line of defence of a live table: if applying an event fails
 anyway, the event stays journaled, the state stays as it was before it, a ``CORE_FAULT`` finding
 with the traceback's digest is journaled and shown, and the table goes on. Recovery and replay
-go through the same guard (``guarded_apply``), so a journal holding such an event still brings
-the table back up, to the same state.
+go through the same guard (``controller.guard.guarded_apply``), so a journal holding such an
+event still brings the table back up, to the same state.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from controller.events import (
@@ -37,16 +33,9 @@ from controller.events import (
     MisdealDeclared,
     parse_event,
 )
+from controller.guard import guarded_apply
 from controller.journal import Journal, JournalError, check, read_events
-from controller.rules import (
-    Finding,
-    Step,
-    TableState,
-    apply,
-    initial_state,
-    make_finding,
-    snapshot,
-)
+from controller.rules import Step, TableState, initial_state, snapshot
 from controller.sensing import Sensing, TagReadLike
 
 log = logging.getLogger("feltguard.daemon")
@@ -62,51 +51,6 @@ def checked(event: Event) -> Event:
     """``event`` as a replay will read it back, or EventError: the journal only ever holds events
     that parse, so it always replays."""
     return parse_event(event.to_json())
-
-
-@dataclass(frozen=True)
-class Applied:
-    """One guarded application: the step and the snapshot of its state; ``fault`` is the
-    CORE_FAULT finding when applying failed (then the state is the one before the event)."""
-
-    step: Step
-    snap: Mapping[str, Any]
-    fault: Finding | None = None
-
-
-def fault_digest(exc: BaseException) -> str:
-    """A short digest of where an exception was raised: the same bug gives the same digest on
-    every table and every replay (file names, lines and functions; no values)."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    site = "|".join(f"{Path(f.filename).name}:{f.lineno}:{f.name}" for f in frames)
-    return hashlib.sha256(f"{type(exc).__name__}|{site}".encode()).hexdigest()[:12]
-
-
-def guarded_apply(state: TableState, event: Event) -> Applied:
-    """``apply`` and ``snapshot``, and the findings serialised, under the last line of defence."""
-    try:
-        step = apply(state, event)
-        snap = snapshot(step.state)
-        for f in step.findings:
-            f.to_json()
-        for a in step.results:
-            a.to_json()
-        return Applied(step, snap)
-    except Exception as exc:  # the core's contract is broken: keep the table up (module doc)
-        digest = fault_digest(exc)
-        log.error("CORE_FAULT %s on seq %d (%s): %s\n%s", digest, event.seq, event.type, exc,
-                  "".join(traceback.format_exception(exc)))
-        where = traceback.extract_tb(exc.__traceback__)[-1:]
-        site = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
-        fault = make_finding("CORE_FAULT", event.seq, fill={
-            "event": f"{event.type} (seq {event.seq})", "digest": digest, "seq": event.seq},
-            message=f"Feltguard could not judge {event.type} (seq {event.seq}): "
-                    f"{type(exc).__name__}{site}; fault {digest}. The table goes on.")
-        try:
-            snap = snapshot(state)
-        except Exception:  # pragma: no cover - the state before was snapshotted already
-            snap = {}
-        return Applied(Step(state, (fault,)), snap, fault)
 
 
 class TableDaemon:

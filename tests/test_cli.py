@@ -112,7 +112,7 @@ def test_verify_reports_a_broken_chain(tmp_path, capsys):
     db.commit()
     db.close()
     assert main(["verify", str(journal)]) == 1
-    assert "broken at seq 8" in capsys.readouterr().out
+    assert "record seq 8 follows seq 6" in capsys.readouterr().out
 
 
 def test_replay_missing_file(capsys):

@@ -77,7 +77,7 @@ def cmd_phh_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def cmd_phh_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.cli import fail
+    from controller.cli import fail, journal_gate
     from controller.events import EventError
     from controller.journal import JournalError
     from controller.phh.export import export_file
@@ -89,6 +89,9 @@ def cmd_phh_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
         problem = _output_problem(args.journal, output)
         if problem:
             return fail("phh export", f"-o {output}: {problem}")
+    gate = journal_gate("phh export", args.journal, args)  # a journal is checked first
+    if gate is not None:
+        return gate
     try:
         hands = export_file(args.journal)
     except (EventError, JournalError) as exc:
@@ -138,7 +141,8 @@ def _has_events(path: str) -> bool:
 
 def add_phh_parser(sub: Any) -> None:
     """Add ``phh replay`` and ``phh export`` to the ``feltguard`` subcommands."""
-    from controller.cli import text
+    from controller.cli import add_check_options, text
+
     phh = sub.add_parser("phh", help="PHH hand histories: replay them, export the table's hands")
     cmds = phh.add_subparsers(dest="phh_command", required=True)
 
@@ -153,4 +157,5 @@ def add_phh_parser(sub: Any) -> None:
     p.add_argument("journal", type=text("a file"), help="journal (SQLite) or scenario (.jsonl)")
     p.add_argument("-o", "--output", default=None, type=text("a file or -"),
                    help="output .phhs file (default: stdout)")
+    add_check_options(p, force=True)
     p.set_defaults(func=cmd_phh_export)

@@ -1,10 +1,11 @@
 """Export the hands the live table played as PHH: journal -> rules core -> one hand per table hand.
 
-The journal's events are replayed through the live rules core (``controller.rules.apply``, read
-through its public view ``snapshot``), which is the only authority on what happened: which
-seats were dealt in, the stacks, which action it applied (and how: an undersized bet it raised
-to the minimum is exported at the size it was applied), the cards in each seat and on the
-board, and the pots. For each table hand this module writes one ``HandHistory``:
+The journal's events are replayed through the live rules core (``controller.rules.apply`` under
+the daemon's guard, ``controller.guard``, read through its public view ``snapshot``), which is
+the only authority on what happened: which seats were dealt in, the stacks, which action it
+applied (and how: an undersized bet it raised to the minimum is exported at the size it was
+applied), the cards in each seat and on the board, and the pots. For each table hand this module
+writes one ``HandHistory``:
 
 - variant ``NT`` (the live table plays no-limit hold'em), players in PHH order: p1 is the first
   seat left of the button, pn the button (heads-up: p1 the big blind, p2 the button, and PHH
@@ -35,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.events import Action, Event, HandStart
-from controller.journal import load_events
+from controller.guard import guarded_apply
+from controller.journal import iter_events
 from controller.phh.notation import HandHistory, Number, PhhAction, parse_action
-from controller.rules import Finding, PotAward, TableState, apply, initial_state, snapshot
+from controller.rules import Finding, PotAward, TableState, initial_state, snapshot
 from controller.rules.cards import is_card
 
 
@@ -119,9 +121,10 @@ class _Exporter:
 
     def feed(self, event: Event) -> None:
         before = self.snap
-        step = apply(self.state, event)
+        applied = guarded_apply(self.state, event)  # the daemon's path: the same states
+        step = applied.step
         self.state = step.state
-        after = self.snap = snapshot(step.state)
+        after = self.snap = dict(applied.snap)
         h0, h1 = before["hand"], after["hand"]
         body = event.body
         rec = self.current
@@ -288,4 +291,4 @@ def export_events(events: Iterable[Event]) -> list[HandHistory]:
 def export_file(path: str | Path) -> list[HandHistory]:
     """The hands of a journal (SQLite) or a scenario file (JSON Lines). Raises
     ``controller.journal.JournalError`` or ``controller.events.EventError`` for a bad file."""
-    return export_events(load_events(path))
+    return export_events(iter_events(path))

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-import controller.daemon as daemon_module
-from controller.daemon import TableDaemon, fault_digest
+import controller.guard as guard_module
+from controller.daemon import TableDaemon
 from controller.events import (
     Action,
     DeckRegister,
@@ -23,6 +23,7 @@ from controller.events import (
     TableSetup,
     ZoneRead,
 )
+from controller.guard import fault_digest
 from controller.journal import Journal, JournalError, anchor_path_for, check, read_findings
 from controller.rules import apply as real_apply
 
@@ -55,7 +56,7 @@ def broken_core(monkeypatch):
             next(iter(()))  # StopIteration, as escaped from dealing._add_tail
         return real_apply(state, event)
 
-    monkeypatch.setattr(daemon_module, "apply", apply)
+    monkeypatch.setattr(guard_module, "apply", apply)
 
 
 def test_a_core_fault_is_journaled_skipped_and_the_table_goes_on(tmp_path, broken_core):

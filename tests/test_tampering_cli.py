@@ -1,0 +1,98 @@
+"""Tampering, seen from the command line: a journal whose chain or anchors fail their check is
+refused by ``replay`` and ``phh export`` (exit 1, one line), read under a loud warning with
+``--force``, and described by ``verify``; ``key`` makes a key and never overwrites one."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import stat
+
+import pytest
+
+from controller.cli import main
+from controller.events import iter_lines
+from controller.journal import Journal, anchor_path_for, key_path_for
+from tests.test_cli import HAND
+
+
+@pytest.fixture
+def journal(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        for event in iter_lines(HAND.splitlines()):
+            j.append(event)
+            if event.type == "hand.end":
+                j.anchor("hand", 1)
+    return path
+
+
+def _cut_tail(path, keep: int) -> None:
+    db = sqlite3.connect(path)
+    db.execute("DROP TRIGGER events_no_delete")
+    db.execute("DELETE FROM events WHERE seq > ?", (keep,))
+    db.commit()
+    db.close()
+
+
+def test_an_intact_journal_replays_and_verifies(journal, capsys):
+    assert main(["verify", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "intact" in out and "anchor(s)" in out
+    assert main(["replay", "--json", str(journal)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[-1]["type"] == "state" and not any(x["type"] == "warning" for x in lines)
+
+
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--json"], ["phh", "export"]])
+def test_a_journal_with_a_cut_tail_is_refused(journal, capsys, command):
+    _cut_tail(journal, 5)
+    assert main([*command, str(journal)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing replayed
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "cut off" in err[0] and "--force" in err[0]
+
+
+def test_force_replays_a_broken_journal_under_a_loud_warning(journal, capsys):
+    _cut_tail(journal, 5)
+    assert main(["replay", "--force", "--json", str(journal)]) == 0
+    captured = capsys.readouterr()
+    assert "WARNING" in captured.err and "cut off" in captured.err
+    first = json.loads(captured.out.splitlines()[0])
+    assert first["type"] == "warning" and first["forced"] is True
+    assert main(["replay", "--force", str(journal)]) == 0
+    assert capsys.readouterr().out.startswith("WARNING:")
+
+
+def test_verify_names_the_problem(journal, capsys):
+    _cut_tail(journal, 5)
+    assert main(["verify", str(journal)]) == 1
+    assert "the journal ends at seq 5" in capsys.readouterr().out
+
+
+def test_a_journal_without_its_key_is_refused_unless_forced(journal, capsys):
+    key_path_for(journal).rename(journal.with_name("elsewhere.key"))
+    assert main(["replay", str(journal)]) == 2
+    assert "no journal key there" in capsys.readouterr().err
+    assert main(["replay", "--force", str(journal)]) == 0
+    assert "not checked" in capsys.readouterr().err
+    assert main(["verify", "--key", str(journal.with_name("elsewhere.key")), str(journal)]) == 0
+
+
+def test_an_anchor_written_without_the_key_fails(journal, capsys):
+    with open(anchor_path_for(journal), "a") as fh:
+        fh.write(json.dumps({"journal": "x", "seq": 3, "hash": "00", "why": "hand",
+                             "hand": 1, "mac": "00"}) + "\n")
+    assert main(["verify", str(journal)]) == 1
+    assert "not written with the journal's key" in capsys.readouterr().out
+
+
+def test_key_creates_a_private_key_and_never_overwrites_one(tmp_path, capsys):
+    path = tmp_path / "journal.key"
+    assert main(["key", str(path)]) == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    before = path.read_bytes()
+    assert main(["key", str(path)]) == 2
+    assert "never overwritten" in capsys.readouterr().err
+    assert path.read_bytes() == before
