@@ -45,10 +45,14 @@ seats = 10
 [display]
 host = "0.0.0.0"
 port = 5000
-dealer_token = ""          # "" = a random token, printed at start
+dealer_token = ""          # "" = a random token, written to a 0600 file beside the journal
+                           # (its path is printed, never the token: docs/display.md)
 
 [journal]
 path = "feltguard-journal.sqlite"
+key_file = ""              # "" = JOURNAL.key beside it (created 0600 if absent; at a real
+                           # table, made at install with `feltguard key`: docs/security.md)
+anchor_file = ""           # "" = JOURNAL.anchors beside it (chattr +a at a real table)
 
 [deck]
 file = "deck-red.json"     # JSON object: tag uid -> card ("04A1B2C3D4": "As")
@@ -108,6 +112,8 @@ class Config:
     port: int = 5000
     dealer_token: str = ""
     journal_path: str = "feltguard-journal.sqlite"
+    journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
+    journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
     deck_file: str = ""
 
 
@@ -118,7 +124,7 @@ _SECTIONS = {
     "antennas": None,
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "dealer_token"},
-    "journal": {"path"},
+    "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
 }
 
@@ -266,6 +272,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     journal = raw.get("journal", {})
     if "path" in journal:
         kw["journal_path"] = _typed(journal, "path", str, "journal")
+    for key in ("key_file", "anchor_file"):  # "": beside the journal
+        if key in journal:
+            kw[f"journal_{key}"] = _typed(journal, key, str, "journal", empty=True)
     deck = raw.get("deck", {})
     if "file" in deck:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file

@@ -123,7 +123,8 @@ def run_table(
               file=sys.stderr)
         return 2
     try:
-        journal = Journal(config.journal_path)
+        journal = Journal(config.journal_path, key_path=config.journal_key_file or None,
+                          anchors=config.journal_anchor_file or None)
     except JournalError as exc:
         print(f"feltguard run: {exc}", file=sys.stderr)
         if leds is not None:

@@ -10,7 +10,7 @@ import threading
 import time
 
 from controller.config import load
-from controller.journal import JournalError, read_events
+from controller.journal import JournalError, check, read_events
 from controller.runner import run_table
 from drivers.simulated_reader import SimulatedReader
 
@@ -117,6 +117,8 @@ port = 0
 
 [journal]
 path = "{journal}"
+key_file = "{tmp_path / 'journal.key'}"
+anchor_file = "{tmp_path / 'anchors'}"
 
 [deck]
 file = "{tmp_path / 'deck.json'}"
@@ -155,3 +157,6 @@ file = "{tmp_path / 'deck.json'}"
     assert "resumed from" in out and "hand 1 was in play" in out
     assert "not applied during a hand" in out
     assert [e.body.kind for e in read_events(journal) if e.type == "action"][-1] == "call"
+    # the key and the anchors where the config put them, and the journal checks out with them
+    assert not (tmp_path / "journal.sqlite.key").exists()
+    assert check(journal, key_path=tmp_path / "journal.key", anchors=tmp_path / "anchors").ok

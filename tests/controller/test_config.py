@@ -189,3 +189,14 @@ def test_a_deck_file_that_cannot_be_read(tmp_path):
 
     with pytest.raises(ConfigError, match=f"deck.file: {tmp_path}: cannot read: Is a directory"):
         load_deck(str(tmp_path))
+
+
+def test_the_journal_key_and_anchor_files_may_be_placed_apart(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('[journal]\npath = "/var/lib/feltguard/j.sqlite"\n'
+                    'key_file = "/etc/feltguard/journal.key"\n'
+                    'anchor_file = "/var/lib/feltguard/j.anchors"\n')
+    config = load(path)
+    assert config.journal_key_file == "/etc/feltguard/journal.key"
+    assert config.journal_anchor_file == "/var/lib/feltguard/j.anchors"
+    assert from_mapping({}).journal_key_file == ""  # beside the journal
