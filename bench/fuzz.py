@@ -18,7 +18,8 @@ What a stream is. A *base stream* is a real sequence of table events:
 - every scenario file of ``tests/scenarios/**.jsonl`` (``controller.journal.load_events``).
 
 A *mutated stream* is a base stream cut at a position ``k``: its first ``k`` events unchanged,
-then a *tail* (the next events of the base) changed by one to three mutations, then nothing more.
+then a *tail* (the next events of the base) changed by one to three mutations (one time in five:
+three to eight, a table far off the book), then nothing more.
 Since the state is immutable and ``apply`` pure, the state after the first ``k`` events is kept
 once per base stream (``Track``) and every mutated stream starts from it: only the tail is
 applied. The tail is ``window`` events long (the suite's test: a short window); with
@@ -65,6 +66,9 @@ runs at least 100,000 in the suite.
 from __future__ import annotations
 
 import argparse
+import bisect
+import functools
+import itertools
 import json
 import multiprocessing
 import random
@@ -73,7 +77,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +120,7 @@ from controller.events import (
 from controller.journal import load_events
 from controller.rules import TableState, apply, initial_state, snapshot
 from controller.rules.catalogue import CATALOGUE
+from controller.rules.house_rules import Settings
 from controller.sim import GameDealer, SimDealer, expand
 from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES
 
@@ -127,6 +132,25 @@ JOKER_UID = "FZJOKER000000001"  # registered as the joker in the hold'em base st
 PURITY_EVERY = 16  # one stream in this many gets the per-event purity and snapshot checks
 AMOUNTS = (0, 1, 2, 3, 4, 5, 7, 10, 20, 50, 99, 100, 199, 200, 201, 400, 10_000)
 PROFILES = ("roberts", "roberts-home", "wsop-2009", "tda-tournament")
+
+def random_settings(rng: random.Random) -> dict[str, Any]:
+    """A few house-rules settings (controller/rules/house_rules.py) with random values."""
+    choices = {f.name: f.metadata["choices"] for f in fields(Settings)
+               if f.metadata.get("choices")}
+    names = rng.sample(sorted(choices), k=min(len(choices), rng.randint(1, 4)))
+    return {n: rng.choice(choices[n]) for n in names}
+
+
+def varied_setup(body: TableSetup, rng: random.Random) -> TableSetup:
+    """``body`` under a random profile, and now and then a few settings overridden (the base
+    streams are dealt by the book of Robert's Rules; other tables play other books)."""
+    for _ in range(8):
+        settings = random_settings(rng) if rng.random() < 0.5 else {}
+        candidate = well_typed(replace(body, profile=rng.choice(PROFILES), settings=settings))
+        if isinstance(candidate, TableSetup):
+            return candidate
+    return body
+
 
 # --- base streams ---------------------------------------------------------------------------------
 
@@ -154,6 +178,8 @@ def holdem_stream(seed: int, hands: int) -> Base:
     for _ in range(hands):
         for step in dealer.next_hand():
             for body in expand(step):
+                if isinstance(body, TableSetup) and seed % 2:
+                    body = varied_setup(body, rng)
                 if isinstance(body, DeckRegister):
                     body = DeckRegister(deck=body.deck, tags={**body.tags, JOKER_UID: "Xx"})
                 bodies.append(body)
@@ -166,6 +192,8 @@ def game_stream(game: str, seed: int, hands: int) -> Base:
     seats = rng.randint(2, 6)
     dealer = GameDealer(game, rng, seats=seats, mistake_rate=0.5)
     bodies = [b for _ in range(hands) for step in dealer.next_hand() for b in expand(step)]
+    if seed % 2:
+        bodies = [varied_setup(b, rng) if isinstance(b, TableSetup) else b for b in bodies]
     return Base(f"{game} seed {seed} seats {seats}", _numbered(bodies))
 
 
@@ -215,6 +243,21 @@ class Track:
         return later[1] if len(later) > 1 else len(self)
 
 
+@functools.cache
+def _ends(tracks: tuple[Track, ...]) -> tuple[int, ...]:
+    return tuple(itertools.accumulate(len(t) for t in tracks))
+
+
+def locate(tracks: Sequence[Track], g: int) -> tuple[Track, int]:
+    """The ``g``-th event of all the base streams end to end (modulo their total): its track
+    and position. Positions are drawn this way, uniformly over events, so that a long stream
+    of many hands weighs what it holds and a short scenario file what it holds."""
+    ends = _ends(tuple(tracks))
+    g %= ends[-1]
+    i = bisect.bisect_right(ends, g)
+    return tracks[i], g - (ends[i - 1] if i else 0)
+
+
 # --- mutations ------------------------------------------------------------------------------------
 
 DROP, DUP, SWAP, MOVE, FIELD, INSERT, SPLICE = range(7)
@@ -260,6 +303,10 @@ class Pools:
                 elif isinstance(e.body, DeckRegister) and len(pools.decks) < 40:
                     pools.decks.append(e.body)
         pools.setups += [TableSetup(game=g, seats=s) for g in LIVE_GAMES for s in (2, 6, 10)]
+        rng = random.Random(len(bases))
+        pools.setups += [varied_setup(TableSetup(game=rng.choice(LIVE_GAMES),
+                                                 seats=rng.randint(2, 10)), rng)
+                         for _ in range(60)]
         return pools
 
 
@@ -328,7 +375,9 @@ def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event]
     if isinstance(body, SeatChange):
         return replace(body, to=1 + b % 10) if a % 2 else replace(body, seat=1 + b % 10)
     if isinstance(body, TableSetup):
-        which = a % 5
+        which = a % 6
+        if which == 5:
+            return varied_setup(body, random.Random(b))
         if which == 0:
             return replace(body, game=_pick(LIVE_GAMES, b))
         if which == 1:
@@ -429,9 +478,14 @@ def mutate(tail: Sequence[Event], mutations: Iterable[Mutation], state: TableSta
 
 
 def random_mutations(rng: random.Random, length: int) -> list[Mutation]:
-    """One to three mutations, near the start of a tail of ``length`` events."""
-    n = 1 + (rng.random() < 0.35) + (rng.random() < 0.15)
-    reach = max(1, min(length, 8))
+    """Mutations in the first ``length`` events of a tail: mostly one to three in its first
+    eight, one time in five three to eight anywhere in it (a table far off the book)."""
+    if rng.random() < 0.2:
+        n = rng.randint(3, 8)
+        reach = max(1, length)
+    else:
+        n = 1 + (rng.random() < 0.35) + (rng.random() < 0.15)
+        reach = max(1, min(length, 8))
     return [Mutation(rng.choice((DROP, DUP, SWAP, MOVE, FIELD, FIELD, INSERT, INSERT, INSERT,
                                  SPLICE)) if rng.random() < 0.97 else SPLICE,
                      rng.randrange(reach), rng.randrange(1 << 16), rng.randrange(1 << 16))
@@ -611,8 +665,7 @@ def run_batch(index: int, seed: int, streams: int, window: int, hands: bool) -> 
     crashes: list[Crash] = []
     started = time.perf_counter()
     for n in range(streams):
-        track = rng.choice(tracks)
-        k = rng.randrange(len(track))
+        track, k = locate(tracks, rng.randrange(1 << 30))
         muts = random_mutations(rng, window)
         crash = branch(track, k, muts, pools, window=window, hands=hands,
                        full=n % PURITY_EVERY == 0)
@@ -641,7 +694,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--batch", type=int, default=5000, help="streams per batch")
-    parser.add_argument("--window", type=int, default=12,
+    parser.add_argument("--window", type=int, default=16,
                         help="tail events mutations are made in (the tail runs on through "
                              "the next hand)")
     parser.add_argument("--corpus", choices=("full", "small"), default="full")
