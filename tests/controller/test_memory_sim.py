@@ -1,0 +1,42 @@
+"""Memory of the simulated table does not grow with every hand (a table runs for weeks).
+
+The real simulated table (pty, card reader driver, sensing, journal, rules core, LEDs on
+gpiozero mock pins) deals hands in-process; what Python allocates between the end of a warm-up
+and the end of the run must stay far below the ~9 KB per hand the mock pins' recorded history
+alone used to add. The bound is generous (caches warming up, seat changes, a mistake hand), so
+the test is about growth per hand, not exact sizes; RSS over 5,000 hands is ``bench.memory``.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+
+from controller.simulator import SimOptions, simulated_table
+from drivers.pin_history import PIN_HISTORY
+
+WARM_UP = 30
+MEASURED = 120
+BOUND_BYTES = 300_000  # 2.5 KB a hand; the unbounded pin history alone was ~9 KB a hand
+
+
+def test_simulated_table_memory_does_not_grow_per_hand() -> None:
+    opts = SimOptions(seed=11, pace=0, web=False, mistake_rate=0.2, seat_changes=0.05)
+    with simulated_table(opts) as table:
+        for _ in range(WARM_UP):
+            table.play_hand()
+        tracemalloc.start(1)
+        try:
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            for _ in range(MEASURED):
+                table.play_hand()
+            gc.collect()
+            after = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        longest = max(len(pin.states) for pin in table.pin_factory.pins.values())
+    assert after - before < BOUND_BYTES, (
+        f"{(after - before) / MEASURED:.0f} bytes a hand over {MEASURED} hands")
+    # the activity light alone changes thousands of times in these hands
+    assert longest <= PIN_HISTORY + 1
