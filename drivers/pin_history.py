@@ -15,7 +15,7 @@ from __future__ import annotations
 
 __all__ = ["PIN_HISTORY", "trim_history"]
 
-PIN_HISTORY = 100
+PIN_HISTORY = 32
 """Changes a mock pin keeps before the write in progress (tests look at a handful)."""
 
 
