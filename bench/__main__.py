@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from bench import evaluator, latency, monitor, monitor_games, replay
+from bench import (
+    evaluator,
+    fuzz,
+    latency,
+    memory,
+    monitor,
+    monitor_games,
+    replay,
+    replay_scale,
+)
 
 
 def main() -> int:
@@ -20,6 +29,15 @@ def main() -> int:
     monitor.main([])
     print("\n== fault injection, stud and draw families (bench.monitor_games) ==", flush=True)
     monitor_games.main([])
+    print("\n== the rules core never raises: 1,000,000 mutated event streams (bench.fuzz) ==",
+          flush=True)
+    fuzz.main([])
+    print("\n== RSS of the simulated table, 500 against 5,000 hands (bench.memory) ==",
+          flush=True)
+    memory.main([])
+    print("\n== feltguard replay of 10^4..10^6-event files: linear time (bench.replay_scale) ==",
+          flush=True)
+    replay_scale.main([])
     return 0
 
 
