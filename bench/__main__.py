@@ -7,6 +7,7 @@ import sys
 from bench import (
     evaluator,
     fuzz,
+    kill,
     latency,
     memory,
     monitor,
@@ -32,6 +33,8 @@ def main() -> int:
     print("\n== the rules core never raises: 1,000,000 mutated event streams (bench.fuzz) ==",
           flush=True)
     fuzz.main([])
+    print("\n== kill -9 of a dealing table, 60 times: nothing lost (bench.kill) ==", flush=True)
+    kill.main([])
     print("\n== RSS of the simulated table, 500 against 5,000 hands (bench.memory) ==",
           flush=True)
     memory.main([])
