@@ -10,7 +10,9 @@ the rules core and the LEDs on gpiozero mock pins), one hand after the other exa
 ``SimulatedTable.run`` does, and reads its own VmRSS from ``/proc/self/status`` every
 ``--every`` hands. The parent prints, per game, the RSS at the first sample and at the last and
 their difference, min/median/max over ``--runs`` runs (seeds 1, 2, 3, ...), against the target:
-the RSS after 5,000 hands within 5 MB of the RSS after 500 (a table runs for weeks).
+the RSS after 5,000 hands within 5 MB of the RSS after 500 (a table runs for weeks). Each run's
+curve also gives the largest the journal's WAL file grew (it must stay bounded too: the
+journal's checkpointer empties it past ``WAL_LIMIT_FRAMES``).
 
 ``--web`` also starts the live view (the display server and its Publisher, on a free port, no
 browser connected). ``--child`` is the per-run process (one JSON line per sample).
@@ -57,13 +59,16 @@ def child(game: str, hands: int, every: int, seed: int, web: bool, leds: bool) -
         for hand in range(1, hands + 1):
             table.play_hand()  # what SimulatedTable.run does for each hand
             if hand % every == 0:
+                wal = table.journal.path.with_name(table.journal.path.name + "-wal")
                 print(json.dumps({"hand": hand, "rss_mb": round(rss_mb(), 2),
+                                  "wal_mb": round(wal.stat().st_size / 1e6 if wal.exists()
+                                                  else 0.0, 1),
                                   "seconds": round(time.monotonic() - started, 1)}), flush=True)
     return 0
 
 
 def one_run(game: str, hands: int, every: int, seed: int, web: bool, leds: bool
-            ) -> list[tuple[int, float]]:
+            ) -> list[tuple[int, float, float]]:
     cmd = [sys.executable, "-m", "bench.memory", "--child", "--games", game, "--hands",
            str(hands), "--every", str(every), "--seed", str(seed)]
     cmd += ["--web"] if web else []
@@ -73,7 +78,7 @@ def one_run(game: str, hands: int, every: int, seed: int, web: bool, leds: bool
     if proc.returncode != 0:
         raise RuntimeError(f"{game} seed {seed}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
     samples = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    return [(int(s["hand"]), float(s["rss_mb"])) for s in samples]
+    return [(int(s["hand"]), float(s["rss_mb"]), float(s["wal_mb"])) for s in samples]
 
 
 def _mmm(values: list[float]) -> str:
@@ -112,11 +117,13 @@ def main(argv: list[str] | None = None) -> int:
         at_last: list[float] = []
         curves: list[str] = []
         for run in range(args.runs):
-            samples = dict(one_run(game, args.hands, args.every, args.seed + run, args.web,
-                                   not args.no_leds))
+            rows = one_run(game, args.hands, args.every, args.seed + run, args.web,
+                           not args.no_leds)
+            samples = {hand: mb for hand, mb, _ in rows}
             at_first.append(samples[first])
             at_last.append(samples[last])
-            curves.append(" ".join(f"{mb:.1f}" for _, mb in sorted(samples.items())))
+            curves.append(" ".join(f"{mb:.1f}" for _, mb in sorted(samples.items()))
+                          + f"; journal WAL MB: {max(w for _, _, w in rows):.1f} at most")
         growth = [b - a for a, b in zip(at_first, at_last, strict=True)]
         per_k = statistics.median(growth) / max(1, last - first) * 1000
         worst = max(worst, max(growth))
