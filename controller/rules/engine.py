@@ -24,7 +24,7 @@ JPN = jamies-poker-notes.md, AZ = azwine-tour-tournament-rules.txt.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -414,6 +414,7 @@ class Hand:
         "_phase",
         "_plan",
         "_pre_draw",
+        "_replaying",
         "_rot",
         "_round_heads_up",
         "_s",
@@ -523,6 +524,7 @@ class Hand:
         self._last_inc = f.last_inc
         self._n_aggr = f.n_aggr
         self._opener_pos = f.opener_pos
+        self._replaying = False
         # the street, its phase, the actor and the cards due are set here:
         self._begin_street(0)
 
@@ -549,6 +551,19 @@ class Hand:
         self._able = sum(1 for c in stacks if c > 0)
         self._current = (f.current_nominal if self._s.short_forced_bet == "nominal"
                          else posted_max)
+
+    def replay(self, commands: Callable[[Hand], None]) -> None:
+        """Run ``commands`` on this hand as a replay of actions it already accepted once.
+
+        An open is judged on the cards known when it is made; a hole card known only later
+        (the card a short hand was missing, put into its placeholder) must not make it illegal
+        after the fact. Whether the opener held openers is the showdown's question (RRH Section
+        12 Jacks-or-Better r.3), so the openers check is off while the log is replayed."""
+        self._replaying = True
+        try:
+            commands(self)
+        finally:
+            self._replaying = False
 
     def copy(self) -> Hand:
         """An independent copy (the live monitor keeps every state it hands out unchanged and
@@ -1426,6 +1441,7 @@ class Hand:
             self.variant.openers == "jacks"
             and self.street == 0
             and self._current == 0
+            and not self._replaying
             and not self._has_openers(i)
         ):
             return ("OPENERS_REQUIRED",

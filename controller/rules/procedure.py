@@ -230,9 +230,15 @@ def _run(h: GameHand, cmd: Cmd) -> GameHand:
 
 def _build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
            house: engine.HouseSettings, log: Sequence[Cmd]) -> engine.Hand:
+    """The engine's hand rebuilt from a log of commands it accepted once (``Hand.replay``: an
+    open made before a hole card was known stays made once the card is known)."""
     e = engine.Hand(variant, stakes, list(stacks), house)
-    for cmd in log:
-        _execute(e, cmd)
+
+    def commands(hand: engine.Hand) -> None:
+        for cmd in log:
+            _execute(hand, cmd)
+
+    e.replay(commands)
     return e
 
 

@@ -212,6 +212,38 @@ def test_an_extra_card_reported_boxed_is_no_longer_a_pending_extra_card():
 
 # --- the fuzz -------------------------------------------------------------------------------------
 
+def test_an_open_made_before_a_card_was_known_stays_made_once_it_is():
+    # Jacks or better, found by bench.fuzz (1,000,000 streams): seat 1 is dealt one card, opens
+    # and calls a raise while four of its cards are still owed; the short hand is dealt its
+    # missing cards in the draw, and they go into their placeholders (RR Section 12 r.5). With
+    # the cards known, the open no longer has openers. An open is judged on what was known
+    # when it was made; whether the opener held openers is the showdown's question (RRH Section
+    # 12 Jacks-or-Better r.3). Before the fix: IllegalAction (OPENERS_REQUIRED) when the
+    # engine's log was replayed with the placeholder filled (procedure._rebuilt).
+    state, steps = _replay("""
+{"seq":1,"type":"table.setup","game":"draw5_jacks","seats":4,"small_blind":1,"big_blind":2,"ante":1,"small_bet":2,"big_bet":4,"profile":"roberts"}
+{"seq":2,"type":"seat.take","seat":1,"player":"Ann","stack":200}
+{"seq":3,"type":"seat.take","seat":4,"player":"Dee","stack":200}
+{"seq":4,"type":"deck.register","deck":"d","tags":{"T1":"8c","T2":"5c","T3":"Qh","T4":"7c","T5":"Td","T6":"3c","T7":"As"}}
+{"seq":5,"type":"hand.start","button":4}
+{"seq":6,"type":"zone.read","uid":"T1","zone":"seat:1"}
+{"seq":7,"type":"action","seat":1,"kind":"bet","amount":2}
+{"seq":8,"type":"action","seat":4,"kind":"raise","amount":4}
+{"seq":9,"type":"action","seat":1,"kind":"call"}
+{"seq":10,"type":"action","seat":1,"kind":"draw","amount":2}
+{"seq":11,"type":"zone.read","uid":"T2","zone":"seat:1"}
+{"seq":12,"type":"zone.read","uid":"T3","zone":"seat:1"}
+{"seq":13,"type":"zone.read","uid":"T4","zone":"seat:1"}
+{"seq":14,"type":"zone.read","uid":"T5","zone":"seat:1"}
+{"seq":15,"type":"zone.read","uid":"T6","zone":"seat:1"}
+""")
+    assert state.hand is not None and state.hand.game is not None
+    # the five cards seat 1 was owed are in its hand (8c Qh 7c Td 3c: no openers), the open
+    # stands, and the findings of this mess are still raised
+    assert set(state.hand.game.hole(1)) >= {"8c", "5c", "Qh", "7c", "Td"}
+    assert _codes(steps)
+
+
 EXAMPLES = 2000
 BRANCHES = 50
 WINDOW = 5
