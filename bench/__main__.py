@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from bench import (
     evaluator,
@@ -16,31 +17,24 @@ from bench import (
     replay_scale,
 )
 
+BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
+    ("7-card high-hand evaluations per second (bench.evaluator)", evaluator.main),
+    ("card frame -> LED and Socket.IO latency (bench.latency)", latency.main),
+    ("pluribus corpus replay, hands per second against PokerKit (bench.replay)", replay.main),
+    ("fault injection: monitor recall and precision per code (bench.monitor)", monitor.main),
+    ("fault injection, stud and draw families (bench.monitor_games)", monitor_games.main),
+    ("the rules core never raises: 1,000,000 mutated event streams (bench.fuzz)", fuzz.main),
+    ("kill -9 of a dealing table, 60 times: nothing lost (bench.kill)", kill.main),
+    ("RSS of the simulated table, 500 against 5,000 hands (bench.memory)", memory.main),
+    ("feltguard replay of 10^4..10^6-event files: linear time (bench.replay_scale)",
+     replay_scale.main),
+)
+
 
 def main() -> int:
-    print("== 7-card high-hand evaluations per second (bench.evaluator) ==", flush=True)
-    evaluator.main([])
-    print("\n== card frame -> LED and Socket.IO latency (bench.latency) ==", flush=True)
-    latency.main([])
-    print("\n== pluribus corpus replay, hands per second against PokerKit (bench.replay) ==",
-          flush=True)
-    replay.main([])
-    print("\n== fault injection: monitor recall and precision per code (bench.monitor) ==",
-          flush=True)
-    monitor.main([])
-    print("\n== fault injection, stud and draw families (bench.monitor_games) ==", flush=True)
-    monitor_games.main([])
-    print("\n== the rules core never raises: 1,000,000 mutated event streams (bench.fuzz) ==",
-          flush=True)
-    fuzz.main([])
-    print("\n== kill -9 of a dealing table, 60 times: nothing lost (bench.kill) ==", flush=True)
-    kill.main([])
-    print("\n== RSS of the simulated table, 500 against 5,000 hands (bench.memory) ==",
-          flush=True)
-    memory.main([])
-    print("\n== feltguard replay of 10^4..10^6-event files: linear time (bench.replay_scale) ==",
-          flush=True)
-    replay_scale.main([])
+    for i, (title, run) in enumerate(BENCHES):
+        print(f"{'' if i == 0 else chr(10)}== {title} ==", flush=True)
+        run([])
     return 0
 
 
