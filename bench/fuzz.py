@@ -79,7 +79,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +122,8 @@ from controller.events import (
 from controller.journal import load_events
 from controller.rules import TableState, apply, initial_state, snapshot
 from controller.rules.catalogue import CATALOGUE
-from controller.rules.house_rules import Settings
+from controller.rules.house_rules import PROFILES as HOUSE_PROFILES
+from controller.rules.house_rules import setting_choices, setting_names
 from controller.sim import GameDealer, SimDealer, expand
 from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES
 
@@ -133,14 +134,13 @@ UNKNOWN_UID = "FZUNKNOWN0000001"
 JOKER_UID = "FZJOKER000000001"  # registered as the joker in the hold'em base streams' decks
 PURITY_EVERY = 16  # one stream in this many gets the per-event purity and snapshot checks
 AMOUNTS = (0, 1, 2, 3, 4, 5, 7, 10, 20, 50, 99, 100, 199, 200, 201, 400, 10_000)
-PROFILES = ("roberts", "roberts-home", "wsop-2009", "tda-tournament")
+PROFILES = tuple(HOUSE_PROFILES)  # in the order house_rules lists them
+
 
 def random_settings(rng: random.Random) -> dict[str, Any]:
     """A few house-rules settings (controller/rules/house_rules.py) with random values."""
-    choices = {f.name: f.metadata["choices"] for f in fields(Settings)
-               if f.metadata.get("choices")}
-    names = rng.sample(sorted(choices), k=min(len(choices), rng.randint(1, 4)))
-    return {n: rng.choice(choices[n]) for n in names}
+    names = rng.sample(sorted(setting_names()), k=rng.randint(1, 4))
+    return {n: rng.choice(setting_choices(n)) for n in names}
 
 
 def varied_setup(body: TableSetup, rng: random.Random) -> TableSetup:

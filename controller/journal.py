@@ -339,7 +339,7 @@ class Journal:
         path: str | Path,
         checkpoint_every: float | None = 2.0,
         *,
-        wal_limit_frames: int = 0,
+        wal_limit_frames: int = WAL_LIMIT_FRAMES,
         key: bytes | None = None,
         key_path: str | Path | None = None,
         anchors: str | Path | None = None,
@@ -390,7 +390,7 @@ class Journal:
         self.anchor_path = Path(anchors) if anchors is not None else anchor_path_for(self.path)
         self._anchors = AnchorLog(self.anchor_path, key)
         self.anchor("open")
-        self.wal_limit_frames = wal_limit_frames or WAL_LIMIT_FRAMES
+        self.wal_limit_frames = wal_limit_frames
         self._halt = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if checkpoint_every:
