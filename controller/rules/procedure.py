@@ -135,6 +135,8 @@ class GameHand:
     deferred: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     deferred_five: int | None = None  # the seat whose fifth card waits (RR Section 11 r.10)
     last_asker: int | None = None  # draw games: the last player to ask for cards this round
+    # draw games: the cards each seat asked for on each draw so far (public at the table)
+    drawn: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
     five_burned: int = -1  # draw games: the street whose five-card burn is in (RR §11 r.10)
     dead: tuple[int, ...] = ()  # seats whose hands are dead (fouled), to fold
     placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -1204,7 +1206,8 @@ def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Findin
             "left": left, "asked": total})
         out.append(f)
         h = replace(h, relaxed=True, expect=())
-    h = replace(h, turn=DrawTurn(seat, total), last_asker=seat)
+    h = replace(h, turn=DrawTurn(seat, total), last_asker=seat,
+                drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)))
     if total == 5 and limit == 5:
         # RR Section 11 r.10: the fifth card comes after everyone else has drawn
         h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)

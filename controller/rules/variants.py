@@ -157,6 +157,16 @@ class Variant:
         return replace(self, structure=structure, check_raise=check_raise)
 
 
+def family(v: Variant) -> str:
+    """The game's family, as the table lays it out: "board" (community cards: hold'em, Omaha,
+    the Pineapples, short deck), "stud" (up and down cards per seat, no board) or "draw"."""
+    if v.max_draw:
+        return "draw"
+    if any(st.board for st in v.streets):
+        return "board"
+    return "stud"
+
+
 # --- street building blocks ---------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from controller.rules import betting, dealing, procedure, seating
 from controller.rules.pots import build_pots, return_uncalled
 from controller.rules.table import Hand, TableState
+from controller.rules.variants import VARIANTS, family
 
 
 def _game_pots(g: procedure.GameHand) -> list[dict[str, Any]]:
@@ -136,6 +137,7 @@ def _game_seat(state: TableState, h: Hand, g: procedure.GameHand, seat: int
         "all_in": bool(live and i is not None and e.stacks[i] == 0 and not e.folded[i]),
         "hole": list(g.hole(seat)) if i is not None or seat in g.dead else [],
         "up": [c for c in g.upcards(seat) if c in g.hole(seat)],
+        "drawn": list(g.drawn.get(seat, ())),
         "status": status,
         "owes": list(st.owes) if st is not None else [],
     }
@@ -144,6 +146,7 @@ def _game_seat(state: TableState, h: Hand, g: procedure.GameHand, seat: int
 def snapshot(state: TableState) -> dict[str, Any]:
     """The table as plain data: see docs/snapshot.md."""
     s = state.setup
+    variant = VARIANTS.get(s.game, VARIANTS["nlhe"])
     h = state.hand
     seats: list[dict[str, Any]] = []
     g = h.game if h is not None else None
@@ -170,12 +173,14 @@ def snapshot(state: TableState) -> dict[str, Any]:
             "all_in": bool(live and p is not None and p.all_in),
             "hole": list(h.deal.hole(seat)) if h is not None and p is not None else [],
             "up": [],
+            "drawn": [],
             "status": status,
             "owes": list(st.owes) if st is not None else [],
         })
     return {
         "last_seq": state.last_seq,
-        "table": {"game": s.game, "seats": s.seats, "small_blind": s.small_blind,
+        "table": {"game": s.game, "name": variant.name, "family": family(variant),
+                  "seats": s.seats, "small_blind": s.small_blind,
                   "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
         "hand": _hand(state),
         "seats": seats,
