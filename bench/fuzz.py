@@ -327,7 +327,7 @@ def _uids(state: TableState, tail: Sequence[Event]) -> list[str]:
 
 def _hand_seats(state: TableState) -> list[int]:
     h = state.hand
-    seats = [p.seat for p in h.betting.players] if h is not None else []
+    seats = list(h.game.seats) if h is not None else []
     return seats or sorted(state.seating.seats) or [1]
 
 

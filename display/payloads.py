@@ -5,12 +5,14 @@ functions build the per-role views from it by WHITELIST: each payload is a fresh
 named keys are copied; nothing is ever deleted from a copy of the snapshot, so a key the core adds
 later stays out of every view until someone names it here on purpose (DESIGN.md, Security).
 
-- `table_payload` is the public view (`/table` namespace, the broadcast screen): stakes, board,
-  pots, stacks and bets, how many hole cards each seat holds, and a seat's hole cards only once the
-  seat is in `hand.showdown` (its hand is tabled). Findings carry only code, seq, severity, title
-  and seats: a finding's message, cards and remedy may name hole cards.
-- `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards,
-  each finding in full and `hand.expect`.
+- `table_payload` is the public view (`/table` namespace, the broadcast screen): the game and its
+  family, stakes, pots, stacks and bets, how many cards each seat holds face down, and a seat's
+  hole cards only once the seat is in `hand.showdown` (its hand is tabled). What lies face up on
+  the felt is public too, family by family (`table.family`): the board in board games, each
+  seat's upcards in stud, the number of cards each seat drew in draw games. Findings carry only
+  code, seq, severity, title and seats: a finding's message, cards and remedy may name hole cards.
+- `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards
+  (in stud split into down and up cards), each finding in full and `hand.expect`.
 
 Both tolerate a malformed snapshot: a field of the wrong type is replaced by its empty value
 (None, 0, [] or ""), an entry that is not an object is skipped, and any doubt about whether a
@@ -28,8 +30,15 @@ __all__ = ["dealer_payload", "table_payload"]
 Payload = dict[str, Any]
 
 # The keys each role may see. Sub-objects are listed separately below.
-_TABLE_KEYS_PUBLIC = ("game", "seats", "small_blind", "big_blind", "ante")
+_TABLE_KEYS_PUBLIC = ("game", "name", "seats", "small_blind", "big_blind", "ante")
 _TABLE_KEYS_DEALER = (*_TABLE_KEYS_PUBLIC, "profile")
+
+# How a game lies on the felt (docs/snapshot.md, `table.family`).
+FAMILIES = ("board", "stud", "draw")
+
+# A deck holds at most 53 cards (52 and a joker): a larger `table.hole_cards` is malformed. The
+# pages lay out that many places per seat, so an absurd count must not reach them.
+_MAX_HOLE_SLOTS = 53
 
 
 def _int(value: Any) -> int | None:
@@ -111,9 +120,33 @@ def _results(value: Any) -> list[Payload]:
     ]
 
 
+def _family(snapshot: Mapping[str, Any]) -> str:
+    """The game's family: "board", "stud" or "draw". A snapshot without one is from before the
+    core named families, when every table was hold'em: "board". Anything else is "" (unknown):
+    neither a board, nor upcards, nor draws are shown for it."""
+    table = _obj(snapshot.get("table"))
+    if "family" not in table:
+        return "board"
+    family = table.get("family")
+    return family if family in FAMILIES else ""
+
+
+def _hole_slots(table: Mapping[str, Any]) -> int:
+    """Hole-card places per seat: the snapshot's `table.hole_cards` (the cards each seat is dealt
+    in the game). Missing or malformed: 0 (no empty places are drawn), except in a snapshot
+    without `family`, from before the core named families and hole cards: hold'em, 2."""
+    n = _int(table.get("hole_cards"))
+    if n is not None and 0 <= n <= _MAX_HOLE_SLOTS:
+        return n
+    return 2 if "family" not in table else 0
+
+
 def _table(snapshot: Mapping[str, Any], keys: tuple[str, ...]) -> Payload:
     table = _obj(snapshot.get("table"))
-    return {key: _scalar(table.get(key)) for key in keys}
+    out: Payload = {key: _scalar(table.get(key)) for key in keys}
+    out["family"] = _family(snapshot)
+    out["hole_slots"] = _hole_slots(table)
+    return out
 
 
 def _require_dict(snapshot: Any) -> Mapping[str, Any]:
@@ -163,9 +196,14 @@ def _hand_public(hand: Mapping[str, Any]) -> Payload:
 
 def table_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The public view of a snapshot (the `/table` namespace). Never holds a hole card of a seat
-    that is not in `hand.showdown`, nor a finding's message, cards, rule or remedy."""
+    that is not in `hand.showdown`, nor a finding's message, cards, rule or remedy.
+
+    Per family: `hand.board` only in board games; a seat's `up` (stud upcards, the cards it
+    holds face up) only in stud; `drawn` (cards asked for on each draw) only in draw games.
+    `down_count` is how many of the seat's cards lie face down: drawn as backs, never named."""
     snap = _require_dict(snapshot)
     hand = _obj(snap.get("hand"))
+    family = _family(snap)
     tabled = set(_ints(hand.get("showdown")))
     seats: list[Payload] = []
     for s in _objs(snap.get("seats")):
@@ -174,23 +212,38 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
             continue  # a seat without a number cannot be placed, and cannot be proven tabled
         hole = _strs(s.get("hole"))
         shown = seat in tabled
+        # stud: the cards lying face up on the felt (the core reports each card's face, so an
+        # exposed down card is among them and a card dealt down by a remedy is not): public,
+        # only cards the seat holds, once each
+        up: list[str] = []
+        if family == "stud":
+            for card in _strs(s.get("up")):
+                if card in hole and card not in up:
+                    up.append(card)
         seats.append(
             {
                 **_seat_chips(s, seat),
                 "hole_count": len(hole),
+                "down_count": len(hole) - len(up),
                 "shown": shown,
                 "hole": list(hole) if shown else [],
-                # stud upcards lie face up on the felt: public (only cards the seat holds)
-                "up": [c for c in _strs(s.get("up")) if c in hole],
+                "up": up,
+                "drawn": _ints(s.get("drawn")) if family == "draw" else [],
             }
         )
     findings = [_finding_public(f) for f in _objs(snap.get("findings"))]
+    public_hand = _hand_public(hand)
+    if family != "board":
+        # Stud and draw tables have no board. Their `hand.board` is every card read in the
+        # board zone, so at a draw table it can be a card dropped there face down; a stud
+        # common card (RR Section 8 r.15) cannot be told from such a card yet.
+        public_hand["board"] = []
     return {
         "role": "table",
         "last_seq": _int(snap.get("last_seq")),
         "table": _table(snap, _TABLE_KEYS_PUBLIC),
         "hand": {
-            **_hand_public(hand),
+            **public_hand,
             "showdown": sorted(tabled),
         },
         "seats": seats,
@@ -209,7 +262,8 @@ def _citation(value: Any) -> Payload:
 
 def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
-    hole cards, `hand.expect` and each finding in full (message, cards, rule, remedy)."""
+    hole cards (`hole`; in stud also `down` and `up` apart), `hand.expect`, the board of every
+    family (a stud common card) and each finding in full (message, cards, rule, remedy)."""
     snap = _require_dict(snapshot)
     hand = _obj(snap.get("hand"))
     seats: list[Payload] = []
@@ -218,12 +272,16 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         if seat is None:
             continue
         hole = _strs(s.get("hole"))
+        up = _strs(s.get("up"))
         seats.append(
             {
                 **_seat_chips(s, seat),
                 "hole_count": len(hole),
                 "hole": hole,
-                "up": _strs(s.get("up")),
+                "up": up,
+                # stud: the cards the seat holds face down, in the order dealt
+                "down": [c for c in hole if c not in up],
+                "drawn": _ints(s.get("drawn")),
             }
         )
     findings = [

@@ -1,9 +1,17 @@
-"""Security: a whole simulated session, scanned for hole-card leaks on the public namespace.
+"""Security: whole simulated sessions, scanned for hole-card leaks on the public namespace.
 
-The simulated table deals ten hands (mistakes on) through the real driver path and publishes
-every snapshot through the real display server. A public Socket.IO client records every payload
-it receives; each is checked against the snapshot it was built from: no hole card of a seat that
-is not tabled at a showdown may appear anywhere in it (DESIGN.md, Security).
+The simulated table deals hands (mistakes on) through the real driver path and publishes every
+snapshot through the real display server. A public Socket.IO client records every payload it
+receives; each is checked against the snapshot it was built from: no hole card of a seat that is
+not tabled at a showdown may appear anywhere in it (DESIGN.md, Security).
+
+For stud and draw games the truth is how the simulated dealer laid each card on the felt, not
+the snapshot's own `up` lists: a card it dealt face up into a seat (a stud upcard, an exposed
+card) may be public, every other card held by a seat not tabled may not. Some hands are dealt
+with a chosen mistake, among them a stud down card exposed on the deal, after which that seat's
+third card comes face down (roberts-rules-v11.txt, Section 8, r.1): the exposed card lies face up
+and is public, the third card must stay hidden. The public view trusts the snapshot's `up` (the
+core builds it from each card's face), and this scan checks that trust against the dealer.
 """
 
 from __future__ import annotations
@@ -12,25 +20,57 @@ import json
 import queue
 import re
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 import socketio
 
+from controller.events import HandStart
+from controller.sim.dealer import CardMove
 from controller.simulator import SimOptions, simulated_table
 
+Snapshot = dict[str, Any]
 
-def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_session():
-    snapshots: dict[int, dict[str, Any]] = {}
+
+def _session(
+    opts: SimOptions, mistakes: Mapping[int, str] | None = None
+) -> tuple[dict[int, Snapshot], list[dict[str, Any]], list[set[str]], list[str]]:
+    """Run a simulated table; return its snapshots by seq, the payloads a public client got, the
+    cards dealt face up into a seat in each hand (index: hand number - 1) and the mistakes made.
+    ``mistakes`` forces a mistake kind on some hands (1-based)."""
+    snapshots: dict[int, Snapshot] = {}
     lock = threading.Lock()
 
     def keep(snap: Any) -> None:
         with lock:
             snapshots[int(snap["last_seq"])] = json.loads(json.dumps(snap))
 
-    opts = SimOptions(hands=10, mistake_rate=0.3, seed=77, pace=0, web=True, port=0,
-                      leds=False, extra_outputs=[keep])
+    opts.extra_outputs.append(keep)
+    face_up: list[set[str]] = []
+    made: list[str] = []
     got: queue.Queue[dict[str, Any]] = queue.Queue()
     with simulated_table(opts) as table:
+        dealer = table.dealer
+        deal = dealer.next_hand
+        dealt = 0
+
+        def next_hand() -> list[Any]:
+            # Record which cards the dealer lays face up in a seat, hand by hand.
+            nonlocal dealt
+            dealt += 1
+            kind = (mistakes or {}).get(dealt)
+            steps = deal(kind) if kind else deal()
+            made.extend(m.kind for m in dealer.truth)  # cleared once the hand is played
+            tags = getattr(dealer, "tags", {})
+            for step in steps:
+                if isinstance(step, HandStart):
+                    face_up.append(set())
+                elif (isinstance(step, CardMove) and step.face_up and step.zone.startswith("seat:")
+                      and face_up):
+                    face_up[-1].add(tags.get(step.uid, step.uid))
+            return steps
+
+        dealer.next_hand = next_hand  # type: ignore[method-assign, assignment]
         client = socketio.Client(reconnection=False)
         client.on("state", got.put, namespace="/table")
         client.connect(table.server.url, namespaces=["/table"], transports=["websocket"],
@@ -46,6 +86,17 @@ def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_session():
                     break
         finally:
             client.disconnect()
+    return snapshots, payloads, face_up, made
+
+
+def _leaks(text: str, cards: set[str]) -> list[str]:
+    return sorted(c for c in cards if re.search(rf"(?<![A-Za-z0-9]){c}(?![A-Za-z0-9])", text))
+
+
+def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_session() -> None:
+    opts = SimOptions(hands=10, mistake_rate=0.3, seed=77, pace=0, web=True, port=0,
+                      leds=False)
+    snapshots, payloads, _, _ = _session(opts)
     scanned = 0
     for payload in payloads:
         seq = payload.get("last_seq")
@@ -60,3 +111,57 @@ def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_session():
         scanned += 1
     assert scanned > 500  # ten hands of events, every one of them scanned
     assert any(snap["hand"]["showdown"] for snap in snapshots.values())
+
+
+def _scan_family_session(game: str, mistakes: Mapping[int, str], seed: int) -> dict[str, Any]:
+    """Deal ten hands of `game` and scan every public payload against the dealer's truth."""
+    opts = SimOptions(hands=10, mistake_rate=0.3, seed=seed, pace=0, web=True, port=0,
+                      leds=False, game=game, seats=5)
+    snapshots, payloads, face_up, made = _session(opts, mistakes)
+    assert len(face_up) == max(s["hand"]["number"] for s in snapshots.values())
+    scanned, named_up, draws = 0, 0, 0
+    exposed_named: set[str] = set()  # exposed stud down cards the public view shows face up
+    for payload in payloads:
+        seq = payload.get("last_seq")
+        if seq is None:
+            continue
+        snap = snapshots[seq]
+        number = snap["hand"]["number"]
+        up = face_up[number - 1] if number else set()
+        tabled = set(snap["hand"]["showdown"])
+        hidden = {c for s in snap["seats"] if s["seat"] not in tabled for c in s.get("hole") or []}
+        hidden |= set(snap["hand"]["board"])  # no board in stud or draw
+        hidden -= up
+        leaked = _leaks(json.dumps(payload), hidden)
+        assert leaked == [], f"{game}: {leaked} leaked at seq {seq}"
+        assert payload["hand"]["board"] == []
+        named_up += sum(len(s["up"]) for s in payload["seats"])
+        exposed = {c for f in snap["findings"] if f["code"] == "STUD_ONE_HOLECARD_EXPOSED"
+                   for c in f["cards"]}
+        exposed_named |= exposed & {c for s in payload["seats"] for c in s["up"]}
+        draws += sum(len(s["drawn"]) for s in payload["seats"])
+        scanned += 1
+    assert scanned > 300
+    return {"made": made, "named_up": named_up, "draws": draws, "exposed_named": exposed_named,
+            "showdowns": sum(bool(s["hand"]["showdown"]) for s in snapshots.values())}
+
+
+def test_no_down_card_reaches_the_public_namespace_in_a_simulated_stud_session() -> None:
+    seen = _scan_family_session(
+        "stud", {2: "stud_downcard_exposed", 4: "stud_final_card_faceup"}, seed=7
+    )
+    assert "stud_downcard_exposed" in seen["made"]
+    # the exposed down card lies face up and is shown so; the card dealt down after it was
+    # scanned above like every other down card
+    assert seen["exposed_named"]
+    assert seen["named_up"] > 0 and seen["draws"] == 0  # upcards are public; no draws in stud
+    assert seen["showdowns"] > 0
+
+
+def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_draw_session() -> None:
+    seen = _scan_family_session(
+        "27_triple", {2: "draw_predraw_exposed", 3: "draw_exposed_on_draw"}, seed=7
+    )
+    assert {"draw_predraw_exposed", "draw_exposed_on_draw"} <= set(seen["made"])
+    assert seen["draws"] > 0 and seen["named_up"] == 0  # draw counts are public; no upcards
+    assert seen["showdowns"] > 0

@@ -72,6 +72,11 @@ class Stakes:
     min_bet: int = 0  # no limit / pot limit (0: the big blind)
     killer: int | None = None
     kill: str = "full"
+    # The position that acts first before the flop, when it is not the one left of the largest
+    # blind: at a live table a returning player's or a new player's big blind posted out of
+    # position is live, yet the action still starts left of the big blind (RR Section 4 r.10,
+    # r.11; Section 4 intro). None: left of the largest blind, as in PHH.
+    opener: int | None = None
 
 
 @dataclass(frozen=True)
@@ -339,6 +344,10 @@ class _Forced:
             if i != killer and b and b >= top:
                 top, top_i = b, i
         self.opener_pos = (top_i + 1) % n if top else 0
+        if stakes.opener is not None:
+            if type(stakes.opener) is not int or not 0 <= stakes.opener < n:
+                raise ValueError(f"opener {stakes.opener!r} must be a position 0..{n - 1}")
+            self.opener_pos = stakes.opener
         cap = s.raise_cap
         if cap is None:
             # RR Section 3 Betting r.4: a bet and three raises (three or more betting rounds),
@@ -627,6 +636,12 @@ class Hand:
         return sum(self.antes) + sum(self.totals)
 
     @property
+    def current_bet(self) -> int:
+        """The bet to match on this round (a short big blind still counts at its full size
+        unless the house counts it as posted)."""
+        return self._current
+
+    @property
     def betting_over(self) -> bool:
         """No more betting can happen in this hand (a showdown may already be made)."""
         if self._phase >= _SHOWDOWN:
@@ -692,6 +707,12 @@ class Hand:
         if a is None or (player is not None and player != a):
             return False
         return self._raise_problem(a) is None
+
+    def raise_problem(self) -> tuple[str, str] | None:
+        """Why the player to act may not complete, bet or raise now: (code, the rule), or
+        None when it may (or nobody is to act)."""
+        a = self._actor
+        return None if a is None else self._raise_problem(a)
 
     def min_completion_betting_or_raising_to(self) -> int | None:
         """The smallest legal total for this round a complete, bet or raise may make (the
@@ -916,6 +937,30 @@ class Hand:
                 if c is not None:
                     seen.discard(c)
         self._after_action(player)
+
+    def kill(self, player: int) -> None:
+        """Declare ``player``'s hand dead wherever the action is: the dealer kills it (an absent
+        tournament player's hand once the starting hands are out, RR Section 15 r.13; a hand
+        with the wrong number of cards once the deal must be played, RR Section 3 Dead Hands
+        r.1(d)). Its chips stay in the pot; if it was to act, the action moves on."""
+        if type(player) is not int or not 0 <= player < self.n:
+            raise IllegalAction("NO_SUCH_PLAYER", f"there is no player {player!r}")
+        if self._phase == _OVER:
+            raise IllegalAction("HAND_OVER", "cannot kill a hand: the hand is over")
+        if self.folded[player]:
+            raise IllegalAction("NOT_LIVE", f"player {player + 1}'s hand is already dead")
+        self.folded[player] = True
+        self._live -= 1
+        if self.stacks[player]:
+            self._able -= 1
+        actor = self._actor
+        if actor == player or self._live <= 1:
+            self._after_action(player)
+            return
+        if actor is not None and self.bets[actor] >= self._current and (
+                self.acted[actor] or self._able <= 1):
+            # the last player the round was waiting for is gone: the round may be over
+            self._after_action(actor)
 
     def check_or_call(self, player: int) -> None:
         if player != self._actor or player is None:

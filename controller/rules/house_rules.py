@@ -141,6 +141,17 @@ class Settings:
         "rest_down", ("rest_down", "rest_up_if_first"),
         f"{RR} Section 8 r.17(a); {WSOP} Section 8 r.17(a)")
 
+    # A bet or raise below the minimum, entered at the console: every rulebook brings it up to
+    # the proper size (RR Section 14 No-Limit r.11 "the wager must be increased to the proper
+    # size (but no greater)"; RR Section 3 Betting and Raising r.16 "brought up to proper
+    # size"; RRH Section 14 r.10; AZW Section 14 r.11). "refused": the console must enter it
+    # again (NOT IN THE RULEBOOKS: for a house whose console confirms every wager; the PHH
+    # replay, whose hands are legal as recorded, refuses too).
+    undersized_wager: Literal["brought_up", "refused"] = _choice(
+        "brought_up", ("brought_up", "refused"),
+        f"{RR} Section 14 No-Limit r.11, Section 3 Betting and Raising r.16; {RRH} Section 14 "
+        f"r.10; {AZW} How to Deal No Limit r.11 (refused: NIS)")
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)

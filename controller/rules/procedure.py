@@ -32,12 +32,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
 
-from controller.rules import engine
+from controller.rules import board, engine
 from controller.rules.catalogue import CATALOGUE, make_finding
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings
 from controller.rules.pots import PotAward
-from controller.rules.variants import JOKER, Variant
+from controller.rules.variants import JOKER, Variant, family
 
 # Exposed before the draw, the ranks a player must take (research §1.N table; RR Section 11
 # Ace-to-Five r.3, Deuce-to-Seven r.2, No-Limit and Pot-Limit Lowball r.2; Section 12 r.4; WSOP
@@ -55,6 +55,10 @@ MUST_TAKE: Mapping[str, str | None] = MappingProxyType({
 A5_FIVE_OR_UNDER = "A2345"  # WSOP Section 11 Ace-to-Five r.3
 HAND_SIZE_AFTER_DRAW = {"badugi": 4}  # every other draw game: five (RR Section 11 r.12)
 FIVE_BURN = "the burn before the last player's fifth card"
+
+# The engine's house settings at the live table: the cardroom defaults. One shared instance: the
+# engine caches each hand's forced-bet layout by it.
+_HOUSE = engine.HouseSettings()
 
 # Command kinds in the engine log.
 HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE = (
@@ -119,7 +123,10 @@ class GameHand:
     log: tuple[Cmd, ...] = ()
     cards: Mapping[str, CardSeen] = field(default_factory=lambda: MappingProxyType({}))
     draws: int = 0  # cards off the shoe
-    posts_due: tuple[tuple[int, str], ...] = ()  # (seat, kind) forced posts still to come
+    # (seat, kind, amount) forced posts still to come, as the engine posted them (a short stack
+    # posts what it has)
+    posts_due: tuple[tuple[int, str, int], ...] = ()
+    ticked: int = 0  # forced posts the console has entered
     burned: int = -1  # the street whose burn is in (-1: none yet)
     expect: tuple[Expect, ...] = ()
     # stud: a seat's next upcard comes face down (the remedy of an exposed down card), and why
@@ -145,6 +152,13 @@ class GameHand:
     void: bool = False
     off: str = ""
     acted: bool = False  # a voluntary action has been taken (not a post)
+    # Board games: the dealing procedure (board.py) keeps the cards; the engine is given
+    # placeholders (its betting and streets need only the counts) and the cards at the end.
+    deal: board.Deal | None = None
+    fed_board: int = 0  # board placeholders given to the engine
+    bet_street: int = 0  # the current (or last) betting round opened
+    street_acts: int = 0  # voluntary actions on that round
+    jokers: tuple[str, ...] = ()  # board games: joker tags drawn (scraps of paper, not cards)
     _engine: engine.Hand | None = field(default=None, compare=False, repr=False)
 
     # --- the engine ---------------------------------------------------------------------------
@@ -168,7 +182,7 @@ class GameHand:
 
     @property
     def family(self) -> str:
-        return "draw" if self.variant.draws else "stud"
+        return family(self.variant)
 
     @property
     def street(self) -> int:
@@ -193,10 +207,22 @@ class GameHand:
         return self.eng.betting_over
 
     def in_zone(self, zone: str) -> tuple[str, ...]:
+        if self.deal is not None:
+            return self.deal.in_zone(zone)
         return tuple(c.name for c in self.cards.values() if c.zone == zone)
 
     def hole(self, seat: int) -> tuple[str, ...]:
         return self.in_zone(f"seat:{seat}")
+
+    def face_up(self, seat: int) -> tuple[str, ...]:
+        """Stud: the seat's cards lying face up, in the order dealt, as the shoe's flag and the
+        dealer's exposed key say (a card the plan deals up but the remedy of an exposed down
+        card deals down is not among them; the exposed down card is)."""
+        if self.deal is not None:
+            return ()
+        zone = f"seat:{seat}"
+        return tuple(c.name for c in sorted(self.cards.values(), key=lambda c: c.n)
+                     if c.zone == zone and c.face_up)
 
     def upcards(self, seat: int) -> tuple[str, ...]:
         p = self.pos(seat)
@@ -221,6 +247,8 @@ def _execute(h: engine.Hand, cmd: Cmd) -> None:
         h.post_bring_in(int(str(cmd[1])))
     elif kind == RAISE:
         h.complete_bet_or_raise_to(int(str(cmd[1])), int(str(cmd[2])))
+    elif kind == "kill":
+        h.kill(int(str(cmd[1])))
 
 
 def _run(h: GameHand, cmd: Cmd) -> GameHand:
@@ -253,35 +281,273 @@ def _rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:
 
 
 def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
-          posts: Sequence[tuple[int, str, int]], *, small_bet: int, big_bet: int,
-          bring_in: int, settings: Settings) -> GameHand:
+          posts: Sequence[tuple[int, str, int, bool]], *, small_bet: int, big_bet: int,
+          bring_in: int, settings: Settings, big_blind: int = 0, after: int | None = None,
+          killer: int | None = None, why: Mapping[int, str] | None = None,
+          owes: Mapping[int, str] | None = None) -> GameHand:
     """A new hand of ``variant`` dealt to ``seats`` (dealing order) with these ``stacks``;
-    ``posts`` are the seating plan's forced posts (seat, kind, amount). Raises ValueError when
-    the engine refuses the stakes."""
+    ``posts`` are the seating plan's forced posts (seat, kind, amount, live): a live post is
+    part of the poster's bet, a dead one (an ante, the dead part of made-up blinds) is not
+    (roberts-rules-v11.txt, Section 4, Rules for Using Blinds, r.10). ``after``: the seat the
+    first round's action starts after (the big blind, or the straddle); ``killer``: the seat
+    killing the pot; ``why`` and ``owes``: the seats not dealt in and what they owe (board
+    games judge a card dealt to them). Raises ValueError when the engine refuses the stakes."""
     n = len(seats)
+    order = list(seats)
     antes = [0] * n
     blinds = [0] * n
-    for seat, kind, amount in posts:
-        i = list(seats).index(seat)
-        if kind == "ante":
-            antes[i] += amount
-        elif kind in ("small_blind", "big_blind"):
+    for seat, kind, amount, live in posts:
+        i = order.index(seat)
+        if kind != "bring_in" and live and kind != "ante":
             blinds[i] += amount
+        elif kind != "bring_in":
+            antes[i] += amount
+    opener = None
+    if n > 2 and after in order and any(blinds):
+        opener = (order.index(after) + 1) % n  # RR Section 4 intro; Section 14 NL r.15
     if n == 2 and variant.button and any(blinds):
         # the engine takes heads-up blinds small first and posts them reversed (PHH order)
         blinds = blinds[::-1]
+        antes = antes[::-1]
     structure = variant.structure
     limit = structure in ("fixed", "spread")
+    big = big_blind or max(blinds, default=0)
+    kill = settings.kill if settings.kill in ("full", "half") else "full"
     stakes = engine.Stakes(
         antes=tuple(antes), blinds_or_straddles=tuple(blinds) if any(blinds) else (),
         bring_in=bring_in if variant.forced == "antes_bring_in" else 0,
         small_bet=small_bet if limit else 0, big_bet=big_bet if limit else 0,
-        min_bet=0 if limit else max(small_bet, max(blinds, default=0), 1))
-    house = engine.HouseSettings()
-    return GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
-                    house=house, rules=settings,
-                    posts_due=tuple((s, k) for s, k, _ in posts),
-                    _engine=_build(variant, stakes, stacks, house, ()))
+        min_bet=0 if limit else max(small_bet, big, 1),
+        killer=order.index(killer) if killer in order and any(blinds) else None, kill=kill,
+        opener=opener)
+    house = _HOUSE
+    h = GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
+                 house=house, rules=settings,
+                 posts_due=_as_posted(posts, seats, stacks),
+                 _engine=_build(variant, stakes, stacks, house, ()))
+    if family(variant) != "board":
+        return h
+    if not board.board_layout(variant):  # pragma: no cover - every board game of variants.py
+        raise ValueError(f"{variant.name}: the board procedure knows only flop, turn and river")
+    # The engine is given each starting hand as placeholders now: the betting opens with the
+    # blinds, whatever the cards (the procedure judges them as they come).
+    k = len(variant.streets[0].hole)
+    log = tuple((HOLE, p, (None,) * k) for p in range(n))
+    deal = board.new_deal(seats, why=why, owes=owes, hole_cards=k, game=variant.name)
+    return _rebuilt(replace(h, deal=deal), log)
+
+
+def _as_posted(posts: Sequence[tuple[int, str, int, bool]], seats: Sequence[int],
+               stacks: Sequence[int]) -> tuple[tuple[int, str, int], ...]:
+    """The posts due, each at what the seat can post: a short stack posts all it has (RR
+    Section 15 r.19; Section 4 r.1: the blind's size does not change)."""
+    left = dict(zip(seats, stacks, strict=True))
+    due: list[tuple[int, str, int]] = []
+    for seat, kind, amount, _ in posts:
+        if kind == "bring_in" or seat not in left:
+            continue
+        put = min(amount, left[seat])
+        left[seat] -= put
+        due.append((seat, kind, put))
+    return tuple(due)
+
+
+# --- board games: the dealing procedure of board.py on the engine's betting -----------------------
+
+
+@dataclass(frozen=True)
+class BoardBetting:
+    """The engine's betting as the board procedure sees it (``board.BettingView``)."""
+
+    h: GameHand
+
+    @property
+    def rounds_done(self) -> int:
+        # the engine's street is the round open now, or the street whose cards are awaited
+        # once the rounds before it are complete
+        return self.h.eng.street
+
+    @property
+    def no_more_betting(self) -> bool:
+        e = self.h.eng
+        return e.is_over or e.betting_over
+
+    @property
+    def hand_over(self) -> bool:
+        return len(self.h.live) <= 1
+
+    @property
+    def street(self) -> int:
+        return self.h.bet_street
+
+    @property
+    def actions(self) -> int:
+        return self.h.street_acts
+
+    @property
+    def to_act(self) -> int | None:
+        return self.h.to_act
+
+    @property
+    def post_due(self) -> tuple[int, str] | None:
+        if not self.h.posts_due:
+            return None
+        seat, kind, _ = self.h.posts_due[0]
+        return seat, POST_NAMES.get(kind, kind)
+
+
+def _sync_street(h: GameHand) -> GameHand:
+    """A betting round has opened on a new street: its action count starts again."""
+    e = h.eng
+    if e.actor is not None and e.street != h.bet_street:
+        return replace(h, bet_street=e.street, street_acts=0)
+    return h
+
+
+def _sync_board(h: GameHand) -> GameHand:
+    """Board games: give the engine the street's board (as placeholders) once its cards are on
+    the board and the betting before them is over, so the next round opens."""
+    d = h.deal
+    if d is None:
+        return h
+    on_board = len(d.board)
+    while True:
+        e = h.eng
+        need = e.board_needed
+        if e.is_over or e.actor is not None or not need or on_board < h.fed_board + need:
+            break
+        try:
+            h = _run(h, (BOARD, (None,) * need))
+        except engine.IllegalAction:  # pragma: no cover - the engine asked for these cards
+            break
+        h = replace(h, fed_board=h.fed_board + need)
+    return _sync_street(h)
+
+
+def _board_step(h: GameHand, d: board.Deal, out: list[Finding]) -> tuple[GameHand, list[Finding]]:
+    return _sync_board(replace(h, deal=d)), out
+
+
+def _board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
+                ) -> tuple[GameHand, list[Finding]]:
+    assert h.deal is not None
+    if card == JOKER and h.variant.deck != "joker":
+        if uid in h.jokers:
+            return h, []
+        # roberts-rules-v11.txt, Section 3, Irregularities, r.8: "A joker that appears in a game
+        # where it is not used is treated as a scrap of paper."
+        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, cards=[JOKER],
+                         fill={"where": "where it was going"})
+        return replace(h, jokers=(*h.jokers, uid)), [f]
+    d, out = board.draw(h.deal, uid, card, face_up, seq, BoardBetting(h), deck)
+    return _board_step(h, d, out)
+
+
+def _board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
+                ) -> tuple[GameHand, list[Finding]]:
+    assert h.deal is not None
+    if uid in h.jokers:
+        return h, []  # the joker is a scrap of paper: its moves are not dealing
+    out: list[Finding] = []
+    if uid not in h.deal.cards:
+        # The shoe did not report this card: count it as drawn now, then read.
+        h, out = _board_draw(h, uid, card, False, seq, deck)
+        if uid in h.jokers:
+            return h, out
+    assert h.deal is not None
+    d, more = board.read(h.deal, uid, zone, seq)
+    return _board_step(h, d, out + more)
+
+
+def stub_shuffled(h: GameHand) -> GameHand:
+    """The stub was reshuffled during the hand (a remedy's reshuffle)."""
+    if h.deal is not None:
+        return replace(h, deal=board.stub_shuffled(h.deal))
+    return h
+
+
+def kill(h: GameHand, seat: int) -> GameHand:
+    """The dealer kills ``seat``'s hand where the action is (an absent tournament player's
+    hand, RR Section 15 r.13; a hand the cut-off makes dead, RR Section 3 Dead Hands r.1(d))."""
+    p = h.pos(seat)
+    if p is None:
+        return h
+    return _sync_board(_run_or_keep(h, ("kill", p)))
+
+
+def restake(h: GameHand, posts: Sequence[tuple[int, str, int, bool]], *, after: int | None,
+            big_blind: int, killer: int | None) -> GameHand | None:
+    """The hand with a new set of forced posts, all of them made: a live straddle posted after
+    the blinds (RR Section 14 NL r.15), the log replayed on it. None when the log no longer
+    replays (the betting has gone on since)."""
+    try:
+        fresh = start(h.variant, h.seats, h.stacks, posts, small_bet=h.stakes.small_bet or 1,
+                      big_bet=h.stakes.big_bet or 2, bring_in=h.stakes.bring_in,
+                      settings=h.rules, big_blind=big_blind, after=after, killer=killer)
+        e = _build(h.variant, fresh.stakes, h.stacks, h.house, h.log)
+    except (engine.IllegalAction, ValueError):
+        return None
+    return _sync_street(replace(h, stakes=fresh.stakes, posts_due=(), _engine=e))
+
+
+# --- what the table layer asks of a hand ----------------------------------------------------------
+
+
+def is_void(h: GameHand) -> bool:
+    """A misdeal-level finding holds the hand void until ``misdeal.declared``."""
+    return h.deal.void if h.deal is not None else h.void
+
+
+def set_void(h: GameHand, void: bool) -> GameHand:
+    """The table layer's word on a held misdeal: void (before the cut-off) or played on."""
+    if h.deal is not None:
+        return replace(h, deal=replace(h.deal, void=void))
+    return replace(h, void=void)
+
+
+def stand(h: GameHand) -> GameHand:
+    """The floor ruled the hand stands: play on; the monitor stays off for the rest of it."""
+    if h.deal is not None:
+        return replace(h, deal=replace(h.deal, void=False, off=h.deal.off or "FLOOR_RULING"))
+    return replace(h, void=False, off=h.off or "FLOOR_RULING", expect=())
+
+
+def moving_on(h: GameHand) -> tuple[GameHand, list[Finding]]:
+    """The dealer has moved on (a misdeal declared): a single extra card waiting to be judged
+    is one extra card."""
+    if h.deal is None:
+        return h, []
+    d, out = board.moving_on(h.deal)
+    return replace(h, deal=d), out
+
+
+def betting_over(h: GameHand) -> bool:
+    """No betting round remains (or the hand is over)."""
+    e = h.eng
+    return e.is_over or e.betting_over
+
+
+def cards_out(h: GameHand) -> int:
+    """Cards off the shoe this hand."""
+    return h.deal.draws if h.deal is not None else h.draws
+
+
+def starting_hands_out(h: GameHand) -> bool:
+    """Has every player been dealt a complete starting hand?"""
+    if h.deal is not None:
+        return h.deal.draws >= h.deal.hole_total
+    e = h.eng
+    return e.street > 0 or all(e.hole_needed(i) == 0 for i in range(len(h.seats)))
+
+
+def current_bet(h: GameHand) -> int:
+    """The bet to match on this round."""
+    return h.eng.current_bet
+
+
+def first_command(before: GameHand, after: GameHand) -> Cmd | None:
+    """The first engine command ``after`` ran that ``before`` had not: the action applied."""
+    return after.log[len(before.log)] if len(after.log) > len(before.log) else None
 
 
 # --- findings helpers -----------------------------------------------------------------------------
@@ -385,6 +651,8 @@ def _expected_draw(h: GameHand) -> Slot:
 
 def expectation(h: GameHand) -> str:
     """A short sentence of what the monitor expects next (the dealer's screen)."""
+    if h.deal is not None:
+        return board.expectation(h.deal, BoardBetting(h))
     if h.void:
         return f"Misdeal ({h.off}): waiting for the misdeal to be declared."
     if h.expect:
@@ -413,6 +681,8 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
          ) -> tuple[GameHand, list[Finding]]:
     """A card left the shoe: the tag checks (unknown, joker, duplicate) happen now, before any
     player can act on the card; where it went is judged at its zone read."""
+    if h.deal is not None:
+        return _board_draw(h, uid, card, face_up, seq, deck)
     out: list[Finding] = []
     old = h.cards.get(uid)
     if old is not None and not (h.relaxed and old.zone in ("burn", "aside", "muck", None)):
@@ -449,6 +719,8 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
 def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
          ) -> tuple[GameHand, list[Finding]]:
     """A card is read in a zone: its first read is judged; later reads are moves."""
+    if h.deal is not None:
+        return _board_read(h, uid, zone, seq, card, deck)
     out: list[Finding] = []
     if uid not in h.cards:
         # The shoe did not report it: count it as drawn now, then read it.
@@ -466,6 +738,10 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
 
 
 def leave(h: GameHand, uid: str, zone: str) -> GameHand:
+    if h.deal is not None:
+        if uid in h.jokers:
+            return h
+        return _sync_board(replace(h, deal=board.leave(h.deal, uid, zone)))
     c = h.cards.get(uid)
     if c is None or c.zone != zone:
         return h
@@ -975,6 +1251,11 @@ def _feed_discard(h: GameHand) -> GameHand:
 def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Finding]]:
     """The dealer's exposed (or flashed-by-the-dealer) key on a card already dealt. A card a
     player exposes plays (roberts-rules-v11.txt, Section 3, Irregularities, r.12)."""
+    if h.deal is not None:
+        if uid in h.jokers:
+            return h, []
+        d, found = board.exposed(h.deal, uid, by, seq)
+        return _board_step(h, d, found)
     out: list[Finding] = []
     c = h.cards.get(uid)
     if h.void or c is None or by != "dealer" or c.face_up:
@@ -1034,6 +1315,9 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
     """The dealer's boxed-card key: a card found face up in the deck is a scrap of paper
     (roberts-rules-v11.txt, Section 3, Irregularities, r.7); two in the initial deal are a
     misdeal (Section 3, Misdeals, r.2(c))."""
+    if h.deal is not None:
+        d, found = board.boxed(h.deal, uid, card, seq)
+        return _board_step(h, d, found)
     out: list[Finding] = []
     if h.void:
         return h, out
@@ -1061,20 +1345,47 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
 
 # --- betting and the draw -------------------------------------------------------------------------
 
-POST_NAMES = {"ante": "ante", "small_blind": "small blind", "big_blind": "big blind",
-              "bring_in": "bring-in"}
+POST_NAMES = {
+    "small_blind": "small blind", "big_blind": "big blind", "straddle": "straddle",
+    "kill": "kill blind", "ante": "ante", "missed_small": "missed small blind (dead)",
+    "missed_big": "missed big blind", "new_player": "new player's big blind",
+    "bring_in": "bring-in",
+}
 
 
 def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | None, seq: int
            ) -> tuple[GameHand, list[Finding]]:
-    """A betting action, a forced post, or a draw request, from the dealer console."""
+    """A betting action, a forced post, or a draw request, from the dealer console: one set of
+    betting rules for every game (the engine's), judged as the rulebooks say for a live table
+    (docs/findings.md):
+
+    - the forced posts come first, in the plan's order: the seat due to post is the seat to
+      act (roberts-rules-v11.txt, Section 4 intro: blinds are posted before the cards);
+    - out of turn, a check facing a bet, a raise when the betting was not reopened: not applied
+      (the console enters the right action; Section 3, Betting and Raising, r.11);
+    - a bet or raise below the minimum: by the house setting ``undersized_wager``, brought up
+      to the minimum ("the wager must be increased to the proper size (but no greater)",
+      Section 14, No-Limit r.11; Section 3, Betting and Raising, r.16) or refused;
+    - a wager larger than the player's chips: the player is all-in (table stakes).
+    """
     out: list[Finding] = []
-    if h.void:
+    if h.void and h.deal is None:
         return h, out
     e = h.eng
     if kind == "post" and blind != "bring_in" and not (
             blind is None and e.can_post_bring_in() and h.to_act == seat):
-        return _post(h, seat, blind, seq, out), out
+        return _post(h, seat, amount, seq, out), out
+    if h.posts_due and kind != "post":
+        due, name, _ = h.posts_due[0]
+        if seat != due:
+            out.append(make_finding("OOT_ACTION", seq, seats=[seat], fill={
+                "seat": seat, "action": kind, "to_act": due}))
+        else:
+            detail = (f"Seat {seat} must post the {POST_NAMES.get(name, name)} before acting "
+                      f"({kind}).")
+            out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                    fill={"detail": detail}, message=detail))
+        return h, out
     if kind == "draw":
         return _draw_request(h, seat, amount or 0, seq, out), out
     if seat in h.dead and kind != "fold":
@@ -1085,57 +1396,108 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
         kind = "fold"
     h = _close_turn(h, seq, out)
     h = _short_deal(h, seq, out)
+    if h.deal is not None:
+        d, more = board.moving_on(h.deal)  # the dealer has moved on to the betting
+        out += more
+        h = replace(h, deal=d)
     e = h.eng
     p = h.pos(seat)
-    if e.actor is None or p is None:
-        detail = (f"Seat {seat} {kind}: no betting action is due now"
-                  f" ({expectation(h).rstrip('.')}).")
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
-                                fill={"detail": detail}, message=detail))
-        return h, out
+    if p is None:
+        return _not_available(h, seat, f"Seat {seat} is not dealt in this hand ({kind}).",
+                              seq, out)
+    if e.actor is None:
+        return _not_available(h, seat, f"Seat {seat} {kind}: no betting action is due now "
+                              f"({expectation(h).rstrip('.')}).", seq, out)
     if kind == "post" and e.can_post_bring_in() and p != e.actor:
         return _wrong_bring_in(h, seat, seq, out), out
     if p != e.actor:
         out.append(make_finding("OOT_ACTION", seq, seats=[seat], fill={
             "seat": seat, "action": kind, "to_act": h.seats[e.actor]}))
         return h, out
-    cmd: Cmd
-    if kind == "post":
-        cmd = (BRING_IN, p)
-    elif kind == "fold":
-        cmd = (FOLD, p) if e.can_fold(p) else (CALL, p)
-    elif kind in ("check", "call"):
-        cmd = (CALL, p)
-    elif kind in ("bet", "raise"):
-        cmd = (RAISE, p, amount or 0)
-    else:  # allin
-        top = e.stacks[p] + e.bets[p]
-        cmd = (RAISE, p, top) if e.can_complete_bet_or_raise_to(top, p) else (CALL, p)
+    cmd: Cmd | None = (BRING_IN, p) if kind == "post" else _wager(h, p, kind, amount, seq, out)
+    if cmd is None:
+        return h, out
     try:
         h = _run(h, cmd)
     except engine.IllegalAction as exc:
-        detail = f"Seat {seat} {kind}{f' {amount}' if amount else ''}: {exc.message}."
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
-                                fill={"detail": detail}, message=detail))
-        return h, out
-    h = replace(h, acted=True)
+        return _not_available(h, seat, f"Seat {seat} {kind}{f' {amount}' if amount else ''}: "
+                              f"{exc.message}.", seq, out)
+    h = replace(h, acted=True, street_acts=h.street_acts + 1)
+    h = _sync_board(h)
     return _after_round(h, seq, out), out
 
 
-def _post(h: GameHand, seat: int, blind: str | None, seq: int, out: list[Finding]
+def _not_available(h: GameHand, seat: int, detail: str, seq: int, out: list[Finding]
+                   ) -> tuple[GameHand, list[Finding]]:
+    out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat], fill={"detail": detail},
+                            message=detail))
+    return h, out
+
+
+_NOT_REOPENED = ("CANNOT_RAISE", "NO_ONE_TO_RAISE", "RAISE_CAPPED", "NOT_REOPENED")
+
+
+def _wager(h: GameHand, p: int, kind: str, amount: int | None, seq: int, out: list[Finding]
+           ) -> Cmd | None:
+    """The engine command for a voluntary action by the player to act, or None (a finding
+    says why) when the action is not applied."""
+    e = h.eng
+    seat = h.seats[p]
+    to_call = e.checking_or_calling_amount() or 0
+    top = e.stacks[p] + e.bets[p]  # everything the player has on this round
+    if kind == "fold":
+        return (FOLD, p) if e.can_fold(p) else (CALL, p)
+    if kind == "check" and to_call > 0:
+        detail = (f"Seat {seat} checked facing a bet of {e.current_bet}; it may call {to_call}, "
+                  "raise or fold.")
+        _not_available(h, seat, detail, seq, out)
+        return None
+    if kind in ("check", "call"):
+        return (CALL, p)
+    if kind == "allin":
+        return (RAISE, p, top) if e.can_complete_bet_or_raise_to(top, p) else (CALL, p)
+    target = min(amount or 0, top)
+    if not e.can_complete_bet_or_raise(p):
+        problem = e.raise_problem()
+        if problem is not None and problem[0] in _NOT_REOPENED:
+            out.append(make_finding("RAISE_NOT_PERMITTED", seq, seats=[seat],
+                                    fill={"seat": seat, "call": min(to_call, e.stacks[p])}))
+            return None
+        return (RAISE, p, target)  # the engine names the rule that forbids it
+    lo = e.min_completion_betting_or_raising_to() or target
+    if target == top and target < lo:
+        # all in for less than a full bet or raise
+        return (RAISE, p, target) if e.can_complete_bet_or_raise_to(target, p) else (CALL, p)
+    if target < lo:
+        if h.rules.undersized_wager == "refused":
+            detail = (f"Seat {seat} {kind} {amount or 0}: the minimum is {lo} (the console "
+                      "enters the wager again).")
+            _not_available(h, seat, detail, seq, out)
+            return None
+        out.append(make_finding("UNDERSIZED_WAGER", seq, seats=[seat], fill={
+            "seat": seat, "amount": amount or 0, "minimum": lo,
+            "fix": f"Feltguard has applied it as {lo} (the minimum; no greater)."}))
+        target = lo
+    return (RAISE, p, target)
+
+
+def _post(h: GameHand, seat: int, amount: int | None, seq: int, out: list[Finding]
           ) -> GameHand:
-    """Antes and blinds: the engine posted them when the hand began; the console's posts tick
-    them off in the plan's order (a post not due is refused, as at the hold'em table)."""
-    due = [x for x in h.posts_due if x[0] == seat and (blind is None or x[1] == blind)]
-    if not due:
-        detail = (f"Seat {seat} posted {POST_NAMES.get(blind or '', blind or 'a blind')}: "
-                  "no such post is due from it this hand.")
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
-                                fill={"detail": detail}, message=detail))
+    """A forced post from the console. The engine posted the plan's forced bets as the hand
+    began; the console's posts tick them off in the plan's order. A post not due is refused;
+    a wrong amount is posted as due (RR Section 4 r.1: the blind's size does not change)."""
+    if not h.posts_due:
+        _not_available(h, seat, f"Seat {seat} posted, but no blind is due.", seq, out)
         return h
-    rest = list(h.posts_due)
-    rest.remove(due[0])
-    return replace(h, posts_due=tuple(rest))
+    due, kind, proper = h.posts_due[0]
+    if seat != due:  # the table layer judges a post by another seat first
+        _not_available(h, seat, f"Seat {seat} posted; seat {due} is due to post.", seq, out)
+        return h
+    if (amount or 0) != proper:
+        out.append(make_finding("BLIND_WRONG_AMOUNT", seq, seats=[seat], fill={
+            "seat": seat, "amount": amount or 0, "due": proper,
+            "blind": POST_NAMES.get(kind, kind)}))
+    return replace(h, posts_due=h.posts_due[1:], ticked=h.ticked + 1)
 
 
 def _wrong_bring_in(h: GameHand, seat: int, seq: int, out: list[Finding]) -> GameHand:
@@ -1267,10 +1629,79 @@ def _short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
 # --- the end of the hand --------------------------------------------------------------------------
 
 
+def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],
+                                                dict[int, int], str]:
+    """``hand.end`` of a board game: every live hand must hold the game's cards, else it is
+    dead (RR Section 3, Dead Hands, r.1(d)); then the engine, given the cards the procedure
+    saw in place of its placeholders, makes the showdown and settles the pots."""
+    assert h.deal is not None
+    e = h.eng
+    hand_over = len(h.live) <= 1
+    size = len(h.variant.streets[0].hole) - sum(st.discard for st in h.variant.streets)
+    d, out = board.hand_end(h.deal, h.live, hand_over, size, seq)
+    dead = {s for f in out if f.code == "HAND_WRONG_CARD_COUNT_DEAD" for s in f.seats}
+    h = replace(h, deal=d)
+    if not (e.betting_over or e.is_over):
+        return h, out, (), {}, f"the {_board_street(e.street)} betting is not complete"
+    if not hand_over and len(d.board) != 5:
+        return h, out, (), {}, f"the board has {len(d.board)} cards; a showdown needs 5"
+    try:
+        e = e if e.is_over else _showdown(h, dead)
+        awards = tuple(
+            PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
+                     winners=tuple(sorted(h.seats[i] for i in a.winners)),
+                     shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
+            for a in e.awards)
+    except (engine.IllegalAction, ValueError, AssertionError) as exc:
+        return h, out, (), {}, f"the pots cannot be settled: {exc}"
+    stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
+    return replace(h, _engine=e), out, awards, stacks, ""
+
+
+def _board_street(st: int) -> str:
+    return ("preflop", "flop", "turn", "river")[min(st, 3)]
+
+
+def _showdown(h: GameHand, dead: set[int]) -> engine.Hand:
+    """The engine replayed with the cards seen in place of its placeholders, then the
+    showdown: dead hands are mucked, every other live hand is shown."""
+    assert h.deal is not None
+    d = h.deal
+    board_cards = list(d.board)
+    log: list[Cmd] = []
+    for cmd in h.log:
+        if cmd[0] == HOLE:
+            p = int(str(cmd[1]))
+            k = len(cmd[2])  # type: ignore[arg-type]
+            held = d.hole(h.seats[p])
+            seat_dead = h.seats[p] in dead or len(held) != k
+            log.append((HOLE, p, (None,) * k if seat_dead else tuple(held)))
+        elif cmd[0] == BOARD:
+            k = len(cmd[1])  # type: ignore[arg-type]
+            log.append((BOARD, tuple(board_cards[:k])))
+            board_cards = board_cards[k:]
+        else:
+            log.append(cmd)
+    e = _build(h.variant, h.stakes, h.stacks, h.house, log)
+    for seat in sorted(dead):
+        pos = h.pos(seat)
+        if pos is not None and pos in e.showdown_pending and len(e.showdown_pending) > 1:
+            e.show_or_muck(pos, None)  # a dead hand is not shown (RR Section 3 Dead Hands)
+    for p in e.showdown_pending:
+        if e.is_over:
+            break
+        e.show_or_muck(p, ())
+    if not e.is_over:
+        e.show_all()
+    return e
+
+
 def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],
                                           dict[int, int], str]:
     """``hand.end``: the showdown and the pots. Returns the hand, findings, the awards (by seat),
     every dealt-in seat's stack after the hand, and a problem ("" when the pots were awarded)."""
+    if h.deal is not None:
+        return _board_end(h, seq)
     out: list[Finding] = []
     h = _close_turn(h, seq, out)
     e = h.eng
@@ -1304,8 +1735,8 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
         if not e.is_over:
             e.show_all()
         awards = tuple(
-            PotAward(amount=a.amount, eligible=tuple(h.seats[i] for i in a.eligible),
-                     winners=tuple(h.seats[i] for i in a.winners),
+            PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
+                     winners=tuple(sorted(h.seats[i] for i in a.winners)),
                      shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
             for a in e.awards)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:

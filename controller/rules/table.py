@@ -55,21 +55,18 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import betting, dealing, procedure, seating
-from controller.rules.betting import Betting
+from controller.rules import procedure, seating
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
-from controller.rules.dealing import Deal
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
-from controller.rules.pots import PotAward, settle, split
+from controller.rules.pots import PotAward, split
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
-from controller.rules.variants import JOKER, VARIANTS
+from controller.rules.variants import VARIANTS
 
 _DEFAULT_SETUP = TableSetup()
 _EMPTY_DECK = DeckRegistry()
 _DEFAULT_SETTINGS = settings_for()
-IN_PLAY = ("preflop", "flop", "turn", "river", "showdown")
 # The tournament clock the core keeps: each level is this long (the levels change by the
 # `tournament.level` event, not by the core reading a clock); a hand's clock reading is the
 # start of its level.
@@ -102,8 +99,9 @@ class Hand:
     button: int
     small_blind: int | None
     big_blind: int | None
-    betting: Betting
-    deal: Deal
+    # The hand itself: the hand engine (betting, streets, pots) and the procedure monitor for
+    # the game's family (procedure.py, with board.py for the board games).
+    game: procedure.GameHand
     phase: str = "preflop"
     cards_seen: int = 0
     showdown: tuple[int, ...] = ()
@@ -112,16 +110,10 @@ class Hand:
     absent: tuple[int, ...] = ()  # tournament: absent seats dealt in, killed after the deal
     acts: tuple[Act, ...] = ()  # the voluntary actions so far (for the misdeal cut-off)
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
-    # A stud or draw hand: the procedure monitor and the hand engine keep it (procedure.py);
-    # ``betting`` and ``deal`` then only list the players dealt in.
-    game: procedure.GameHand | None = None
-    jokers: tuple[str, ...] = ()  # hold'em: joker tags drawn (scraps of paper, not cards)
 
     @property
     def in_play(self) -> bool:
-        if self.game is not None:
-            return self.phase not in ("complete", "misdeal")
-        return self.phase in IN_PLAY
+        return self.phase not in ("complete", "misdeal")
 
 
 @dataclass(frozen=True)
@@ -432,8 +424,8 @@ def _marker_passed(state: TableState, h: Hand) -> bool:
     first riffle; AZW Timer Use and Breaks: the blinds posted; JPN: the first card.) A post
     already made keeps the hand's stakes whatever the marker."""
     marker = seating.level_marker(state.settings)
-    posted = any(p.total for p in h.betting.players)
-    if posted or h.deal.draws:
+    posted = h.game.ticked > 0
+    if posted or procedure.cards_out(h.game):
         return True
     return marker == "first_riffle" and state.shuffled
 
@@ -478,18 +470,17 @@ def _chip_race(state: TableState, body: ChipRaceStart | ChipRaceEnd, seq: int) -
 
 def _shuffle(state: TableState) -> Step:
     h = state.hand
-    if h is not None and h.in_play and h.game is None and h.deal.draws:
+    if h is not None and h.in_play and procedure.cards_out(h.game):
         # Mid-hand, once cards are out: a remedy's stub reshuffle (RR Section 5 Holdem r.7;
-        # Section 3 r.16). Before the first card it is the deal's own shuffle.
-        return Step(replace(state, hand=replace(h, deal=dealing.stub_shuffled(h.deal))))
-    if h is not None and h.in_play and h.game is not None and h.game.draws:
-        return Step(state)  # stud/draw: the stub reshuffle of STUD_INSUFFICIENT_CARDS etc.
+        # Section 3 r.16; STUD_INSUFFICIENT_CARDS). Before the first card it is the deal's own
+        # shuffle.
+        return Step(replace(state, hand=replace(h, game=procedure.stub_shuffled(h.game))))
     return Step(replace(state, shuffled=True))
 
 
 def _dealt_in(state: TableState, seat: int) -> bool:
     h = state.hand
-    return h is not None and h.in_play and h.betting.player(seat) is not None
+    return h is not None and h.in_play and h.game.pos(seat) is not None
 
 
 # --- a new hand -----------------------------------------------------------------------------------
@@ -500,7 +491,7 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
         return _out_of_place(state, seq, "A hand is in progress: award the pots or declare a "
                              "misdeal before starting a new one.")
     v = VARIANTS[state.setup.game]
-    if v.id != "nlhe" and sum(st.stack > 0 for st in state.seating.seats.values()) > v.max_players:
+    if sum(st.stack > 0 for st in state.seating.seats.values()) > v.max_players:
         return _out_of_place(state, seq, f"{v.name} is dealt to at most {v.max_players} "
                              "players.")
     if state.chip_race:
@@ -541,44 +532,45 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
     except ValueError as exc:  # the hand engine refuses these stakes for this game
         return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if out:
-        hand = replace(hand, deal=replace(hand.deal, void=True, off=out[0].code))
-        if hand.game is not None:
-            hand = replace(hand, game=replace(hand.game, void=True, off=out[0].code))
+        g = hand.game
+        if g.deal is not None:
+            g = replace(g, deal=replace(g.deal, void=True, off=out[0].code))
+        hand = replace(hand, game=replace(g, void=True, off=out[0].code))
     new = replace(state, seating=table, hand=hand, hand_number=number, findings=(),
                   last_button=plan.button, redeal=False, shuffled=False)
     return Step(_raise(new, out), tuple(out))
 
 
+def _engine_posts(plan: HandPlan) -> list[tuple[int, str, int, bool]]:
+    """The plan's posts at their nominal size: the engine posts what each stack can, and a short
+    big blind still counts at its full size for the others (RR Section 14 NL r.2)."""
+    nominal = {"small_blind": plan.small_blind_amount, "big_blind": plan.big_blind_amount}
+    return [(p.seat, p.kind, max(p.amount, nominal.get(p.kind, 0)), p.live) for p in plan.posts]
+
+
 def _new_hand(state: TableState, plan: HandPlan, number: int) -> Hand:
-    """The hand's betting and deal from its plan."""
+    """The hand from its plan: the engine posts the plan's forced bets (the console's posts
+    tick them off), the procedure monitor of the game's family judges every card."""
     table = state.seating
     order = list(plan.dealt_in)
-    stacks = {s: table.seats[s].stack for s in order}
-    posts = [(p.seat, p.amount, p.kind, p.live) for p in plan.posts]
+    setup = state.setup
+    v = VARIANTS[setup.game]
+    owes = {n: " and ".join(procedure.POST_NAMES.get(k, k) for k in table.seats[n].owes)
+            for n in plan.sitting_out if n in table.seats and table.seats[n].owes}
+    why = {n: plan.why.get(n, "not dealt in") for n in plan.sitting_out}
     # Preflop action starts left of the last blind in position: the straddle, else the big
     # blind (RR §4 intro; §14 NL r.15); a kill acts in proper turn (RR §13 r.2).
     after = plan.straddles[-1] if plan.straddles else plan.big_blind
     big = max(plan.big_blind_amount, plan.kill_blind)  # a kill raises the limits (RR §13)
-    bet = betting.start(order, stacks, posts, big or state.setup.big_blind, after_blinds=after)
-    owes = {n: " and ".join(betting.post_name(k) for k in table.seats[n].owes)
-            for n in plan.sitting_out if n in table.seats and table.seats[n].owes}
-    why = {n: plan.why.get(n, "not dealt in") for n in plan.sitting_out}
-    game: procedure.GameHand | None = None
-    setup = state.setup
-    if setup.game != "nlhe":
-        # stud and draw: the procedure monitor with the hand engine; the plan's posts are
-        # posted by the engine as the hand begins and ticked off as the console enters them
-        bet = betting.start(order, stacks, [], big or setup.big_blind)
-        game = procedure.start(
-            VARIANTS[setup.game], order, [stacks[s] for s in order],
-            [(p.seat, p.kind, p.amount) for p in plan.posts],
-            small_bet=_small_bet(setup), big_bet=_big_bet(setup),
-            bring_in=plan.bring_in or _bring_in(setup), settings=state.settings)
-    return Hand(number=number, game=game,
-                phase=VARIANTS[setup.game].streets[0].name if game is not None else "preflop",
+    game = procedure.start(
+        v, order, [table.seats[s].stack for s in order],
+        _engine_posts(plan),
+        small_bet=_small_bet(setup), big_bet=_big_bet(setup),
+        bring_in=plan.bring_in or _bring_in(setup), settings=state.settings,
+        big_blind=big or setup.big_blind, after=after, killer=plan.kill, why=why, owes=owes)
+    return Hand(number=number, game=game, phase=v.streets[0].name,
                 button=plan.button if plan.button is not None else 0,
-                small_blind=plan.small_blind, big_blind=plan.big_blind, betting=bet,
-                deal=dealing.new_deal(order, why=why, owes=owes), plan=plan,
+                small_blind=plan.small_blind, big_blind=plan.big_blind, plan=plan,
                 absent=tuple(plan.absent))
 
 
@@ -589,76 +581,18 @@ CardBody = ShoeDraw | ZoneRead | ZoneLeave | CardExposed | CardFlashed | CardBox
 
 
 def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
+    """A card event: the procedure monitor of the game's family judges it."""
     h = state.hand
     if h is None or not h.in_play:
         return _card_outside_hand(state, body, seq)
-    if h.game is not None:
-        return _game_card(state, h, h.game, body, seq)
-    if h.jokers and not isinstance(body, ShoeDraw) and body.uid in h.jokers:
-        return Step(state)  # the joker is a scrap of paper: its moves are not dealing
-    if isinstance(body, ShoeDraw) and state.deck.card_of(body.uid) == JOKER:
-        # roberts-rules-v11.txt, Section 3, Irregularities, r.8: "A joker that appears in a game
-        # where it is not used is treated as a scrap of paper."
-        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, cards=[JOKER],
-                         fill={"where": "where it was going"})
-        h = replace(h, jokers=(*h.jokers, body.uid))
-        return Step(_raise(replace(state, hand=h), [f]), (f,))
-    deal = h.deal
-    b = h.betting
-    out: list[Finding] = []
-    if isinstance(body, ShoeDraw) and deal.draws == 0 and b.blinds_due and not h.warned_blind:
-        # Blinds are posted before the players look at their cards (RR §4 intro).
-        seat, amount, kind, _ = b.blinds_due[0]
-        out.append(make_finding("BLIND_NOT_POSTED", seq, seats=[seat], fill={
-            "blind": betting.post_name(kind), "amount": amount}))
-        h = replace(h, warned_blind=True)
-    if isinstance(body, ShoeDraw):
-        deal, more = dealing.draw(deal, body.uid, state.deck.card_of(body.uid), body.face_up,
-                                  seq, b, state.deck.deck)
-        out += more
-    elif isinstance(body, ZoneRead):
-        if body.uid not in deal.cards:
-            # The shoe did not report this card: count it as drawn now, then read.
-            deal, more = dealing.draw(deal, body.uid, state.deck.card_of(body.uid), False, seq,
-                                      b, state.deck.deck)
-            out += more
-        deal, more = dealing.read(deal, body.uid, body.zone, seq)
-        out += more
-    elif isinstance(body, ZoneLeave):
-        deal = dealing.leave(deal, body.uid, body.zone)
-    elif isinstance(body, CardBoxed):
-        deal, more = dealing.boxed(deal, body.uid, state.deck.card_of(body.uid), seq)
-        out += more
-    else:
-        # "A card that is flashed by a dealer is treated as an exposed card. A card that is
-        # flashed by a player will play." (roberts-rules-v11.txt, Section 3, Irregularities, r.12)
-        deal, more = dealing.exposed(deal, body.uid, body.by, seq)
-        out += more
-    h = replace(h, deal=deal, cards_seen=h.cards_seen + 1)
-    if h.absent and deal.draws >= deal.hole_total:
-        # Tournament: the dealer kills the hands of absent players once every player has a
-        # starting hand (roberts-rules-v11.txt, Section 15, r.13).
-        nb = h.betting
-        for seat in h.absent:
-            nb = betting.kill_hand(nb, seat)
-        h = replace(h, betting=nb, absent=())
-    h = _progress(h)
-    h, out = _alerted(state.settings, h, out)
-    return Step(_raise(replace(state, hand=h), out), tuple(out))
-
-
-def _game_card(state: TableState, h: Hand, g: procedure.GameHand, body: CardBody,
-               seq: int) -> Step:
-    """A card event of a stud or draw hand: the procedure monitor judges it."""
+    g = h.game
     card = state.deck.card_of(body.uid)
     deck = state.deck.deck
     out: list[Finding] = []
     if isinstance(body, ShoeDraw):
-        if not g.draws and g.posts_due and not h.warned_blind:
-            seat, kind = g.posts_due[0]
-            amount = next((p.amount for p in h.plan.posts if p.seat == seat and p.kind == kind),
-                          0) if h.plan is not None else 0
+        if not procedure.cards_out(g) and g.posts_due and not h.warned_blind:
             # Forced bets are posted before the cards are dealt (RR Section 4 intro; Section 8)
+            seat, kind, amount = g.posts_due[0]
             out.append(make_finding("BLIND_NOT_POSTED", seq, seats=[seat], fill={
                 "blind": procedure.POST_NAMES.get(kind, kind), "amount": amount}))
             h = replace(h, warned_blind=True)
@@ -670,20 +604,32 @@ def _game_card(state: TableState, h: Hand, g: procedure.GameHand, body: CardBody
     elif isinstance(body, CardBoxed):
         g, more = procedure.boxed(g, body.uid, card, seq)
     else:
+        # "A card that is flashed by a dealer is treated as an exposed card. A card that is
+        # flashed by a player will play." (roberts-rules-v11.txt, Section 3, Irregularities, r.12)
         g, more = procedure.exposed(g, body.uid, body.by, seq)
     out += more
-    h = _game_progress(replace(h, game=g, cards_seen=h.cards_seen + 1))
+    if h.absent and procedure.starting_hands_out(g):
+        # Tournament: the dealer kills the hands of absent players once every player has a
+        # starting hand (roberts-rules-v11.txt, Section 15, r.13).
+        for seat in h.absent:
+            g = procedure.kill(g, seat)
+        h = replace(h, absent=())
+    h = _progress(replace(h, game=g, cards_seen=h.cards_seen + 1))
+    h, out = _alerted(state.settings, h, out)
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
-def _game_progress(h: Hand) -> Hand:
-    """The phase of a stud or draw hand: the engine's street, or showdown once betting is over."""
+def _progress(h: Hand) -> Hand:
+    """The phase: the engine's street, or showdown once the betting is over. The live hands
+    are tabled at the showdown (board games: once the board is complete)."""
     g = h.game
-    if g is None:
-        return h
-    if g.betting_over:
-        return replace(h, phase="showdown", showdown=g.live if len(g.live) > 1 else ())
-    return replace(h, phase=g.variant.streets[g.street].name)
+    if not procedure.betting_over(g):
+        return replace(h, phase=g.variant.streets[min(g.street, len(g.variant.streets) - 1)].name,
+                       showdown=())
+    live = g.live
+    board_done = g.deal is None or len(g.deal.board) == 5
+    return replace(h, phase="showdown",
+                   showdown=tuple(sorted(live)) if len(live) > 1 and board_done else ())
 
 
 def _card_outside_hand(state: TableState, body: CardBody, seq: int) -> Step:
@@ -698,19 +644,6 @@ def _card_outside_hand(state: TableState, body: CardBody, seq: int) -> Step:
     return Step(state)
 
 
-def _progress(h: Hand) -> Hand:
-    """Open the next betting round once its cards are on the board; set the phase."""
-    b = h.betting
-    board = len(h.deal.board)
-    while b.closed and not b.no_more_betting and b.street < 3 and board >= 2 + b.street + 1:
-        b = betting.next_street(b)
-    phase = "showdown" if b.no_more_betting else betting.STREETS[b.street]
-    showdown: tuple[int, ...] = ()
-    if b.no_more_betting and not b.hand_over and board == 5:
-        showdown = tuple(sorted(b.live))  # the live hands are tabled at the showdown
-    return replace(h, betting=b, phase=phase, showdown=showdown)
-
-
 # --- betting --------------------------------------------------------------------------------------
 
 
@@ -720,86 +653,88 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
             "detail": f"Seat {body.seat} {body.kind}: there is no hand in progress."})
         return Step(_raise(state, [f]), (f,))
-    if h.game is not None:
-        g, found = procedure.action(h.game, body.seat, body.kind, body.amount, body.blind, seq)
-        h = _game_progress(replace(h, game=g))
-        return Step(_raise(replace(state, hand=h), found), tuple(found))
-    if body.kind == "draw":
+    if body.kind == "draw" and not h.game.variant.draws:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
             "detail": f"Seat {body.seat} asked for cards: there is no draw in {state.setup.game}."})
         return Step(_raise(state, [f]), (f,))
-    out: list[Finding] = []
-    deal = h.deal
     if body.kind == "post":
         special = _post(state, h, body, seq)
         if special is not None:
             return special
-    if body.kind != "post":
-        deal, out = dealing.moving_on(deal)  # the dealer has moved on to the betting
-    b, problems = betting.act(h.betting, body.seat, body.kind, body.amount)
-    codes = {p.code for p in problems}
-    if body.kind != "post" and (not problems or codes == {"OOT_ACTION"}):
-        act = Act(body.seat, body.kind, in_turn=not problems,
-                  raised=b.current_bet > h.betting.current_bet)
-        h = replace(h, acts=(*h.acts, act))
-    for p in problems:
-        detail = str(p.fill.get("detail", ""))
-        out.append(make_finding(p.code, seq, seats=[body.seat], fill=p.fill,
-                                message=detail or ""))
-    h = _progress(replace(h, betting=b, deal=deal))
-    return Step(_raise(replace(state, hand=h), out), tuple(out))
+    g = h.game
+    before = procedure.current_bet(g)
+    g2, found = procedure.action(g, body.seat, body.kind, body.amount, body.blind, seq)
+    cmd = procedure.first_command(g, g2)
+    oot = any(f.code == "OOT_ACTION" for f in found)
+    if body.kind not in ("post", "draw") and (cmd is not None or oot):
+        raised = (cmd is not None and cmd[0] == procedure.RAISE
+                  and int(str(cmd[2])) > before)
+        h = replace(h, acts=(*h.acts, Act(body.seat, body.kind, in_turn=cmd is not None,
+                                          raised=raised)))
+    h = _progress(replace(h, game=g2))
+    return Step(_raise(replace(state, hand=h), found), tuple(found))
 
 
 def _post(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
-    """A post the plain betting path does not handle: a straddle, a post by the wrong seat, or
-    a post naming another kind than the one due. None: post as usual."""
-    b = h.betting
-    if body.blind == "straddle" and not b.blinds_due:
+    """A post the procedure does not judge alone: a straddle, a post by the wrong seat, or a
+    post naming another kind than the one due. None: post as usual."""
+    g = h.game
+    if body.blind == "straddle" and not g.posts_due:
         return _straddle(state, h, body, seq)
-    if not b.blinds_due:
+    if not g.posts_due:
         return None
-    seat, _, kind, _ = b.blinds_due[0]
+    seat, kind, _ = g.posts_due[0]
+    name = procedure.POST_NAMES.get(kind, kind)
     if body.seat != seat:
         why = h.plan.why.get(body.seat, "") if h.plan is not None else ""
-        reason = why or (f"seat {seat} is the {betting.post_name(kind)} by the seating plan")
+        reason = why or (f"seat {seat} is the {name} by the seating plan")
         f = make_finding("BLIND_WRONG_SEAT", seq, seats=[body.seat, seat], fill={
-            "blind": betting.post_name(kind), "due_seat": seat, "why": reason})
+            "blind": name, "due_seat": seat, "why": reason})
         return Step(_raise(state, [f]), (f,))
     if body.blind is not None and body.blind != kind:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
-            "detail": f"Seat {body.seat} posted a {betting.post_name(body.blind)}; the "
-                      f"{betting.post_name(kind)} is due from it now."})
+            "detail": f"Seat {body.seat} posted a "
+                      f"{procedure.POST_NAMES.get(body.blind, body.blind)}; the {name} is due "
+                      "from it now."})
         return Step(_raise(state, [f]), (f,))
     return None
 
 
 def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
     """The optional live straddle (RR §14 NL r.15; WSOP §4 r.11): the seating layer says
-    whether this seat may straddle under the profile; the plan then carries it."""
+    whether this seat may straddle under the profile; the plan then carries it. It comes after
+    the blinds and before any other action."""
     plan = h.plan
     detail = ""
     new_plan: HandPlan | None = None
     if plan is None or plan.straddles:
         detail = "one straddle per hand (roberts-rules-v11.txt, Section 14, No-Limit, r.15)"
+    elif h.game.acted or h.game.street:
+        detail = "a straddle comes after the blinds and before any other action"
     else:
         try:
             new_plan = seating.plan_hand(state.seating, state.settings,
                                          now_ms=state.level * LEVEL_MS, straddle=body.seat)
         except SeatingError as exc:
             detail = str(exc)
-    if new_plan is None:
+    g = None
+    if new_plan is not None:
+        big = max(new_plan.big_blind_amount, new_plan.kill_blind)
+        g = procedure.restake(h.game, _engine_posts(new_plan),
+                              after=new_plan.straddles[-1], big_blind=big or
+                              state.setup.big_blind, killer=new_plan.kill)
+        if g is None:
+            detail = "a straddle comes after the blinds and before any other action"
+    if new_plan is None or g is None:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
             "detail": f"Seat {body.seat} may not straddle: {detail}."})
         return Step(_raise(state, [f]), (f,))
     amount = new_plan.posts[-1].amount
-    b, problems = betting.straddle(h.betting, body.seat, amount)
-    out = [make_finding(p.code, seq, seats=[body.seat], fill=p.fill,
-                        message=str(p.fill.get("detail", ""))) for p in problems]
-    if not problems and body.amount is not None and body.amount != amount:
+    out = []
+    if body.amount is not None and body.amount != amount:
         out.append(make_finding("BLIND_WRONG_AMOUNT", seq, seats=[body.seat], fill={
             "seat": body.seat, "amount": body.amount, "due": amount, "blind": "straddle"}))
-    if not problems:
-        h = _progress(replace(h, betting=b, plan=new_plan))
+    h = _progress(replace(h, game=g, plan=new_plan))
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
@@ -810,59 +745,12 @@ def _hand_end(state: TableState, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         return _out_of_place(state, seq, "There is no hand in progress to award.")
-    if h.game is not None:
-        return _game_end(state, h, h.game, seq)
-    # the dealer has moved on; a live hand without two cards is dead (RR §3 Dead Hands r.1(d))
-    deal, out = dealing.hand_end(h.deal, h.betting, seq)
-    dead = {s for f in out if f.code == "HAND_WRONG_CARD_COUNT_DEAD" for s in f.seats}
-    h = replace(h, deal=deal)
-    b = h.betting
-    problem = ""
-    if not b.no_more_betting:
-        problem = f"The {betting.STREETS[b.street]} betting is not complete."
-    elif not b.hand_over and len(deal.board) != 5:
-        problem = f"The board has {len(deal.board)} cards; a showdown needs 5."
-    awards: tuple[PotAward, ...] = ()
-    if not problem:
-        holes = ({s: deal.hole(s) for s in b.live if s not in dead}
-                 if not b.hand_over and len(dead) < len(b.live) else {})
-        try:
-            awards = settle(betting.contributions(b), betting.folded(b) | dead, holes,
-                            deal.board if holes else (), h.button,
-                            list(range(1, state.setup.seats + 1)))
-        except ValueError as exc:
-            problem = f"The pots cannot be settled: {exc}."
-    if problem:
-        f = make_finding("SHOWDOWN_INCOMPLETE", seq, fill={"detail": problem}, message=problem)
-        out.append(f)
-        return Step(_raise(replace(state, hand=h), out), tuple(out))
-    won: dict[int, int] = {}
-    for award in awards:
-        for seat, chips in award.shares.items():
-            won[seat] = won.get(seat, 0) + chips
-    stacks = {p.seat: p.stack + won.get(p.seat, 0) for p in b.players
-              if p.seat in state.seating.seats}
-    table = state.seating
-    if h.plan is not None:
-        forced = sum(p.amount for p in h.plan.posts)
-        results = tuple(seating.PotResult(winners=a.winners, amount=a.amount,
-                                          beyond_blinds=max(a.amount - forced, 0))
-                        for a in awards if a.winners)
-        try:
-            table = seating.finish_hand(table, h.plan, stacks, pots=results)
-        except SeatingError as exc:  # pragma: no cover - the plan is the table's own
-            detail = f"The seating layer refused the hand's end: {exc}."
-            f = make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail}, message=detail)
-            out.append(f)
-    showdown = h.showdown if not b.hand_over else ()
-    h = replace(h, phase="complete", showdown=showdown)
-    new = replace(state, hand=h, seating=table, results=awards, shuffled=False)
-    return Step(_raise(new, out), tuple(out), awards)
+    return _game_end(state, h, h.game, seq)
 
 
 def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> Step:
-    """``hand.end`` of a stud or draw hand: the engine settles the pots; the seating layer
-    carries the stacks on (as for hold'em)."""
+    """``hand.end``: the procedure's last checks, then the engine settles the pots; the
+    seating layer carries the stacks on."""
     g, out, awards, stacks, problem = procedure.end(g, seq)
     h = replace(h, game=g)
     carry = state.carry
@@ -912,12 +800,12 @@ def _misdeal(state: TableState, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         return _out_of_place(state, seq, "There is no hand in progress to declare a misdeal in.")
-    deal, out = dealing.moving_on(h.deal)
+    g, out = procedure.moving_on(h.game)
     # The hand is void: every chip goes back to its owner (RR Section 3, Misdeals; Glossary,
     # MISDEAL: "the cards to be reshuffled and a new hand to be dealt").
     # The seating layer's stacks were never touched during the hand: the void hand leaves them
     # as they were, and the redeal re-plays the same plan.
-    h = replace(h, deal=deal, phase="misdeal", showdown=())
+    h = replace(h, game=g, phase="misdeal", showdown=())
     new = replace(state, hand=h, redeal=True, shuffled=False)
     return Step(_raise(new, out), tuple(out))
 
@@ -971,7 +859,8 @@ def _alerted(settings: Settings, h: Hand, out: list[Finding]) -> tuple[Hand, lis
     if not settings.attention_on_alert:
         # Held: nobody has called attention yet, so the hand goes on (the monitor stays off).
         rest = [f for f in out if not _cut_off_applies(f)]
-        return replace(h, held=(*h.held, *misdeals), deal=replace(h.deal, void=False)), rest
+        return replace(h, held=(*h.held, *misdeals),
+                       game=procedure.set_void(h.game, False)), rest
     if not cutoff_passed(settings, h):
         return h, out
     return _after_cutoff(settings, h, out, "monitor", None)
@@ -983,7 +872,7 @@ def _after_cutoff(settings: Settings, h: Hand, found: list[Finding], by: str,
     finding becomes its non-misdeal remedy; a wrong card count makes that hand dead (RR Section
     3, Dead Hands, r.1(d))."""
     out: list[Finding] = []
-    b = h.betting
+    g = h.game
     cutoff = CUTOFF_TEXT[settings.misdeal_cutoff]
     for f in found:
         if not _cut_off_applies(f):
@@ -995,12 +884,12 @@ def _after_cutoff(settings: Settings, h: Hand, found: list[Finding], by: str,
                                     cards=f.cards, fill={"detail": f.message, "by": by,
                                                          "cutoff": cutoff}))
             for seat in f.seats:
-                b = betting.kill_hand(b, seat)
+                g = procedure.kill(g, seat)
         else:
             out.append(make_finding("MISDEAL_LOCKOUT", at, seats=f.seats, cards=f.cards,
                                     fill={"detail": f.message, "by": by, "cutoff": cutoff,
                                           "error": f.title}))
-    h = replace(h, betting=b, deal=replace(h.deal, void=False))
+    h = replace(h, game=procedure.set_void(g, False))
     return _progress(h), out
 
 
@@ -1017,7 +906,7 @@ def _attention(state: TableState, body: AttentionCalled, seq: int) -> Step:
         h, out = _after_cutoff(state.settings, h, held, body.by, seq)
     else:
         out = held  # before the cut-off: the misdeal stands, as the monitor found it
-        h = replace(h, deal=replace(h.deal, void=True))
+        h = replace(h, game=procedure.set_void(h.game, True))
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
@@ -1042,8 +931,7 @@ def _floor_ruling(state: TableState, body: FloorRuling, seq: int) -> Step:
     outcome = "The hand stands: play on."
     if h is not None and h.in_play:
         # The monitor stays off for the rest of the hand: the floor has ruled on what it saw.
-        deal = replace(h.deal, void=False, off=h.deal.off or "FLOOR_RULING")
-        state = replace(state, hand=replace(h, deal=deal, held=()))
+        state = replace(state, hand=replace(h, game=procedure.stand(h.game), held=()))
     f = make_finding("FLOOR_RULING", seq, fill={"on": on, "text": body.text, "outcome": outcome},
                      message=body.text)
     return Step(_raise(state, [f]), (f,))

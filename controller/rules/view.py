@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.rules import betting, dealing, procedure, seating
-from controller.rules.pots import build_pots, return_uncalled
+from controller.rules import procedure, seating
+from controller.rules.pots import build_pots
 from controller.rules.table import Hand, TableState
 from controller.rules.variants import VARIANTS, family
 
 
-def _game_pots(g: procedure.GameHand) -> list[dict[str, Any]]:
-    """A stud or draw hand's pots from the engine (positions mapped to seats)."""
+def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
+    """Main pot first, then side pots, from the engine: chips gathered plus bets on the felt
+    (antes and dead posts counted with the seat that posted them)."""
     e = g.eng
     contrib = {s: e.totals[i] + e.antes[i] for i, s in enumerate(g.seats)}
     if not sum(contrib.values()):
@@ -25,36 +26,16 @@ def _game_pots(g: procedure.GameHand) -> list[dict[str, Any]]:
     return [p.to_json() for p in build_pots(contrib, folded, all_in=all_in)]
 
 
-def _game_hand(h: Hand, g: procedure.GameHand, in_play: bool) -> dict[str, Any]:
-    """The keys of ``_hand`` that a stud or draw hand takes from its engine and monitor."""
-    e = g.eng
-    to_act = g.to_act if in_play else None
-    lo = e.min_completion_betting_or_raising_to() if to_act is not None else None
-    return {
-        "to_act": to_act,
-        "board": list(g.in_zone("board")),
-        "burns": len(g.in_zone("burn")),
-        "current_bet": max(e.bets, default=0) if in_play else 0,
-        "min_raise_to": lo or 0,
-        "can_raise": bool(to_act is not None and e.can_complete_bet_or_raise()),
-        "pots": _game_pots(g) if in_play else [],
-    }
-
-
-def _pots(h: Hand) -> list[dict[str, Any]]:
-    """Main pot first, then side pots: chips gathered plus bets on the felt."""
-    b = h.betting
-    contrib = betting.contributions(b)
-    if not sum(contrib.values()):
-        return []
-    folded = betting.folded(b)
-    if b.closed or b.no_more_betting:
-        contrib, _ = return_uncalled(contrib, folded)
-        pots = build_pots(contrib, folded)
-    else:
-        all_in = frozenset(p.seat for p in b.players if p.all_in)
-        pots = build_pots(contrib, folded, all_in=all_in)
-    return [p.to_json() for p in pots]
+def _expect(h: Hand) -> str:
+    g = h.game
+    if h.phase == "complete":
+        return "shuffle, then a new hand (hand.start)"
+    if h.phase == "misdeal":
+        return f"reshuffle and redeal with the button on seat {h.button} (hand.start)"
+    board_done = g.deal is None or len(g.deal.board) == 5
+    if (h.phase == "showdown" and board_done) or len(g.live) <= 1:
+        return "award the pots (hand.end)"
+    return procedure.expectation(g)
 
 
 def _hand(state: TableState) -> dict[str, Any]:
@@ -67,34 +48,25 @@ def _hand(state: TableState) -> dict[str, Any]:
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
             "level": _level(state),
         }
-    b = h.betting
+    g = h.game
+    e = g.eng
     in_play = h.in_play
-    if h.phase == "complete":
-        expect = "shuffle, then a new hand (hand.start)"
-    elif h.phase == "misdeal":
-        expect = f"reshuffle and redeal with the button on seat {h.button} (hand.start)"
-    elif h.game is not None:
-        expect = ("award the pots (hand.end)" if h.phase == "showdown"
-                  else procedure.expectation(h.game))
-    elif (h.phase == "showdown" and len(h.deal.board) == 5) or b.hand_over:
-        expect = "award the pots (hand.end)"
-    else:
-        expect = dealing.expectation(h.deal, b)
-    to_act = b.to_act if in_play else None
-    out = {
+    to_act = g.to_act if in_play else None
+    lo = e.min_completion_betting_or_raising_to() if to_act is not None else None
+    return {
         "number": h.number,
         "phase": h.phase,
         "button": h.button,
         "small_blind": h.small_blind,
         "big_blind": h.big_blind,
         "to_act": to_act,
-        "board": list(h.deal.board),
-        "burns": h.deal.burns,
-        "current_bet": b.current_bet if in_play else 0,
-        "min_raise_to": b.min_raise_to if in_play else 0,
-        "can_raise": bool(to_act is not None and b.can_raise(to_act)),
-        "pots": _pots(h) if in_play else [],
-        "expect": expect,
+        "board": list(g.in_zone("board")),
+        "burns": len(g.in_zone("burn")),
+        "current_bet": procedure.current_bet(g) if in_play else 0,
+        "min_raise_to": lo or 0,
+        "can_raise": bool(to_act is not None and e.can_complete_bet_or_raise()),
+        "pots": _pots(g) if in_play else [],
+        "expect": _expect(h),
         "showdown": list(h.showdown),
         "cards_seen": h.cards_seen,
         "straddles": list(h.plan.straddles) if h.plan is not None else [],
@@ -104,9 +76,6 @@ def _hand(state: TableState) -> dict[str, Any]:
         "dealt_in": list(h.plan.dealt_in) if h.plan is not None else [],
         "level": _level(state),
     }
-    if h.game is not None:
-        out.update(_game_hand(h, h.game, in_play))
-    return out
 
 
 def _level(state: TableState) -> int | None:
@@ -114,33 +83,35 @@ def _level(state: TableState) -> int | None:
     return state.level + 1 if state.seating.tournament else None
 
 
-def _game_seat(state: TableState, h: Hand, g: procedure.GameHand, seat: int
-               ) -> dict[str, Any]:
-    """A seat at a stud or draw table: chips and cards from the engine and the monitor; ``up``
+def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
+    """A seat: chips and cards from the engine and the monitor while a hand is on; ``up``
     holds the stud upcards (public, as on the felt)."""
     info = state.seats[seat]
-    i = g.pos(seat)
-    live = h.in_play and i is not None
-    e = g.eng
+    g = h.game if h is not None else None
+    i = g.pos(seat) if g is not None else None
+    live = h is not None and h.in_play and i is not None
     st = state.seating.seats.get(seat)
     try:
-        status = seating.seat_status(state.seating, seat, h.plan if h.in_play else None)
+        status = seating.seat_status(state.seating, seat,
+                                     h.plan if h is not None and h.in_play else None)
     except seating.SeatingError:  # pragma: no cover - a seat beyond the table
         status = "empty"
-    return {
-        "seat": seat,
-        "player": info.player,
-        "stack": e.stacks[i] if live and i is not None else info.stack,
-        "bet": e.bets[i] if live and i is not None else 0,
-        "in_hand": live,
-        "folded": bool(live and i is not None and e.folded[i]),
-        "all_in": bool(live and i is not None and e.stacks[i] == 0 and not e.folded[i]),
-        "hole": list(g.hole(seat)) if i is not None or seat in g.dead else [],
-        "up": [c for c in g.upcards(seat) if c in g.hole(seat)],
-        "drawn": list(g.drawn.get(seat, ())),
-        "status": status,
+    out: dict[str, Any] = {
+        "seat": seat, "player": info.player, "stack": info.stack, "bet": 0, "in_hand": live,
+        "folded": False, "all_in": False, "hole": [], "up": [], "drawn": [], "status": status,
         "owes": list(st.owes) if st is not None else [],
     }
+    if g is None:
+        return out
+    e = g.eng
+    if live and i is not None:
+        out.update(stack=e.stacks[i], bet=e.bets[i], folded=bool(e.folded[i]),
+                   all_in=bool(e.stacks[i] == 0 and not e.folded[i]))
+    if i is not None or seat in g.dead:
+        hole = g.hole(seat)
+        out.update(hole=list(hole), up=list(g.face_up(seat)) if g.family == "stud" else [])
+    out["drawn"] = list(g.drawn.get(seat, ()))
+    return out
 
 
 def snapshot(state: TableState) -> dict[str, Any]:
@@ -148,38 +119,11 @@ def snapshot(state: TableState) -> dict[str, Any]:
     s = state.setup
     variant = VARIANTS.get(s.game, VARIANTS["nlhe"])
     h = state.hand
-    seats: list[dict[str, Any]] = []
-    g = h.game if h is not None else None
-    for seat in sorted(state.seats):
-        info = state.seats[seat]
-        if h is not None and g is not None:
-            seats.append(_game_seat(state, h, g, seat))
-            continue
-        p = h.betting.player(seat) if h is not None else None
-        live = h is not None and h.in_play and p is not None
-        st = state.seating.seats.get(seat)
-        plan = h.plan if h is not None and h.in_play else None
-        try:
-            status = seating.seat_status(state.seating, seat, plan)
-        except seating.SeatingError:  # pragma: no cover - a seat beyond the table
-            status = "empty"
-        seats.append({
-            "seat": seat,
-            "player": info.player,
-            "stack": p.stack if live and p is not None else info.stack,
-            "bet": p.bet if live and p is not None else 0,
-            "in_hand": live,
-            "folded": bool(live and p is not None and p.folded),
-            "all_in": bool(live and p is not None and p.all_in),
-            "hole": list(h.deal.hole(seat)) if h is not None and p is not None else [],
-            "up": [],
-            "drawn": [],
-            "status": status,
-            "owes": list(st.owes) if st is not None else [],
-        })
+    seats = [_seat(state, h, seat) for seat in sorted(state.seats)]
     return {
         "last_seq": state.last_seq,
         "table": {"game": s.game, "name": variant.name, "family": family(variant),
+                  "hole_cards": sum(len(st.hole) for st in variant.streets),
                   "seats": s.seats, "small_blind": s.small_blind,
                   "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
         "hand": _hand(state),

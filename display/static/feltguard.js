@@ -53,16 +53,85 @@
     return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
   }
 
+  // Street names for people (hand.phase: docs/snapshot.md).
+  var PHASES = {
+    third: "third street", fourth: "fourth street", fifth: "fifth street",
+    sixth: "sixth street", seventh: "seventh street",
+    predraw: "before the draw", draw1: "draw 1", draw2: "draw 2", draw3: "draw 3"
+  };
+
+  function family(p) {
+    var f = (p.table || {}).family;
+    return f === "stud" || f === "draw" || f === "board" ? f : "";
+  }
+
   function renderHeader(p) {
     var t = p.table || {};
-    var stakes = document.getElementById("stakes");
-    stakes.textContent = t.game
-      ? String(t.game).toUpperCase() + " " + t.small_blind + "/" + t.big_blind +
-        (t.ante ? " ante " + t.ante : "")
-      : "";
+    document.getElementById("game").textContent =
+      t.name || (t.game ? String(t.game).toUpperCase() : "");
+    var stakes = [];
+    // Stud has no blinds: antes and the bring-in (the bring-in shows as that seat's bet).
+    if (family(p) !== "stud" && (t.small_blind || t.big_blind)) {
+      stakes.push(t.small_blind + "/" + t.big_blind);
+    }
+    if (t.ante) stakes.push("ante " + t.ante);
+    document.getElementById("stakes").textContent = stakes.join(" ");
     var h = p.hand || {};
     document.getElementById("hand-info").textContent =
-      h.number ? "Hand " + h.number + " \u00b7 " + h.phase : "waiting for a hand";
+      h.number ? "Hand " + h.number + " \u00b7 " + (PHASES[h.phase] || h.phase)
+               : "waiting for a hand";
+    document.body.dataset.family = family(p);
+    document.body.dataset.game = t.game || "";
+  }
+
+  // A row of cards: faces for `cards`, then `backs` face-down cards, then empty places up to
+  // `slots` (cards still to come).
+  function cardRow(className, label, cards, backs, slots) {
+    var row = el("div", "cards " + className);
+    row.setAttribute("aria-label", label);
+    cards.forEach(function (c) { row.appendChild(cardFace(c)); });
+    for (var i = 0; i < backs; i++) row.appendChild(cardBack());
+    for (var j = cards.length + backs; j < slots; j++) row.appendChild(el("span", "slot"));
+    if (row.childNodes.length > 3) row.classList.add("small");
+    return row;
+  }
+
+  // The seat's cards as they lie on the felt, family by family.
+  function seatCards(p, s) {
+    var hole = el("div", "hole");
+    var live = s.in_hand && !s.folded;
+    var cards = s.hole || [];
+    var up = s.up || [];
+    var f = family(p);
+    if (f === "stud") {
+      // Down cards (backs on the public page until the hand is tabled), then the upcards.
+      var down = cards.filter(function (c) { return up.indexOf(c) < 0; });
+      var downBacks = cards.length ? 0 : (live ? (s.down_count || 0) : 0);
+      if (cards.length || live) {
+        hole.appendChild(cardRow("down small", "down cards", down, downBacks, 0));
+        hole.appendChild(cardRow("up small", "upcards", up, 0, 0));
+      }
+    } else if (cards.length) {
+      hole.appendChild(cardRow("held", "hole cards", cards, 0, 0));
+    } else if (live) {
+      var slots = (p.table && p.table.hole_slots) || 0;
+      hole.appendChild(cardRow("held", "hole cards", [], s.hole_count || 0, slots));
+    }
+    return hole;
+  }
+
+  // Draw games: what each seat asked for on each draw (announced at the table, public).
+  function seatDraws(s) {
+    var box = el("div", "draws");
+    if ((s.drawn || []).length) box.appendChild(el("span", "draws-label", "drew"));
+    (s.drawn || []).forEach(function (n, i) {
+      var d = el("span", "draw", n ? String(n) : "pat");
+      d.dataset.draw = String(i + 1);
+      d.dataset.count = String(n);
+      d.title = "draw " + (i + 1) + ": " + (n ? n + (n === 1 ? " card" : " cards") : "stood pat");
+      box.appendChild(d);
+    });
+    return box;
   }
 
   function renderSeats(p) {
@@ -73,6 +142,9 @@
     var n = (p.table && p.table.seats) || 0;
     seats.forEach(function (s) { if (s.seat > n) n = s.seat; });
     box.classList.toggle("many", n > 6);
+    // Four or more cards a seat: wider seat boxes (Omaha, draw games, stud).
+    var slots = (p.table && p.table.hole_slots) || 0;
+    box.classList.toggle("wide", family(p) === "stud" || slots > 3);
     seats.forEach(function (s) {
       var node = el("div", "seat");
       node.dataset.seat = s.seat;
@@ -96,14 +168,8 @@
       head.appendChild(markers);
       node.appendChild(head);
 
-      var hole = el("div", "hole");
-      var cards = s.hole || [];
-      if (cards.length) {
-        cards.forEach(function (c) { hole.appendChild(cardFace(c)); });
-      } else if (s.in_hand && !s.folded) {
-        for (var i = 0; i < (s.hole_count || 0); i++) hole.appendChild(cardBack());
-      }
-      node.appendChild(hole);
+      node.appendChild(seatCards(p, s));
+      if (family(p) === "draw") node.appendChild(seatDraws(s));
 
       var money = el("div", "money");
       money.appendChild(el("span", "stack", s.stack));
@@ -119,8 +185,13 @@
     var h = p.hand || {};
     var board = document.getElementById("board");
     clear(board);
+    // Board games: the board and its empty places. Stud and draw have no board; a stud common
+    // card (dealer page only: docs/display.md) shows alone.
     (h.board || []).forEach(function (c) { board.appendChild(cardFace(c)); });
-    for (var i = (h.board || []).length; i < 5; i++) board.appendChild(el("span", "slot"));
+    if (family(p) === "board") {
+      for (var i = (h.board || []).length; i < 5; i++) board.appendChild(el("span", "slot"));
+    }
+    board.hidden = !board.firstChild;
 
     var pots = document.getElementById("pots");
     clear(pots);

@@ -94,6 +94,7 @@ def _snap(
             "all_in": False,
             "hole": list(HOLE[s]) if in_hand and dealt else [],
             "up": [],
+            "drawn": [],
         }
         for s in PLAYERS
     ]
@@ -101,6 +102,9 @@ def _snap(
         "last_seq": seq,
         "table": {
             "game": "nlhe",
+            "name": "No-limit hold'em",
+            "family": "board",
+            "hole_cards": 2,
             "seats": 4,
             "small_blind": 1,
             "big_blind": 2,

@@ -25,13 +25,13 @@ from tests.display.snapshots import (
 ALL_SNAPSHOTS = short_hand() + misdeal_hand()
 
 PUBLIC_TOP = {"role", "last_seq", "table", "hand", "seats", "findings", "results"}
-PUBLIC_TABLE = {"game", "seats", "small_blind", "big_blind", "ante"}
+PUBLIC_TABLE = {"game", "name", "family", "hole_slots", "seats", "small_blind", "big_blind", "ante"}
 PUBLIC_HAND = {
     "number", "phase", "button", "small_blind", "big_blind", "to_act", "board", "pots", "showdown",
 }
 PUBLIC_SEAT = {
-    "seat", "player", "stack", "bet", "in_hand", "folded", "all_in", "hole_count", "shown", "hole",
-    "up",
+    "seat", "player", "stack", "bet", "in_hand", "folded", "all_in", "hole_count", "down_count",
+    "shown", "hole", "up", "drawn",
 }
 PUBLIC_FINDING = {"code", "seq", "severity", "title", "seats"}
 RESULT = {"amount", "eligible", "winners", "shares", "hand"}
@@ -117,7 +117,10 @@ def test_public_results_and_board_are_copied() -> None:
         {"amount": 75, "eligible": [1, 3], "winners": [1], "shares": {"1": 75},
          "hand": "Pair of aces"},
     ]
-    assert pub["table"] == {"game": "nlhe", "seats": 4, "small_blind": 1, "big_blind": 2, "ante": 0}
+    assert pub["table"] == {
+        "game": "nlhe", "name": "No-limit hold'em", "family": "board", "hole_slots": 2,
+        "seats": 4, "small_blind": 1, "big_blind": 2, "ante": 0,
+    }
 
 
 @pytest.mark.parametrize("snap", ALL_SNAPSHOTS, ids=ids(ALL_SNAPSHOTS))
@@ -125,11 +128,14 @@ def test_dealer_payload_has_everything(snap: dict[str, Any]) -> None:
     dealer = dealer_payload(snap)
     assert dealer["role"] == "dealer"
     assert dealer["last_seq"] == snap["last_seq"]
-    assert dealer["table"] == snap["table"]
+    # every table key, `hole_cards` under the name the pages use
+    table = {k: v for k, v in snap["table"].items() if k != "hole_cards"}
+    assert dealer["table"] == {**table, "hole_slots": snap["table"]["hole_cards"]}
     assert dealer["hand"] == snap["hand"]  # every documented hand key, expect included
     for got, want in zip(dealer["seats"], snap["seats"], strict=True):
-        assert {k: v for k, v in got.items() if k != "hole_count"} == want
+        assert {k: v for k, v in got.items() if k not in ("hole_count", "down")} == want
         assert got["hole_count"] == len(want["hole"])
+        assert got["down"] == want["hole"]  # hold'em: every hole card lies face down
     assert dealer["findings"] == snap["findings"]  # message, cards, rule and remedy
     assert dealer["results"] == snap["results"]
 

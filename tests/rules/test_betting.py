@@ -7,7 +7,7 @@ and Raising r.7; Section 4 Button and Blind Use (intro, Rules for Using Blinds r
 from __future__ import annotations
 
 from controller.events import HandEnd
-from controller.rules import betting
+from controller.rules import snapshot
 from tests.rules.helpers import deal_holes, table
 
 SIX = ["2c", "3c", "4c", "5c", "6c", "7c", "2d", "3d", "4d", "5d", "6d", "7d"]
@@ -147,14 +147,14 @@ def test_side_pots_and_uncalled_bet_at_showdown():
     assert t.stacks() == {1: 150, 2: 100, 3: 100}
 
 
-def test_betting_pure_functions_do_not_mutate():
-    b = betting.start([2, 3, 1], {1: 10, 2: 10, 3: 10}, [(2, 1, "sb"), (3, 2, "bb")], 2)
-    before = b
-    b2, problems = betting.act(b, 2, "post", 1)
-    assert b is before and b.players[0].stack == 10 and b2.players[0].stack == 9
-    assert problems == ()
-    _, problems = betting.act(b2, 1, "call", None)
-    assert [p.code for p in problems] == ["OOT_ACTION"]
+def test_a_post_leaves_the_state_it_was_applied_to_alone():
+    t = table([10, 10, 10], post=False)
+    before = t.state
+    snap = snapshot(before)
+    t.act(2, "post", 1)
+    assert snapshot(before) == snap
+    step = t.act(1, "call")  # seat 3 still owes the big blind: it is the seat to act
+    assert [f.code for f in step.findings] == ["OOT_ACTION"]
 
 
 def test_check_facing_a_bet_is_not_applied():
@@ -180,36 +180,29 @@ def test_won_by_folds_pays_without_showdown():
 def test_all_in_where_no_raise_is_open_is_a_call() -> None:
     """Seat 1 pushes all in, but the only other player is already all in: nobody could call a
     raise, so the push is a call of the all-in (the rest stays behind)."""
-    from controller.rules import betting
-
-    b = betting.start([1, 2], {1: 500, 2: 40}, big_blind=2, blinds=((1, 1, "small blind"),
-                                                                  (2, 2, "big blind")))
-    b, _ = betting.act(b, 1, "post", 1)
-    b, _ = betting.act(b, 2, "post", 2)
-    b, _ = betting.act(b, 1, "raise", 10)
-    b, _ = betting.act(b, 2, "allin", None)
-    assert not b.can_raise(1)
-    b, problems = betting.act(b, 1, "allin", None)
-    assert problems == ()
-    assert betting.contributions(b) == {1: 40, 2: 40}
-    assert b.player(1).stack == 460 and b.closed
+    t = table([500, 40], button=1)
+    deal_holes(t, SIX[:4])
+    t.act(1, "raise", 10)
+    t.act(2, "allin")
+    assert not t.hand()["can_raise"]
+    step = t.act(1, "allin")
+    assert step.findings == ()
+    assert t.stacks() == {1: 460, 2: 0}
+    assert t.hand()["phase"] == "showdown"  # the betting is over: the board runs out
 
 
 def test_no_raise_when_the_only_other_player_cannot_even_call() -> None:
     """Seat 2 still has chips but fewer than the bet: it can only call all in, so a raise by
     seat 3 could never be called and is not allowed; its all-in push is a call."""
-    from controller.rules import betting
-
-    b = betting.start([1, 2, 3], {1: 100, 2: 30, 3: 500}, big_blind=2,
-                      blinds=((1, 1, "small blind"), (2, 2, "big blind")))
-    b, _ = betting.act(b, 1, "post", 1)
-    b, _ = betting.act(b, 2, "post", 2)
-    b, _ = betting.act(b, 3, "raise", 10)
-    b, _ = betting.act(b, 1, "allin", None)  # 100: a full raise
-    assert b.can_raise(2) is False  # 28 behind: it can only call all in
-    b, _ = betting.act(b, 2, "call", None)
-    assert not b.can_raise(3)
-    b, problems = betting.act(b, 3, "raise", 400)
-    assert [p.code for p in problems] == ["RAISE_NOT_PERMITTED"]
-    b, problems = betting.act(b, 3, "allin", None)
-    assert problems == () and betting.contributions(b) == {1: 100, 2: 30, 3: 100}
+    t = table([100, 30, 500], button=3)
+    deal_holes(t, SIX[:6])
+    t.act(3, "raise", 10)
+    t.act(1, "allin")  # 100: a full raise
+    assert t.hand()["to_act"] == 2 and not t.hand()["can_raise"]  # it can only call all in
+    t.act(2, "call")
+    assert not t.hand()["can_raise"]
+    step = t.act(3, "raise", 400)
+    assert [f.code for f in step.findings] == ["RAISE_NOT_PERMITTED"]
+    step = t.act(3, "allin")
+    assert step.findings == ()
+    assert t.stacks() == {1: 0, 2: 0, 3: 400}

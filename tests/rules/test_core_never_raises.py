@@ -207,7 +207,8 @@ def test_an_extra_card_reported_boxed_is_no_longer_a_pending_extra_card():
 """)
     assert _codes(steps) == [(17, "BOXED_CARD_SINGLE")]
     assert state.phase == "preflop"
-    assert state.hand is not None and state.hand.deal.extras == ()
+    assert state.hand is not None and state.hand.game.deal is not None
+    assert state.hand.game.deal.extras == ()
 
 
 # --- the fuzz -------------------------------------------------------------------------------------

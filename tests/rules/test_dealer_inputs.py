@@ -21,7 +21,7 @@ from controller.events import (
     parse_event,
     read_scenario,
 )
-from controller.rules import apply, initial_state, snapshot
+from controller.rules import apply, initial_state, procedure, snapshot
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -92,10 +92,10 @@ def test_a_boxed_card_already_followed_by_another_is_out_of_place() -> None:
     state = initial_state()
     for event in read_scenario(SCENARIOS / "clean_heads_up.jsonl"):
         state = apply(state, event).state
-        if state.hand is not None and state.hand.deal.draws == 2:
+        if state.hand is not None and procedure.cards_out(state.hand.game) == 2:
             break
     assert state.hand is not None
-    first = next(u for u, c in state.hand.deal.cards.items() if c.n == 0)
+    first = next(u for u, c in state.hand.game.deal.cards.items() if c.n == 0)
     step = apply(state, make(9_000, CardBoxed(uid=first)))
     assert [f.code for f in step.findings] == ["EVENT_OUT_OF_PLACE"]
-    assert step.state.hand is not None and step.state.hand.deal.draws == 2
+    assert step.state.hand is not None and procedure.cards_out(step.state.hand.game) == 2

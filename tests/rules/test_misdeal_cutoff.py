@@ -13,7 +13,7 @@ import pytest
 
 from controller.console import parse_command
 from controller.events import AttentionCalled, EventError, parse_event, read_scenario
-from controller.rules import apply, initial_state
+from controller.rules import apply, initial_state, procedure
 from controller.rules.house_rules import PROFILES, SettingsError, settings_for
 from controller.rules.table import Act, Hand, cutoff_passed
 
@@ -113,9 +113,9 @@ def test_a_held_misdeal_is_silent_until_attention_is_called() -> None:
         step = apply(state, event)
         if event.type == "attention.called":
             assert state.hand is not None and state.hand.held
-            assert not state.hand.deal.void  # the hand went on while nobody noticed
+            assert not procedure.is_void(state.hand.game)  # the hand went on while nobody noticed
             assert [f.code for f in step.findings] == ["MISDEAL_INCORRECT_CARD_COUNT"]
-            assert step.state.hand is not None and step.state.hand.deal.void
+            assert step.state.hand is not None and procedure.is_void(step.state.hand.game)
             assert not step.state.hand.held
         else:
             assert step.findings == ()

@@ -5,8 +5,10 @@ normally again once the remedy is complete (a second, independent mistake is cau
 from __future__ import annotations
 
 from controller.events import CardBoxed, HandEnd, ShoeDraw, ShuffleDone, ZoneLeave, ZoneRead
-from controller.rules import dealing
-from controller.rules.dealing import Deal
+from controller.rules import board
+from controller.rules.board import Deal
+from controller.rules.findings import Finding
+from controller.rules.table import Hand
 from tests.rules.helpers import Table, deal_holes, table, uid
 
 HOLES = ["2c", "7d", "Jh", "As", "2d", "7s", "Js", "Ac"]  # seats 2, 3, 4, 1, twice
@@ -40,8 +42,14 @@ def _move(t: Table, card: str, frm: str, to: str | None) -> None:
 
 def _deal(t: Table) -> Deal:
     h = t.state.hand
-    assert h is not None
-    return h.deal
+    assert h is not None and h.game.deal is not None
+    return h.game.deal
+
+
+def _hand_end(h: Hand) -> tuple[Deal, list[Finding]]:
+    g = h.game
+    assert g.deal is not None
+    return board.hand_end(g.deal, g.live, len(g.live) <= 1, 2, 99)
 
 
 def _flop(t: Table, burn: str = "3h", cards: tuple[str, ...] = ("8h", "9h", "Kd")) -> None:
@@ -430,7 +438,7 @@ def test_hand_end_a_live_hand_with_three_cards_is_dead():
     _move(t, "6h", "burn", "seat:2")  # a third card in seat 2's hand
     h = t.state.hand
     assert h is not None
-    _, found = dealing.hand_end(h.deal, h.betting, 99)
+    _, found = _hand_end(h)
     assert [(f.code, f.seats, f.cards) for f in found] == [
         ("HAND_WRONG_CARD_COUNT_DEAD", (2,), ("2c", "2d", "6h"))]
     assert found[0].rule.section == "Section 3, Misdeals"
@@ -450,10 +458,10 @@ def test_hand_end_clean_showdown_and_a_hand_won_by_folds():
     _checks(t)
     h = t.state.hand
     assert h is not None
-    assert dealing.hand_end(h.deal, h.betting, 99)[1] == []
+    assert _hand_end(h)[1] == []
     t2 = _four()
     for seat in (4, 1, 2):
         t2.act(seat, "fold")
     h2 = t2.state.hand
     assert h2 is not None
-    assert dealing.hand_end(h2.deal, h2.betting, 99)[1] == []  # no showdown: nothing to count
+    assert _hand_end(h2)[1] == []  # no showdown: nothing to count

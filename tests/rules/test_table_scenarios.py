@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from controller.events import HandStart, read_scenario
+from controller.events import HandStart, LevelUp, read_scenario
 from controller.rules import apply, initial_state, snapshot
 from controller.rules.catalogue import CATALOGUE
 
@@ -69,11 +69,8 @@ def test_table_scenario(path: Path):
         state = step.state
         findings.extend(step.findings)
         hand = snapshot(state)["hand"]
-        if isinstance(event.body, HandStart) or (
-                hand["number"] in seen and hand["phase"] == "preflop" and not hand["pots"]
-                and not hand["cards_seen"]):
-            # The hand as planned, up to its first post or card (a level change before the
-            # profile's marker re-plans it).
+        if isinstance(event.body, (HandStart, LevelUp)) and hand["phase"] != "idle":
+            # The hand as planned (a level change before the profile's marker re-plans it).
             seen[hand["number"]] = hand
     wanted = [e for e in expects if "code" in e]
     got = [f.code for f in findings]

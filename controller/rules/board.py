@@ -1,17 +1,24 @@
-"""The hold'em dealing monitor: what card the procedure expects next, and what went wrong.
+"""The board-game dealing procedure: what card comes next, and what went wrong, card by card.
+
+The games with a board (hold'em, Omaha, five-card Omaha, the Pineapples, six-plus hold'em: every
+``Variant`` whose streets deal board cards) share one procedure; the variant gives the number of
+hole cards and the streets. The betting is the hand engine's (``engine.py``, through the
+procedure monitor ``procedure.py``): this module sees it only through ``BettingView``.
 
 The procedure (research/irregularities.md §1.C DEAL_ORDER_BASELINE, §1.H BURN_BASELINE, §1.I-1.L,
 and the reference state machine of §5.2):
 
 - hole cards one at a time clockwise, starting with the first seat left of the button, the
-  button last, two passes; no burn before the initial deal (roberts-rules-v11.txt, Section 4,
-  Button and Blind Use, intro: "The player with the button is last to receive cards on the
-  initial deal"; Glossary, BURNCARD). Heads-up the non-button player gets the first card, which
-  is the same rule (azwine-tour-tournament-rules.txt, When Only Two Players Remain r.2);
+  button last, as many passes as the game has hole cards; no burn before the initial deal
+  (roberts-rules-v11.txt, Section 4, Button and Blind Use, intro: "The player with the button is
+  last to receive cards on the initial deal"; Glossary, BURNCARD; Section 6, Omaha: four cards).
+  Heads-up the non-button player gets the first card, which is the same rule
+  (azwine-tour-tournament-rules.txt, When Only Two Players Remain r.2);
 - then burn + 3 (flop), burn + 1 (turn), burn + 1 (river), each only once the betting round
   before it is complete (RR Section 5, Holdem, r.5; Section 3, Irregularities, r.15), except that
   when at most one player is not all-in the rest of the board is dealt without betting and is not
-  premature (ALLIN_RUNOUT_NOT_PREMATURE).
+  premature (ALLIN_RUNOUT_NOT_PREMATURE). Every board game of ``variants.py`` deals this board
+  (``board_layout`` checks it); a game with another board needs this module extended.
 
 A card is checked the moment it leaves the shoe (``draw``) against the expectation and the betting
 state of that moment. Where the draw alone cannot tell what happened (right after the initial
@@ -41,10 +48,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Protocol
 
-from controller.rules.betting import Betting, post_name
 from controller.rules.catalogue import CATALOGUE, ORDINALS, make_finding
 from controller.rules.findings import Finding
+from controller.rules.variants import Variant
 
 HOLE_CARDS = 2  # hold'em (roberts-rules-v11.txt, Section 5, Holdem, intro)
 # What follows the initial deal, card by card: (zone, betting rounds that must be complete).
@@ -54,6 +62,7 @@ POST_DEAL: tuple[tuple[str, int], ...] = (
     ("burn", 3), ("board", 3),  # river
 )
 STREET_DEALT = {1: "flop", 2: "turn", 3: "river"}
+BOARD = (3, 1, 1)  # the flop, the turn, the river, each after a burn
 PREMATURE = {1: "FLOP_PREMATURE", 2: "TURN_PREMATURE", 3: "RIVER_PREMATURE"}
 ESCALATIONS = {
     "MISDEAL_TWO_OR_MORE_CARDS_EXPOSED": "HOLECARD_EXPOSED_SINGLE_REPLACE",
@@ -74,6 +83,39 @@ SHUFFLE = "shuffle"  # the stub is reshuffled (shuffle.done during the hand)
 SEAT_ZONES = tuple(f"seat:{n}" for n in range(1, 11))
 
 
+def board_layout(v: Variant) -> bool:
+    """Does the variant deal the board this procedure knows: a flop of three, a turn and a
+    river, each after a burn and a betting round?"""
+    streets = [st for st in v.streets if st.board]
+    return (tuple(st.board for st in streets) == BOARD and all(st.burn for st in streets)
+            and not v.streets[0].board)
+
+
+class BettingView(Protocol):
+    """What the procedure needs to know of the betting (the hand engine's, by seat)."""
+
+    @property
+    def rounds_done(self) -> int: ...  # betting rounds complete (0 while preflop is open)
+
+    @property
+    def no_more_betting(self) -> bool: ...  # no betting round remains
+
+    @property
+    def hand_over(self) -> bool: ...  # one player left
+
+    @property
+    def street(self) -> int: ...  # the current (or last) betting round: 0 preflop .. 3 river
+
+    @property
+    def actions(self) -> int: ...  # voluntary actions on that round
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def post_due(self) -> tuple[int, str] | None: ...  # the next forced post (seat, its name)
+
+
 @dataclass(frozen=True)
 class Context:
     """The betting state when a card left the shoe (premature is decided by it)."""
@@ -85,7 +127,7 @@ class Context:
     street_actions: int
 
     @classmethod
-    def of(cls, b: Betting) -> Context:
+    def of(cls, b: BettingView) -> Context:
         return cls(b.rounds_done, b.no_more_betting, b.hand_over, b.street, b.actions)
 
     @property
@@ -178,6 +220,8 @@ class Deal:
     """The cards of one hand and the monitor's memory of them."""
 
     order: tuple[int, ...]  # dealing order: left of the button first, the button last
+    hole_cards: int = HOLE_CARDS  # each player's starting hand (Omaha 4, Pineapple 3, ...)
+    game: str = "hold'em"  # the game's name, for people
     cards: Mapping[str, CardState] = field(default_factory=lambda: MappingProxyType({}))
     sequence: tuple[str, ...] = ()  # uids in the order of their latest zone read
     draws: int = 0
@@ -206,7 +250,7 @@ class Deal:
 
     @property
     def hole_total(self) -> int:
-        return HOLE_CARDS * len(self.order)
+        return self.hole_cards * len(self.order)
 
     def target(self, n: int) -> int:
         """The seat due the n-th hole card."""
@@ -237,10 +281,11 @@ class Deal:
 
 
 def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
-             owes: Mapping[int, str] | None = None) -> Deal:
-    """A new deal to ``order`` (the seats dealt in, in dealing order)."""
-    return Deal(order=tuple(order), why=MappingProxyType(dict(why or {})),
-                owes=MappingProxyType(dict(owes or {})))
+             owes: Mapping[int, str] | None = None, *, hole_cards: int = HOLE_CARDS,
+             game: str = "hold'em") -> Deal:
+    """A new deal of ``hole_cards`` each to ``order`` (the seats dealt in, in dealing order)."""
+    return Deal(order=tuple(order), hole_cards=hole_cards, game=game,
+                why=MappingProxyType(dict(why or {})), owes=MappingProxyType(dict(owes or {})))
 
 
 def stub_shuffled(deal: Deal) -> Deal:
@@ -304,7 +349,7 @@ def _following(deal: Deal) -> Remedy | None:
 
 
 def draw(
-    deal: Deal, uid: str, card: str | None, face_up: bool, seq: int, b: Betting, deck: str
+    deal: Deal, uid: str, card: str | None, face_up: bool, seq: int, b: BettingView, deck: str
 ) -> tuple[Deal, list[Finding]]:
     """A card left the shoe: check it against the expectation at this moment."""
     out: list[Finding] = []
@@ -864,21 +909,22 @@ def _not_followed(deal: Deal, rem: Remedy, c: CardState, zone: str, out: list[Fi
 # --- the end of the hand -------------------------------------------------------------------------
 
 
-def hand_end(deal: Deal, b: Betting, seq: int) -> tuple[Deal, list[Finding]]:
+def hand_end(deal: Deal, live: Sequence[int], hand_over: bool, size: int, seq: int
+             ) -> tuple[Deal, list[Finding]]:
     """The award-pots key. The dealer has moved on (``moving_on``); at a showdown every live
-    hand must hold exactly two cards in its seat zone, else it is dead (roberts-rules-v11.txt,
-    Section 3, Dead Hands, r.1(d): "The hand does not contain the proper number of cards for
-    that particular game"). The dead seats are the findings' seats."""
+    hand must hold exactly ``size`` cards in its seat zone, else it is dead
+    (roberts-rules-v11.txt, Section 3, Dead Hands, r.1(d): "The hand does not contain the proper
+    number of cards for that particular game"). The dead seats are the findings' seats."""
     deal, out = moving_on(deal)
-    if deal.void or deal.off or b.hand_over:
+    if deal.void or deal.off or hand_over:
         return deal, out
-    for seat in sorted(b.live):
+    for seat in sorted(live):
         cards = deal.hole(seat)
-        if len(cards) == HOLE_CARDS:
+        if len(cards) == size:
             continue
         held = ", ".join(cards) or "no card"
-        detail = (f"Seat {seat} holds {len(cards)} card(s) at the showdown ({held}); a hold'em "
-                  f"hand has exactly {HOLE_CARDS}.")
+        detail = (f"Seat {seat} holds {len(cards)} card(s) at the showdown ({held}); a "
+                  f"{deal.game} hand has exactly {size}.")
         out.append(make_finding("HAND_WRONG_CARD_COUNT_DEAD", seq, seats=[seat], cards=cards,
                                 fill={"detail": detail, "by": "monitor at the award",
                                       "cutoff": "the betting is over"}, message=detail))
@@ -888,7 +934,7 @@ def hand_end(deal: Deal, b: Betting, seq: int) -> tuple[Deal, list[Finding]]:
 # --- what comes next -----------------------------------------------------------------------------
 
 
-def expectation(deal: Deal, b: Betting) -> str:
+def expectation(deal: Deal, b: BettingView) -> str:
     """A short sentence of what the monitor expects next."""
     if deal.void:
         return "misdeal: waiting for the misdeal to be declared"
@@ -896,9 +942,9 @@ def expectation(deal: Deal, b: Betting) -> str:
         return f"the floor's word on {deal.off} (the monitor has stopped for this hand)"
     if deal.remedy is not None:
         return f"the remedy of {deal.remedy.after}: {deal.remedy.wanted()}"
-    if b.blinds_due:
-        seat, _, name, _ = b.blinds_due[0]
-        return f"seat {seat} posts the {post_name(name)}"
+    if b.post_due is not None:
+        seat, name = b.post_due
+        return f"seat {seat} posts the {name}"
     if deal.draws < deal.hole_total:
         n = deal.draws
         return f"hole card {n + 1} of {deal.hole_total} to seat {deal.target(n)}"
@@ -919,5 +965,5 @@ def expectation(deal: Deal, b: Betting) -> str:
     return what + (" (no more betting)" if b.no_more_betting else "")
 
 
-def betting_street(b: Betting) -> str:
+def betting_street(b: BettingView) -> str:
     return ("preflop", "flop", "turn", "river")[min(b.street, 3)]
