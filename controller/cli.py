@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from controller.events import LIVE_GAMES, EventError
+from controller.events import EventError
 from controller.journal import (
     JournalError,
     check,
@@ -404,7 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "leaving, or a new player sitting down (0..1, default 0.05)")
     p.add_argument("--truth", default=None, type=text("a file"),
                    help="write the mistakes the dealer made to this file (JSON Lines)")
-    p.add_argument("--game", default="nlhe", choices=LIVE_GAMES, metavar="GAME",
+    from controller.sim.games_dealer import SIM_GAMES
+
+    p.add_argument("--game", default="nlhe", choices=SIM_GAMES, metavar="GAME",
                    help="nlhe (default), or a stud game (stud, razz, stud8) or a draw game "
                         "(draw5, draw5_jacks, draw5_joker, a5_lowball, 27_single, 27_triple, "
                         "badugi)")

@@ -7,7 +7,8 @@ Example (all keys optional):
 
 ```toml
 [table]
-game = "nlhe"
+game = "nlhe"               # any game of docs/games.md, or "horse", "dealers_choice"
+structure = ""              # "" the game's usual; limit | pot-limit | no-limit | spread
 seats = 6
 small_blind = 1
 big_blind = 2
@@ -69,6 +70,7 @@ from typing import Any
 
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
 from controller.rules.house_rules import PROFILES, SettingsError, settings_for
+from controller.rules.variants import ROTATIONS, table_game
 from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
 
 LED_DRIVERS = ("gpio", "shift_register")
@@ -94,10 +96,14 @@ class ReaderConfig:
 @dataclass(frozen=True)
 class Config:
     game: str = "nlhe"
+    structure: str = ""
     seats: int = 6
     small_blind: int = 1
     big_blind: int = 2
     ante: int = 0
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
     profile: str = "roberts"
     settings: Mapping[str, Any] = field(default_factory=dict)
     players: tuple[PlayerConfig, ...] = ()
@@ -116,9 +122,18 @@ class Config:
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
     deck_file: str = ""
 
+    def table_setup(self) -> TableSetup:
+        """The table.setup event this config journals."""
+        return TableSetup(game=self.game, structure=self.structure, seats=self.seats,
+                          small_blind=self.small_blind, big_blind=self.big_blind,
+                          ante=self.ante, bring_in=self.bring_in, small_bet=self.small_bet,
+                          big_bet=self.big_bet, profile=self.profile,
+                          settings=dict(self.settings))
+
 
 _SECTIONS = {
-    "table": {"game", "seats", "small_blind", "big_blind", "ante", "profile", "settings"},
+    "table": {"game", "structure", "seats", "small_blind", "big_blind", "ante", "bring_in",
+              "small_bet", "big_bet", "profile", "settings"},
     "players": None,
     "readers": None,
     "antennas": None,
@@ -165,14 +180,15 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
                 raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(sorted(keys))})")
 
     table = raw.get("table", {})
-    for key in ("seats", "small_blind", "big_blind", "ante"):
+    for key in ("seats", "small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
         if key in table:
             kw[key] = _int_in(table, key, "table", 0)
     for key in ("game", "profile"):
         if key in table:
             kw[key] = _typed(table, key, str, "table")
-    if kw.get("game", "nlhe") != "nlhe":
-        raise ConfigError(f"table.game: unknown game {kw['game']!r} (this version plays 'nlhe')")
+    if "structure" in table:
+        kw["structure"] = _typed(table, "structure", str, "table", empty=True)
+    _check_game(kw.get("game", "nlhe"), kw.get("structure", ""))
     if "settings" in table:
         kw["settings"] = dict(_typed(table, "settings", dict, "table"))
     try:  # the house-rules profile and any single-setting overrides (docs/house-rules.md)
@@ -283,15 +299,26 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     return config
 
 
+def _check_game(game: str, structure: str) -> None:
+    """An unknown game or structure names its key."""
+    if game in ROTATIONS:
+        if structure:
+            raise ConfigError(f"table.structure: {ROTATIONS[game].name} deals each game at its "
+                              f"own structure; leave it out")
+        return
+    try:
+        table_game(game, structure)
+    except ValueError as exc:
+        key = "table.game" if str(exc).startswith("unknown game") else "table.structure"
+        raise ConfigError(f"{key}: {exc}") from None
+
+
 def _check_events(config: Config) -> None:
     """The table.setup and seat.take events ``feltguard run`` journals from this config must be
     ones the event parser takes back (else the journal would not replay): checked here, by the
     parser's own rules, before anything is journaled."""
     try:
-        validate_body(TableSetup(game=config.game, seats=config.seats,
-                                 small_blind=config.small_blind, big_blind=config.big_blind,
-                                 ante=config.ante, profile=config.profile,
-                                 settings=dict(config.settings)))
+        validate_body(config.table_setup())
     except EventError as exc:
         raise ConfigError(f"table: {exc}") from None
     for i, p in enumerate(config.players):

@@ -15,6 +15,7 @@ standard input; they are the same events the console keys produce (docs/events.m
     flashed UID [dealer|player]   a card partly exposed
     boxed UID            a card found face up in the deck
     attention [dealer|player|floor]   attention called to an error (the misdeal cut-off)
+    game ID [STRUCTURE]  dealer's choice: the next hand's game (e.g. game omaha8 pot-limit)
     ruling stand|void [CODE] TEXT...  the floor's ruling (CODE: the finding it rules on)
     undo                 revert the last event
     misdeal              misdeal declared
@@ -45,6 +46,7 @@ from controller.events import (
     ChipRaceStart,
     EventError,
     FloorRuling,
+    GameChoose,
     HandEnd,
     HandStart,
     LevelUp,
@@ -126,6 +128,10 @@ def _parse(line: str) -> Body:
         return AttentionCalled(by=args[0] if args else "dealer")
     if cmd == "end":
         return HandEnd()
+    if cmd == "game":
+        if not 1 <= len(args) <= 2:
+            raise EventError("usage: game ID [STRUCTURE]")
+        return GameChoose(game=args[0], structure=args[1] if len(args) > 1 else "")
     if cmd == "post" and len(args) == 3:
         return Action(seat=_int(args[0], "seat"), kind="post", amount=_int(args[1], "amount"),
                       blind=args[2])
@@ -180,4 +186,4 @@ def _parse(line: str) -> Body:
         return SeatLeave(seat=_int(args[0], "seat"))
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
                      "call, check, fold, allin, exposed, flashed, boxed, attention, ruling, undo, "
-                     "misdeal, end, sit, leave, away, back, move, draw, level, race")
+                     "misdeal, end, game, sit, leave, away, back, move, draw, level, race")

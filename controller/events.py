@@ -37,13 +37,9 @@ ACTION_KINDS: tuple[str, ...] = ("post", "bet", "call", "raise", "check", "fold"
 # games) carries the number of cards the player asks for, 0 = standing pat.
 ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "raise", "draw"})
 
-# The games the live table monitors: no-limit hold'em, the stud family and the draw family
-# (ids of controller/rules/variants.py; tests/test_events.py checks each is a variant).
-LIVE_GAMES: tuple[str, ...] = (
-    "nlhe",
-    "stud", "razz", "stud8",
-    "draw5", "draw5_jacks", "draw5_joker", "a5_lowball", "27_single", "27_triple", "badugi",
-)
+# The games a table is set up for are every variant of controller/rules/variants.py and its
+# mixed games (``GAME_IDS``); ``structure`` names one of these (docs/games.md).
+STRUCTURES: tuple[str, ...] = ("", "limit", "pot-limit", "no-limit", "spread")
 
 ExposedBy = Literal["dealer", "player"]
 
@@ -64,13 +60,16 @@ class EventError(ValueError):
 
 @dataclass(frozen=True)
 class TableSetup:
-    """The table's game and stakes. ``game`` is one of ``LIVE_GAMES``: no-limit hold'em
-    (``nlhe``, the default), a stud game or a draw game. Fixed-limit games bet ``small_bet`` and
-    ``big_bet`` (0: the big blind and twice it); stud antes ``ante`` and brings in for
-    ``bring_in`` (0: a third of the small bet, at least 1)."""
+    """The table's game and stakes. ``game`` is a game of docs/games.md (a variant id, or the
+    mixed games ``horse`` and ``dealers_choice``), no-limit hold'em (``nlhe``) by default;
+    ``structure`` its betting structure where the game is dealt at more than one (``limit``,
+    ``pot-limit``, ``no-limit``, ``spread``; "" the game's usual one). Fixed-limit games bet
+    ``small_bet`` and ``big_bet`` (0: the big blind and twice it); stud antes ``ante`` and brings
+    in for ``bring_in`` (0: a third of the small bet, at least 1)."""
 
     TYPE: ClassVar[str] = "table.setup"
     game: str = "nlhe"
+    structure: str = ""
     seats: int = 6
     small_blind: int = 1
     big_blind: int = 2
@@ -284,6 +283,16 @@ class AttentionCalled:
 
 
 @dataclass(frozen=True)
+class GameChoose:
+    """Dealer's choice: the game of the next hand, named before it starts (JPN Dealer's
+    Choice), with its structure ("" its usual one)."""
+
+    TYPE: ClassVar[str] = "game.choose"
+    game: str
+    structure: str = ""
+
+
+@dataclass(frozen=True)
 class MisdealDeclared:
     """The dealer or floor declares a misdeal: the hand is void, cards come back for a redeal."""
 
@@ -332,6 +341,7 @@ Body = (
     | FloorRuling
     | Undo
     | AttentionCalled
+    | GameChoose
     | MisdealDeclared
     | Action
     | HandEnd
@@ -363,6 +373,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         FloorRuling,
         Undo,
         AttentionCalled,
+        GameChoose,
         MisdealDeclared,
         Action,
         HandEnd,
@@ -416,6 +427,7 @@ INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "a
 OPTIONAL_INT_FIELDS = frozenset({"button", "amount"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
                         "outcome"})
+CHOICE_STR_FIELDS = frozenset({"structure"})  # a string, "" for the default
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
 BOOL_FIELDS = frozenset({"face_up", "post"})
 MAPPING_FIELDS = frozenset({"settings", "cards", "stacks", "tags", "levels"})
@@ -464,6 +476,9 @@ def _check_types(body: Body) -> None:
         elif name in OPTIONAL_STR_FIELDS:
             if value is not None:
                 _check_str(name, value)
+        elif name in CHOICE_STR_FIELDS:
+            if not isinstance(value, str):
+                raise EventError(f"field '{name}' must be a string, got {value!r}")
         elif name in BOOL_FIELDS:
             if not isinstance(value, bool):
                 raise EventError(f"field '{name}' must be true or false, got {value!r}")
@@ -477,6 +492,23 @@ def _check_types(body: Body) -> None:
             raise EventError(f"field '{name}' has no kind to check it by")
 
 
+def _check_game(game: str, structure: str, *, mixed: bool) -> None:
+    """An unknown game, or a structure the game is not dealt at, names it."""
+    # imported here: the rules core imports this module
+    from controller.rules.variants import ROTATIONS, table_game
+
+    if mixed and game in ROTATIONS:
+        if structure:
+            raise EventError(f"field 'structure': {ROTATIONS[game].name} deals each game at its "
+                             f"own structure, not {structure!r}")
+        return
+    try:
+        table_game(game, structure)
+    except ValueError as exc:
+        field_name = "game" if str(exc).startswith("unknown game") else "structure"
+        raise EventError(f"field {field_name!r}: {exc}") from None
+
+
 def validate_body(body: Body) -> None:
     """Every check on a body: the field types, then the domain; raise EventError naming the
     field. A body that passes reads back equal from its JSON line (tests/controller/
@@ -485,9 +517,7 @@ def validate_body(body: Body) -> None:
         raise EventError(f"not an event body: {type(body).__name__}")
     _check_types(body)
     if isinstance(body, TableSetup):
-        if body.game not in LIVE_GAMES:
-            raise EventError(f"field 'game': unknown game {body.game!r}; one of "
-                             f"{', '.join(LIVE_GAMES)}")
+        _check_game(body.game, body.structure, mixed=True)
         if not 2 <= body.seats <= 10:
             raise EventError(f"field 'seats' must be 2..10, got {body.seats}")
         if body.small_blind < 0 or body.big_blind <= 0 or body.small_blind > body.big_blind:
@@ -561,6 +591,8 @@ def validate_body(body: Body) -> None:
         if body.code is not None and not re.fullmatch(r"[A-Z][A-Z0-9_]*", body.code):
             raise EventError(f"field 'code' must be a finding code like 'MISDEAL_LOCKOUT', "
                              f"got {body.code!r}")
+    elif isinstance(body, GameChoose):
+        _check_game(body.game, body.structure, mixed=False)
     elif isinstance(body, AttentionCalled):
         if body.by not in ATTENTION_BY:
             raise EventError(f"field 'by' must be one of {', '.join(ATTENTION_BY)}, "

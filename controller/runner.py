@@ -86,7 +86,7 @@ def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -
     print(f"resumed from {daemon.journal.path if daemon.journal else '-'} at seq {daemon.seq}, "
           f"hand {number}", flush=True)
     changed: list[Body] = []
-    if _setup_fields(setup) != {k: snap["table"].get(k) for k in _setup_fields(setup)}:
+    if setup != daemon.state.setup:
         changed.append(setup)
     if deck is not None and dict(deck.tags) != dict(daemon.state.deck.tags):
         changed.append(deck)
@@ -99,12 +99,6 @@ def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -
         return
     for body in changed:
         daemon.submit(body)
-
-
-def _setup_fields(setup: TableSetup) -> dict[str, Any]:
-    """The set-up fields the snapshot shows, to tell whether the config changed them."""
-    return {"game": setup.game, "seats": setup.seats, "small_blind": setup.small_blind,
-            "big_blind": setup.big_blind, "ante": setup.ante, "profile": setup.profile}
 
 
 def run_table(
@@ -157,9 +151,7 @@ def run_table(
         server = run_server(app, sio, config.host, config.port)
         print(f"live view http://{config.host}:{server.port}/   dealer view /dealer "
               f"(log in with {where})", flush=True)
-    setup = TableSetup(game=config.game, seats=config.seats, small_blind=config.small_blind,
-                       big_blind=config.big_blind, ante=config.ante, profile=config.profile,
-                       settings=dict(config.settings))
+    setup = config.table_setup()
     if journal.last_seq == 0:
         daemon.submit(setup)
         for p in config.players:

@@ -183,11 +183,10 @@ def test_the_seat_range_of_sim_is_what_the_simulated_dealers_deal():
     import random
 
     from controller.cli import sim_seats
-    from controller.events import LIVE_GAMES
     from controller.sim.dealer import NAMES, SimDealer
-    from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES, GameDealer
+    from controller.sim.games_dealer import DRAW_GAMES, SIM_GAMES, STUD_GAMES, GameDealer
 
-    assert set(LIVE_GAMES) == {"nlhe", *STUD_GAMES, *DRAW_GAMES}  # --game's choices
+    assert set(SIM_GAMES) == {"nlhe", *STUD_GAMES, *DRAW_GAMES}  # --game's choices
     assert sim_seats("nlhe") == (2, len(NAMES))
     for seats in sim_seats("nlhe"):
         assert SimDealer(random.Random(1), seats=seats).next_hand()

@@ -38,6 +38,7 @@ from controller.events import (
     DeckRegister,
     Event,
     FloorRuling,
+    GameChoose,
     HandEnd,
     HandStart,
     LevelUp,
@@ -55,18 +56,20 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import procedure, seating
+from controller.rules import mixed, procedure, seating
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
+from controller.rules.mixed import Mix
 from controller.rules.pots import PotAward, split
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
-from controller.rules.variants import VARIANTS
+from controller.rules.variants import ROTATIONS, VARIANTS, Variant, table_game
 
 _DEFAULT_SETUP = TableSetup()
 _EMPTY_DECK = DeckRegistry()
 _DEFAULT_SETTINGS = settings_for()
+_NO_MIX = Mix()
 # The tournament clock the core keeps: each level is this long (the levels change by the
 # `tournament.level` event, not by the core reading a clock); a hand's clock reading is the
 # start of its level.
@@ -138,6 +141,7 @@ class TableState:
     # Draw high: antes of a deal nobody opened, waiting in the middle for the next deal (RR
     # Section 12 r.14; RRH Section 12 Jacks-or-Better r.1).
     carry: int = 0
+    mix: Mix = _NO_MIX  # a mixed game: where its rotation stands (mixed.py)
     # The state before the last applied event, for `undo` (one step: an undo cannot be undone;
     # the kept state holds no previous of its own, so the history never grows).
     previous: TableState | None = field(default=None, compare=False, repr=False)
@@ -233,6 +237,8 @@ def _apply(state: TableState, event: Event) -> Step:
         return _misdeal(state, seq)
     if isinstance(body, AttentionCalled):
         return _attention(state, body, seq)
+    if isinstance(body, GameChoose):
+        return _choose(state, body, seq)
     return _out_of_place(state, seq, f"Unknown event {type(body).__name__}.")  # pragma: no cover
 
 
@@ -262,8 +268,12 @@ def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
         return _out_of_place(state, seq, f"Seats {outside} are occupied but the table would have "
                              f"only {body.seats} seats.")
     try:
+        first = _first_game(body)
+    except ValueError as exc:
+        return _out_of_place(state, seq, f"Table set-up refused: {exc}.")
+    try:
         cfg = settings_for(body.profile, body.settings)
-        stakes = _seating_stakes(body)
+        stakes = _seating_stakes(body, first)
         old = state.seating
         levels = old.levels or (Level(LEVEL_MS, stakes.small_blind, stakes.big_blind,
                                       body.ante),)
@@ -273,13 +283,25 @@ def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
                         seats=MappingProxyType(seats))
     except (SettingsError, SeatingError) as exc:
         return _out_of_place(state, seq, f"Table set-up refused: {exc}.")
-    return Step(replace(state, setup=body, settings=cfg, seating=table))
+    return Step(replace(state, setup=body, settings=cfg, seating=table,
+                        mix=mixed.new_mix(body.game)))
 
 
-def _seating_stakes(body: TableSetup) -> Stakes:
+def _first_game(body: TableSetup) -> Variant:
+    """The game the set-up names (a mixed game: its first game, or hold'em for the dealer's
+    choice until the dealer names one); ValueError names an unknown game or structure."""
+    rot = ROTATIONS.get(body.game)
+    if rot is None:
+        return table_game(body.game, body.structure)
+    if body.structure:
+        raise ValueError(f"{rot.name} deals each game at its own structure")
+    return VARIANTS["nlhe"] if rot.dealers_choice else table_game(rot.games[0][0]).with_structure(
+        rot.games[0][1])
+
+
+def _seating_stakes(body: TableSetup, v: Variant) -> Stakes:
     """The seating layer's stakes for the game: blinds (hold'em, lowball, badugi), antes only
     (draw high: RR Section 12 intro) or antes and a bring-in with no button (stud: Section 8)."""
-    v = VARIANTS.get(body.game, VARIANTS["nlhe"])
     if v.forced == "antes_bring_in":
         return Stakes(small_blind=max(body.small_blind, 1), big_blind=body.big_blind,
                       ante=body.ante, bring_in=_bring_in(body), forced="bring_in")
@@ -443,7 +465,7 @@ def _replan(state: TableState, h: Hand, index: int) -> TableState | None:
         plan = seating.plan_hand(state.seating, state.settings, now_ms=index * LEVEL_MS)
     except SeatingError:
         return None
-    nh = _new_hand(state, plan, h.number)
+    nh = _new_hand(state, plan, h.number, h.game.variant)
     return replace(state, hand=nh, level=index, level_next=None)
 
 
@@ -490,14 +512,22 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
     if _in_play(state):
         return _out_of_place(state, seq, "A hand is in progress: award the pots or declare a "
                              "misdeal before starting a new one.")
-    v = VARIANTS[state.setup.game]
+    redeal = state.redeal and state.hand is not None
+    mix = state.mix
+    if redeal and state.hand is not None:
+        v = state.hand.game.variant  # the redeal is the same hand
+    else:
+        got = mixed.next_game(state.mix, state.setup.game, state.setup.structure)
+        if isinstance(got, str):
+            return _out_of_place(state, seq, f"{got}.")
+        mix, v = got
     if sum(st.stack > 0 for st in state.seating.seats.values()) > v.max_players:
         return _out_of_place(state, seq, f"{v.name} is dealt to at most {v.max_players} "
                              "players.")
     if state.chip_race:
         return _out_of_place(state, seq, "A chip race is in progress: end it (chiprace.end) "
                              "before the next hand.")
-    table = state.seating
+    table = replace(state.seating, stakes=_seating_stakes(state.setup, v))
     out: list[Finding] = []
     replay = state.hand.plan if state.redeal and state.hand is not None else None
     if replay is not None and all(table.seats.get(n) is not None and table.seats[n].stack > 0
@@ -528,7 +558,7 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
                                       "blinds": blinds}))
     number = state.hand_number + 1
     try:
-        hand = _new_hand(replace(state, seating=table), plan, number)
+        hand = _new_hand(replace(state, seating=table), plan, number, v)
     except ValueError as exc:  # the hand engine refuses these stakes for this game
         return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if out:
@@ -537,7 +567,8 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
             g = replace(g, deal=replace(g.deal, void=True, off=out[0].code))
         hand = replace(hand, game=replace(g, void=True, off=out[0].code))
     new = replace(state, seating=table, hand=hand, hand_number=number, findings=(),
-                  last_button=plan.button, redeal=False, shuffled=False)
+                  last_button=plan.button, redeal=False, shuffled=False,
+                  mix=mixed.dealt(mix, len(plan.dealt_in)))
     return Step(_raise(new, out), tuple(out))
 
 
@@ -548,13 +579,12 @@ def _engine_posts(plan: HandPlan) -> list[tuple[int, str, int, bool]]:
     return [(p.seat, p.kind, max(p.amount, nominal.get(p.kind, 0)), p.live) for p in plan.posts]
 
 
-def _new_hand(state: TableState, plan: HandPlan, number: int) -> Hand:
+def _new_hand(state: TableState, plan: HandPlan, number: int, v: Variant) -> Hand:
     """The hand from its plan: the engine posts the plan's forced bets (the console's posts
     tick them off), the procedure monitor of the game's family judges every card."""
     table = state.seating
     order = list(plan.dealt_in)
     setup = state.setup
-    v = VARIANTS[setup.game]
     owes = {n: " and ".join(procedure.POST_NAMES.get(k, k) for k in table.seats[n].owes)
             for n in plan.sitting_out if n in table.seats and table.seats[n].owes}
     why = {n: plan.why.get(n, "not dealt in") for n in plan.sitting_out}
@@ -655,7 +685,8 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
         return Step(_raise(state, [f]), (f,))
     if body.kind == "draw" and not h.game.variant.draws:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
-            "detail": f"Seat {body.seat} asked for cards: there is no draw in {state.setup.game}."})
+            "detail": f"Seat {body.seat} asked for cards: there is no draw in "
+                      f"{h.game.variant.name}."})
         return Step(_raise(state, [f]), (f,))
     if body.kind == "post":
         special = _post(state, h, body, seq)
@@ -778,7 +809,8 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
             out.append(make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},
                                     message=detail))
     h = replace(h, phase="complete", showdown=g.live if len(g.live) > 1 else ())
-    new = replace(state, hand=h, seating=table, results=awards, shuffled=False, carry=carry)
+    new = replace(state, hand=h, seating=table, results=awards, shuffled=False, carry=carry,
+                  mix=mixed.completed(state.mix))
     return Step(_raise(new, out), tuple(out), awards)
 
 
@@ -808,6 +840,16 @@ def _misdeal(state: TableState, seq: int) -> Step:
     h = replace(h, game=g, phase="misdeal", showdown=())
     new = replace(state, hand=h, redeal=True, shuffled=False)
     return Step(_raise(new, out), tuple(out))
+
+
+def _choose(state: TableState, body: GameChoose, seq: int) -> Step:
+    """Dealer's choice: the dealer names the next hand's game (JPN Dealer's Choice)."""
+    if _in_play(state):
+        return _out_of_place(state, seq, "The next game is named between hands.")
+    got = mixed.choose(state.mix, body.game, body.structure)
+    if isinstance(got, str):
+        return _out_of_place(state, seq, got)
+    return Step(replace(state, mix=got))
 
 
 # --- the misdeal cut-off --------------------------------------------------------------------------

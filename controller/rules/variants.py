@@ -25,6 +25,10 @@ STRUCTURES = ("fixed", "pot", "no", "spread")
 """Betting structures: fixed limit, pot limit, no limit, spread limit (RR Section 14 intro;
 button-blinds-betting.md §2.1)."""
 
+STRUCTURE_NAMES: Mapping[str, str] = MappingProxyType({
+    "limit": "fixed", "pot-limit": "pot", "no-limit": "no", "spread": "spread"})
+"""The structures as a table's set-up names them -> ``STRUCTURES``."""
+
 DECKS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         # 52 cards in stud, hold'em and Omaha (RR Glossary, DECK)
@@ -105,6 +109,10 @@ class Variant:
     open_pair_option: bool = False  # stud: an open pair on fourth street allows the big bet
     max_players: int = 10
     citations: tuple[str, ...] = ()
+    # The structures the game is dealt at in cardrooms (``structure`` first); a table set up for
+    # another is refused. NOT IN THE RULEBOOKS as a list: RR Section 14 gives no-limit and
+    # pot-limit rules for any game and Section 11 for lowball; the rest is cardroom practice.
+    played_at: tuple[str, ...] = ()
     _betting_rounds: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -123,6 +131,11 @@ class Variant:
     @property
     def betting_rounds(self) -> int:
         return self._betting_rounds
+
+    @property
+    def structures(self) -> tuple[str, ...]:
+        """The structures the game is dealt at (its usual one first)."""
+        return self.played_at or (self.structure,)
 
     @property
     def hole_cards(self) -> int:
@@ -329,6 +342,25 @@ _GAMES: tuple[Variant, ...] = (
     ),
 )
 
+# Where each game is dealt (``Variant.played_at``): hold'em at every structure (RR Section 14;
+# spread limit: RR Glossary, SPREAD LIMIT); Omaha pot-limit first (JPN Omaha), limit and no-limit
+# too; lowball at limit, no-limit and pot-limit (RR Section 11, No-Limit and Pot-Limit Lowball);
+# stud and draw high at limit and spread limit (RR Section 8 intro; Section 12); the rest at its
+# usual structure and pot limit (cardroom practice, NOT IN THE RULEBOOKS).
+_PLAYED_AT: Mapping[str, tuple[str, ...]] = {
+    "flhe": ("fixed", "no", "pot", "spread"), "nlhe": ("no", "pot", "fixed", "spread"),
+    "plhe": ("pot", "no", "fixed", "spread"),
+    "omaha": ("pot", "fixed", "no"), "omaha8": ("fixed", "pot"), "omaha5": ("pot",),
+    "pineapple": ("fixed", "pot", "no"), "crazy_pineapple": ("fixed", "pot", "no"),
+    "lazy_pineapple": ("fixed", "pot", "no"), "short_deck": ("no", "pot"),
+    "stud": ("fixed", "spread"), "razz": ("fixed", "spread"), "stud8": ("fixed", "spread"),
+    "draw5": ("fixed", "spread"), "draw5_jacks": ("fixed", "spread"),
+    "draw5_joker": ("fixed", "spread"),
+    "a5_lowball": ("fixed", "no", "pot"), "27_single": ("no", "pot", "fixed"),
+    "27_triple": ("fixed", "pot"), "badugi": ("fixed", "pot"),
+}
+_GAMES = tuple(replace(v, played_at=_PLAYED_AT[v.id]) for v in _GAMES)
+
 VARIANTS: Mapping[str, Variant] = MappingProxyType({v.id: v for v in _GAMES})
 """Every game by id; each with its usual betting structure (``with_structure`` for another)."""
 
@@ -356,6 +388,32 @@ def variant(variant_id: str, structure: str | None = None) -> Variant:
     if game is None:
         raise ValueError(f"unknown game {variant_id!r}; known: {', '.join(sorted(VARIANTS))}")
     return game if structure is None else game.with_structure(structure)
+
+
+def table_game(game: str, structure: str = "") -> Variant:
+    """The game a table is set up for: a variant id of ``VARIANTS`` under a structure as a
+    table names it (``STRUCTURE_NAMES``: "limit", "pot-limit", "no-limit", "spread"; "" for
+    the game's usual one). ValueError names an unknown game, an unknown structure, or a
+    structure the game is not dealt at."""
+    v = VARIANTS.get(game)
+    if v is None:
+        raise ValueError(f"unknown game {game!r}; one of {', '.join(GAME_IDS)}")
+    if not structure:
+        return v
+    internal = STRUCTURE_NAMES.get(structure)
+    if internal is None:
+        raise ValueError(f"unknown betting structure {structure!r}; one of "
+                         f"{', '.join(STRUCTURE_NAMES)}")
+    if internal not in v.structures:
+        names = {b: a for a, b in STRUCTURE_NAMES.items()}
+        played = ", ".join(names[x] for x in v.structures)
+        raise ValueError(f"{v.name} is not dealt at {structure}; it is dealt at {played}")
+    return v.with_structure(internal)
+
+
+def structure_name(structure: str) -> str:
+    """A ``STRUCTURES`` value as a table names it ("fixed" -> "limit")."""
+    return next((a for a, b in STRUCTURE_NAMES.items() if b == structure), structure)
 
 
 def phh_variant(code: str) -> Variant:
@@ -434,3 +492,7 @@ ROTATIONS: Mapping[str, Rotation] = MappingProxyType(
         ),
     }
 )
+
+
+GAME_IDS: tuple[str, ...] = (*VARIANTS, *ROTATIONS)
+"""Every game a table can be set up for: each variant, and each mixed game (a rotation)."""

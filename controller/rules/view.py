@@ -11,7 +11,13 @@ from typing import Any
 from controller.rules import procedure, seating
 from controller.rules.pots import build_pots
 from controller.rules.table import Hand, TableState
-from controller.rules.variants import VARIANTS, family
+from controller.rules.variants import (
+    ROTATIONS,
+    Variant,
+    family,
+    structure_name,
+    table_game,
+)
 
 
 def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
@@ -114,16 +120,36 @@ def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
     return out
 
 
+def _set_up_game(game: str, structure: str) -> Variant | None:
+    """Before the first hand: the game set up (a mixed game: its first game when it has a
+    fixed order; None for the dealer's choice, whose game is named hand by hand)."""
+    rot = ROTATIONS.get(game)
+    try:
+        if rot is None:
+            return table_game(game, structure)
+        if rot.dealers_choice:
+            return None
+        return table_game(rot.games[0][0]).with_structure(rot.games[0][1])
+    except ValueError:  # pragma: no cover - table.setup refused it
+        return None
+
+
 def snapshot(state: TableState) -> dict[str, Any]:
     """The table as plain data: see docs/snapshot.md."""
     s = state.setup
-    variant = VARIANTS.get(s.game, VARIANTS["nlhe"])
     h = state.hand
+    variant = h.game.variant if h is not None else _set_up_game(s.game, s.structure)
     seats = [_seat(state, h, seat) for seat in sorted(state.seats)]
+    rot = ROTATIONS.get(s.game)
     return {
         "last_seq": state.last_seq,
-        "table": {"game": s.game, "name": variant.name, "family": family(variant),
-                  "hole_cards": sum(len(st.hole) for st in variant.streets),
+        "table": {"game": variant.id if variant is not None else s.game,
+                  "name": variant.name if variant is not None else rot.name if rot else s.game,
+                  "family": family(variant) if variant is not None else "",
+                  "structure": structure_name(variant.structure) if variant is not None else "",
+                  "mixed": s.game if rot is not None else None,
+                  "hole_cards": sum(len(st.hole) for st in variant.streets)
+                  if variant is not None else 0,
                   "seats": s.seats, "small_blind": s.small_blind,
                   "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
         "hand": _hand(state),

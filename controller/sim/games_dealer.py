@@ -69,6 +69,8 @@ from controller.sim.dealer import NAMES, CardMove, Mistake, SimStep, deck_roles,
 STUD_GAMES: tuple[str, ...] = ("stud", "razz", "stud8")
 DRAW_GAMES: tuple[str, ...] = (
     "draw5", "draw5_jacks", "draw5_joker", "a5_lowball", "27_single", "27_triple", "badugi")
+# The games the simulated table deals: hold'em (controller/sim/dealer.py) and these.
+SIM_GAMES: tuple[str, ...] = ("nlhe", *STUD_GAMES, *DRAW_GAMES)
 
 # Mistakes of every family (research/irregularities.md §1.C, §1.G, §1.A).
 _COMMON: dict[str, str] = {

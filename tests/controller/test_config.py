@@ -51,7 +51,11 @@ path = "/var/lib/feltguard/journal.sqlite"
         ({"table": {"seats": 12}}, "table.seats: must be 2..10"),
         ({"table": {"seats": "six"}}, "table.seats: must be int"),
         ({"table": {"big_blnd": 2}}, "table.big_blnd: unknown key"),
-        ({"table": {"game": "razz"}}, "table.game: unknown game"),
+        ({"table": {"game": "razzle"}}, "table.game: unknown game 'razzle'"),
+        ({"table": {"game": "omaha5", "structure": "limit"}},
+         "table.structure: Five-card Omaha is not dealt at limit"),
+        ({"table": {"game": "horse", "structure": "limit"}},
+         "table.structure: HORSE deals each game at its own structure"),
         ({"players": [{"seat": 1, "name": "A"}]}, r"players\[0\].stack: missing"),
         ({"players": [{"seat": 11, "name": "A", "stack": 1}]}, r"players\[0\].seat"),
         ({"readers": [{"baudrate": 9600}]}, r"readers\[0\].url: missing"),
@@ -120,6 +124,22 @@ def test_empty_strings_that_mean_the_default_are_taken():
     assert (c.led_pin_factory, c.dealer_token, c.deck_file) == ("", "", "")
 
 
+@pytest.mark.parametrize("table", [
+    {"game": "omaha8", "structure": "pot-limit"},
+    {"game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8},
+    {"game": "horse", "small_bet": 2, "big_bet": 4, "ante": 1},
+    {"game": "dealers_choice"},
+    {"game": "short_deck", "structure": ""},
+])
+def test_every_game_of_the_table_comes_from_the_config(table):
+    from controller.events import Event, parse_line
+
+    c = from_mapping({"table": table})
+    setup = c.table_setup()
+    assert (setup.game, setup.structure) == (table["game"], table.get("structure", ""))
+    assert parse_line(Event(1, 0, setup).to_line()).body == setup
+
+
 def test_what_run_journals_from_a_config_is_what_the_parser_takes():
     """`feltguard run` journals a table.setup and a seat.take per player from the config: each
     must read back from the journal."""
@@ -127,9 +147,7 @@ def test_what_run_journals_from_a_config_is_what_the_parser_takes():
 
     c = from_mapping({"table": {"seats": 9, "ante": 1, "profile": "wsop-2009"},
                       "players": [{"seat": 9, "name": "Ann", "stack": 2**53 - 1}]})
-    bodies = [TableSetup(game=c.game, seats=c.seats, small_blind=c.small_blind,
-                         big_blind=c.big_blind, ante=c.ante, profile=c.profile,
-                         settings=dict(c.settings))]
+    bodies: list[TableSetup | SeatTake] = [c.table_setup()]
     bodies += [SeatTake(seat=p.seat, player=p.name, stack=p.stack) for p in c.players]
     for i, body in enumerate(bodies, start=1):
         assert parse_line(Event(i, 0, body).to_line()).body == body
