@@ -923,7 +923,8 @@ def hand_end(deal: Deal, live: Sequence[int], hand_over: bool, size: int, seq: i
         if len(cards) == size:
             continue
         held = ", ".join(cards) or "no card"
-        detail = (f"Seat {seat} holds {len(cards)} card(s) at the showdown ({held}); a "
+        article = "an" if deal.game[:1].lower() in "aeiou" else "a"
+        detail = (f"Seat {seat} holds {len(cards)} card(s) at the showdown ({held}); {article} "
                   f"{deal.game} hand has exactly {size}.")
         out.append(make_finding("HAND_WRONG_CARD_COUNT_DEAD", seq, seats=[seat], cards=cards,
                                 fill={"detail": detail, "by": "monitor at the award",

@@ -80,6 +80,27 @@ _ENTRIES: tuple[Entry, ...] = (
         "shoe reader or zone antennas; deck registry",
         catalogue=False,
     ),
+    Entry(
+        "CARD_NOT_IN_GAME_DECK",
+        "A card that is not in this game's deck",
+        "misdeal",
+        (
+            _c(IRREG, "3", "If a card with a different color back appears during a hand, all "
+               "action is void and all chips in the pot are returned to the respective bettors."),
+            cite("Six Plus Hold'em (Short Deck)", "rules", "The deck only consists of 36 cards, "
+                 "with the twos, threes, fours and fives removed.", file="jamies-poker-notes.md"),
+        ),
+        (
+            "Stop the deal: {card} is not in the {game} deck, so the deck in play is the wrong "
+            "one (a card that does not belong to the deck voids the action like a card with a "
+            "different back).",
+            *REDEAL[:1],
+            "Take the deck out of play, strip it to the game's cards ({deck_size} cards) and "
+            "redeal.",
+        ),
+        "shoe reader; deck registry",
+        catalogue=False,
+    ),
     # --- the initial deal --------------------------------------------------------------------
     Entry(
         "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED",

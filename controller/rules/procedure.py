@@ -159,6 +159,7 @@ class GameHand:
     bet_street: int = 0  # the current (or last) betting round opened
     street_acts: int = 0  # voluntary actions on that round
     jokers: tuple[str, ...] = ()  # board games: joker tags drawn (scraps of paper, not cards)
+    discarded: tuple[str, ...] = ()  # Pineapple: the discards given to the engine (uids)
     _engine: engine.Hand | None = field(default=None, compare=False, repr=False)
 
     # --- the engine ---------------------------------------------------------------------------
@@ -404,14 +405,39 @@ def _sync_street(h: GameHand) -> GameHand:
     return h
 
 
+def _sync_discards(h: GameHand) -> GameHand:
+    """Pineapple: the seat due to discard has thrown a card into the muck: that is its discard
+    (JPN Pineapple: "discard one", in turn). A card thrown before the seat's turn counts when the
+    turn comes."""
+    d = h.deal
+    while d is not None:
+        e = h.eng
+        p = e.discarder
+        if p is None:
+            break
+        home = f"seat:{h.seats[p]}"
+        uid = next((u for u in d.sequence if u not in h.discarded and d.cards[u].home == home
+                    and d.cards[u].zone == "muck"), None)
+        if uid is None:
+            break
+        try:
+            h = _run(h, (DISCARD, p, (None,)))
+        except engine.IllegalAction:  # pragma: no cover - the engine named the discarder
+            break
+        h = replace(h, discarded=(*h.discarded, uid))
+    return h
+
+
 def _sync_board(h: GameHand) -> GameHand:
     """Board games: give the engine the street's board (as placeholders) once its cards are on
-    the board and the betting before them is over, so the next round opens."""
+    the board and the betting before them is over, so the next round opens; and the Pineapple
+    discards as they are made."""
     d = h.deal
     if d is None:
         return h
     on_board = len(d.board)
     while True:
+        h = _sync_discards(h)
         e = h.eng
         need = e.board_needed
         if e.is_over or e.actor is not None or not need or on_board < h.fed_board + need:
@@ -440,7 +466,24 @@ def _board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int
                          fill={"where": "where it was going"})
         return replace(h, jokers=(*h.jokers, uid)), [f]
     d, out = board.draw(h.deal, uid, card, face_up, seq, BoardBetting(h), deck)
-    return _board_step(h, d, out)
+    h = replace(h, deal=d)
+    if not out:
+        h = _foreign(h, card, seq, out)
+    return _sync_board(h), out
+
+
+def _foreign(h: GameHand, card: str | None, seq: int, out: list[Finding]) -> GameHand:
+    """A card of the registered deck that this game's deck does not hold (a two to five at
+    six-plus hold'em): the wrong deck is in play (jamies-poker-notes.md, Six Plus Hold'em;
+    roberts-rules-v11.txt, Section 3, Irregularities, r.3)."""
+    if card is None or card == JOKER or card in h.variant.deck_cards or is_void(h):
+        return h
+    f = make_finding("CARD_NOT_IN_GAME_DECK", seq, cards=[card], fill={
+        "game": h.variant.name, "deck_size": len(h.variant.deck_cards)})
+    out.append(f)
+    if h.deal is not None:
+        return replace(h, deal=replace(h.deal, void=True, off=f.code, remedy=None))
+    return replace(h, void=True, off=f.code, expect=())
 
 
 def _board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
@@ -706,6 +749,9 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
         f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, seats=[slot.seat] if slot.seat else [],
                          cards=[JOKER], fill={"where": where})
         out.append(f)
+        return _with(h, replace(c, judged=True)), out
+    if card not in h.variant.deck_cards:
+        h = _foreign(h, card, seq, out)
         return _with(h, replace(c, judged=True)), out
     if not h.relaxed:
         twins = [o for o in h.cards.values() if o.card == card and o.uid != uid]
@@ -1637,6 +1683,8 @@ def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[Po
     assert h.deal is not None
     e = h.eng
     hand_over = len(h.live) <= 1
+    if e.discarder is not None and not hand_over:
+        return h, [], (), {}, f"seat {h.seats[e.discarder]} has not discarded (Pineapple)"
     size = len(h.variant.streets[0].hole) - sum(st.discard for st in h.variant.streets)
     d, out = board.hand_end(h.deal, h.live, hand_over, size, seq)
     dead = {s for f in out if f.code == "HAND_WRONG_CARD_COUNT_DEAD" for s in f.seats}
@@ -1668,14 +1716,26 @@ def _showdown(h: GameHand, dead: set[int]) -> engine.Hand:
     assert h.deal is not None
     d = h.deal
     board_cards = list(d.board)
+    thrown = iter(h.discarded)  # the discards, in the order the engine took them
+    real: set[int] = set()  # positions given their real cards
     log: list[Cmd] = []
     for cmd in h.log:
         if cmd[0] == HOLE:
             p = int(str(cmd[1]))
             k = len(cmd[2])  # type: ignore[arg-type]
-            held = d.hole(h.seats[p])
-            seat_dead = h.seats[p] in dead or len(held) != k
-            log.append((HOLE, p, (None,) * k if seat_dead else tuple(held)))
+            home = f"seat:{h.seats[p]}"
+            gone = tuple(d.cards[u].name for u in h.discarded if d.cards[u].home == home)
+            held = (*d.hole(h.seats[p]), *gone)
+            if h.seats[p] in dead or len(held) != k:
+                log.append((HOLE, p, (None,) * k))
+            else:
+                real.add(p)
+                log.append((HOLE, p, tuple(held)))
+        elif cmd[0] == DISCARD:
+            p = int(str(cmd[1]))
+            uid = next(thrown, None)
+            card = d.cards[uid].name if uid is not None and p in real else None
+            log.append((DISCARD, p, (card,)))
         elif cmd[0] == BOARD:
             k = len(cmd[1])  # type: ignore[arg-type]
             log.append((BOARD, tuple(board_cards[:k])))
