@@ -171,12 +171,20 @@ class Step:
     uid: str = ""  # the card ("" for PUT: the next card off the shoe)
     name: str = ""  # the card's name, for people
     rounds: int = 0  # PUT from the shoe: betting rounds that must be complete when it is drawn
+    # "One of the cards in this zone" (the floor or a scramble picks which): the first card that
+    # leaves the zone (RETURN) or moves from it to ``zone`` (PUT) makes the move, and a later
+    # step of the same ``from_zone`` is then that card.
+    from_zone: str = ""
 
     def says(self) -> str:
         if self.kind == SHUFFLE:
             return "reshuffle the stub and cut"
+        if self.kind == RETURN and self.from_zone and not self.uid:
+            return f"one card of the {self.from_zone} off it (picked at random)"
         if self.kind == RETURN:
             return f"{self.name} back into the stub"
+        if self.from_zone and not self.uid:
+            return f"one card of the {self.from_zone} (picked at random) to the {self.zone}"
         where = _zone_name(self.zone)
         if self.uid:
             return f"{self.name} to {where}"
@@ -222,6 +230,10 @@ class Deal:
     order: tuple[int, ...]  # dealing order: left of the button first, the button last
     hole_cards: int = HOLE_CARDS  # each player's starting hand (Omaha 4, Pineapple 3, ...)
     game: str = "hold'em"  # the game's name, for people
+    # The house's remedies where the books disagree (house_rules.py four_card_flop,
+    # flop_no_burn; research/irregularities.md D-05, D-08).
+    four_card_flop: str = "redeal"
+    flop_no_burn: str = "proper_burn"
     cards: Mapping[str, CardState] = field(default_factory=lambda: MappingProxyType({}))
     sequence: tuple[str, ...] = ()  # uids in the order of their latest zone read
     draws: int = 0
@@ -282,9 +294,11 @@ class Deal:
 
 def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
              owes: Mapping[int, str] | None = None, *, hole_cards: int = HOLE_CARDS,
-             game: str = "hold'em") -> Deal:
+             game: str = "hold'em", four_card_flop: str = "redeal",
+             flop_no_burn: str = "proper_burn") -> Deal:
     """A new deal of ``hole_cards`` each to ``order`` (the seats dealt in, in dealing order)."""
     return Deal(order=tuple(order), hole_cards=hole_cards, game=game,
+                four_card_flop=four_card_flop, flop_no_burn=flop_no_burn,
                 why=MappingProxyType(dict(why or {})), owes=MappingProxyType(dict(owes or {})))
 
 
@@ -508,6 +522,7 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
     seq_order = (*(u for u in deal.sequence if u != uid), uid)
     deal = replace(deal, sequence=seq_order)
     first = not c.judged
+    was = c.zone
     home = c.home or (zone if first and zone.startswith("seat:") and c.n < deal.hole_total
                       else "")
     mucked = c.mucked or (zone == "muck" and bool(home))
@@ -521,9 +536,19 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
         if first and rem.anchor == uid:
             rem = _anchored(rem, c, zone)
             deal = replace(deal, remedy=rem)
-        named = any(s.uid == uid for s in rem.steps)
+        lifted = _picks(rem, was, RETURN) if was is not None and was != zone else None
+        if lifted is not None:
+            # a card of the zone the remedy picks from has left it (set aside on the way)
+            rem = _bind(rem, lifted, uid, c.name)
+            rem = replace(rem, steps=rem.steps[:lifted] + rem.steps[lifted + 1:])
+            deal = _progressed(deal, rem)
+            if deal.remedy is None:
+                return deal, out
+            rem = deal.remedy
+        named = any(s.uid == uid for s in rem.steps) or (
+            was is not None and _picks(rem, was, PUT, zone) is not None)
         if (c.how == REMEDY and first) or (named and not first):
-            return _follow(deal, rem, c, zone, first, seq, out), out
+            return _follow(deal, rem, c, zone, first, seq, out, was), out
     if not first or c.how in (FLAGGED, REMEDY):
         return deal, out
     if c.n < deal.hole_total:
@@ -674,15 +699,24 @@ def _four_card_flop(deal: Deal, c: CardState, out: list[Finding]) -> Deal:
     if not _may_flag(deal, code):
         return deal
     cards = list(deal.board)
-    # RR Section 5, Holdem, r.3 and r.7: the board cards are mixed with the stub, the burn
-    # stays, the stub is shuffled and cut, and a new flop is dealt without burning.
     flop = [u for u in deal.sequence if deal.cards[u].zone == "board"]
-    steps = (*(Step(RETURN, uid=u, name=deal.cards[u].name) for u in flop), Step(SHUFFLE),
-             *(Step(PUT, "board") for _ in range(3)))
-    rem = Remedy(code, c.seq, steps, resume=4, first=deal.draws)
+    steps: tuple[Step, ...]
+    if deal.four_card_flop == "redeal":
+        # RR Section 5, Holdem, r.3 and r.7: the board cards are mixed with the stub, the burn
+        # stays, the stub is shuffled and cut, and a new flop is dealt without burning.
+        steps = (*(Step(RETURN, uid=u, name=deal.cards[u].name) for u in flop), Step(SHUFFLE),
+                 *(Step(PUT, "board") for _ in range(3)))
+        rem = Remedy(code, c.seq, steps, resume=4, first=deal.draws)
+    else:
+        # WSOP Section 5 r.3: the four scrambled, the top one placed on the deck as the burn for
+        # the turn; AZW TDA #36: the floor picks one at random as the next burn. Either way one
+        # of the four leaves the board and is the turn's burn; the other three are the flop.
+        steps = (Step(RETURN, from_zone="board"),
+                 Step(PUT, "burn", from_zone="board", rounds=2), Step(PUT, "board", rounds=2))
+        rem = Remedy(code, c.seq, steps, resume=6, first=deal.draws)
     return _flag(deal, make_finding(code, c.seq, cards=cards, fill={"count": len(cards)},
                                     message=f"Four-card flop: {c.name} is a fourth board card.",
-                                    expect=_expect(steps)),
+                                    expect=_expect(steps), setting=deal.four_card_flop),
                  out, rem)
 
 
@@ -700,6 +734,15 @@ def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
     # RR Section 5, Holdem, r.4 (flop) and Section 3, Irregularities, r.16 (turn, river): the
     # error is rectified with the proper burncard and board card(s), so that "subsequent cards
     # dealt should be those that would have come if no error had occurred".
+    if m == 0 and deal.flop_no_burn == "floor_picks_burn":
+        # AZW Section 3 r.16(5): the flop is dealt, then the floor picks one of the three at
+        # random as the burn, and the next card off the stub completes the flop.
+        fix: tuple[Step, ...] = (Step(PUT, "board"), Step(PUT, "board"),
+                                 Step(PUT, "burn", from_zone="board"), Step(PUT, "board"))
+        return _flag_fix(deal, c, "FLOP_BURN_ERROR", out,
+                         f"No card was burned before the flop: {c.name} went to the board.",
+                         "", Remedy("FLOP_BURN_ERROR", c.seq, fix, resume=4, first=first),
+                         setting="floor_picks_burn")
     if m == 0:  # the flop burn went to the board
         steps = (Step(PUT, "burn", c.uid, c.name), *(Step(PUT, "board") for _ in range(3)))
         return _flag_fix(deal, c, "FLOP_BURN_ERROR", out,
@@ -737,12 +780,12 @@ def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
 
 
 def _flag_fix(deal: Deal, c: CardState, code: str, out: list[Finding], detail: str, fix: str,
-              rem: Remedy, street: str = "flop") -> Deal:
+              rem: Remedy, street: str = "flop", setting: str = "") -> Deal:
     if not _may_flag(deal, code):
         return deal
     fill = {"detail": detail, "fix": fix, "street": street}
     return _flag(deal, make_finding(code, c.seq, cards=[c.name], fill=fill,
-                                    expect=_expect(rem.steps)), out, rem)
+                                    expect=_expect(rem.steps), setting=setting), out, rem)
 
 
 def moving_on(deal: Deal) -> tuple[Deal, list[Finding]]:
@@ -776,6 +819,11 @@ def leave(deal: Deal, uid: str, zone: str) -> Deal:
     if rem is None:
         return deal
     at = next((i for i, s in enumerate(rem.steps) if s.uid == uid), None)
+    if at is None:
+        picked = _picks(rem, zone, RETURN)
+        if picked is not None:
+            rem = _bind(rem, picked, uid, c.name)
+            at = picked
     if at is None or rem.steps[at].kind != RETURN:
         return deal  # not due back in the stub yet (a premature turn card goes aside first)
     # The card goes back into the stub, as the remedy says.
@@ -840,12 +888,32 @@ def _add_tail(rem: Remedy, c: CardState) -> Remedy:
     return replace(rem, steps=tuple(steps), tail=rem.tail - 1, board_seen=True)
 
 
+def _picks(rem: Remedy, from_zone: str, kind: str, zone: str = "") -> int | None:
+    """The first step of ``kind`` that picks a card of ``from_zone`` (to ``zone`` for PUT)."""
+    return next((i for i, s in enumerate(rem.steps) if s.kind == kind and not s.uid
+                 and s.from_zone == from_zone and (not zone or s.zone == zone)), None)
+
+
+def _bind(rem: Remedy, at: int, uid: str, name: str) -> Remedy:
+    """The card picked for step ``at`` is ``uid``: that step and the later steps picking from
+    the same zone are that card now."""
+    pick = rem.steps[at].from_zone
+    steps = tuple(replace(s, uid=uid, name=name, from_zone="")
+                  if i >= at and s.from_zone == pick and not s.uid else s
+                  for i, s in enumerate(rem.steps))
+    return replace(rem, steps=steps)
+
+
 def _follow(deal: Deal, rem: Remedy, c: CardState, zone: str, first: bool, seq: int,
-            out: list[Finding]) -> Deal:
+            out: list[Finding], was: str | None = None) -> Deal:
     """A card read while a remedy runs: the move the remedy calls for, or not. A finding about
     a card just drawn carries its draw's seq; about a card moved on the felt, the read's."""
     if c.how != REMEDY or not first:
         c = replace(c, seq=seq)
+    if was is not None and not any(s.uid == c.uid for s in rem.steps):
+        picked = _picks(rem, was, PUT, zone)
+        if picked is not None:
+            rem = _bind(rem, picked, c.uid, c.name)
     steps = list(rem.steps)
     named = next((i for i, s in enumerate(steps) if s.uid == c.uid), None)
     if named is not None:

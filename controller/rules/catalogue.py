@@ -23,7 +23,7 @@ from string import Formatter
 
 from controller.rules.catalogue_entry import Entry, cite
 from controller.rules.catalogue_games import GAME_ENTRIES
-from controller.rules.findings import Finding
+from controller.rules.findings import Citation, Finding
 
 RR = "roberts-rules-v11.txt"
 MISDEALS = "Section 3, Misdeals"
@@ -720,6 +720,46 @@ _ENTRIES: tuple[Entry, ...] = (
 # The stud and draw families' entries live beside this table (catalogue_games.py).
 CATALOGUE: Mapping[str, Entry] = {e.code: e for e in (*_ENTRIES, *GAME_ENTRIES)}
 
+WSOP = "wsop-2009-live-action-rules.md"
+AZW = "azwine-tour-tournament-rules.txt"
+
+# Where the rulebooks disagree on a remedy, the house setting's value picks the rule a finding
+# cites and the remedy it gives (research/irregularities.md Part 2; docs/house-rules.md). The
+# entries above hold Robert's remedy, the default. (code, setting value) -> (rule, remedy).
+REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = {
+    # D-05, the four-card flop
+    ("FLOP_TOO_MANY_CARDS", "scramble_top_is_turn_burn"): (
+        cite("Section 5, Holdem", "3", "To redeal the flop, the four cards will be scrambled "
+             "and the top card will be exposed and placed on top of the deck as the burn for "
+             "the turn card.", file=WSOP),
+        ("The flop has {count} cards: {cards}.",
+         "Scramble the four cards face down; expose the top one and put it on top of the deck: "
+         "it is the burn for the turn. The other three are the flop.",
+         "After the flop betting, burn that card and turn the turn card."),
+    ),
+    ("FLOP_TOO_MANY_CARDS", "floor_picks_turn_burn"): (
+        cite("Four-Card Flop (TDA #36)", "1", "the dealer shall scramble the 4 cards face down. "
+             "A floorperson will be called to randomly select one card to be used as the next "
+             "burn card and the remaining 3 cards will become the flop.", file=AZW),
+        ("The flop has {count} cards: {cards}.",
+         "Scramble the four cards face down and call the floor: the floorperson picks one at "
+         "random, set aside as the next burn card. The other three are the flop.",
+         "After the flop betting, that card is the burn for the turn; then turn the turn card."),
+    ),
+    # D-08, the flop dealt without a burn
+    ("FLOP_BURN_ERROR", "floor_picks_burn"): (
+        cite("Section 3, General Poker Rules (TDA RP-5)", "16(5)", "the floor should randomly "
+             "select one of the three cards "
+             "as the burn and using the remaining 2 cards as part of the flop. The forth card "
+             "from the stub completes the flop", file=AZW),
+        ("{detail}",
+         "Turn the flop face down and mix it; the floor picks one of the three at random as the "
+         "burn, the other two stay on the board, and the next card off the deck completes the "
+         "flop.",
+         "Play on: the turn and the river are dealt as usual."),
+    ),
+}
+
 # The ordinals the exposed-card remedy names.
 ORDINALS = ("first", "second")
 
@@ -744,12 +784,15 @@ def make_finding(
     message: str = "",
     fill: Mapping[str, object] | None = None,
     expect: tuple[tuple[str, str | None], ...] = (),
+    setting: str = "",
 ) -> Finding:
     """Build the Finding for ``code`` with the remedy filled in for this case.
 
     ``fill`` supplies the template names; ``seat``/``seats``/``card``/``cards`` default to the
-    finding's own seats and cards."""
+    finding's own seats and cards. ``setting``: the house setting's value where the books
+    disagree on this remedy (``REMEDY_BY_SETTING``; anything else: Robert's)."""
     entry = CATALOGUE[code]
+    rule, steps = REMEDY_BY_SETTING.get((code, setting), (entry.rules[0], entry.remedy))
     values = _Fill()
     if seats:
         values["seat"] = str(seats[0])
@@ -759,7 +802,7 @@ def make_finding(
     values["cards"] = ", ".join(cards) or "none"
     for key, value in (fill or {}).items():
         values[key] = str(value)
-    remedy = tuple(step.format_map(values) for step in entry.remedy)
+    remedy = tuple(step.format_map(values) for step in steps)
     if not message:
         message = remedy[0]
     return Finding(
@@ -768,7 +811,7 @@ def make_finding(
         severity=entry.severity,
         title=entry.title,
         message=message,
-        rule=entry.rules[0],
+        rule=rule,
         remedy=remedy,
         seats=tuple(seats),
         cards=tuple(cards),
@@ -778,4 +821,6 @@ def make_finding(
 
 def template_fields(code: str) -> set[str]:
     """The names a code's remedy templates use (tests check every one is filled)."""
-    return set().union(*(_fields(step) for step in CATALOGUE[code].remedy))
+    variants = [steps for (c, _), (_, steps) in REMEDY_BY_SETTING.items() if c == code]
+    return set().union(*(_fields(step) for steps in (CATALOGUE[code].remedy, *variants)
+                         for step in steps))

@@ -152,6 +152,22 @@ class Settings:
         f"{RR} Section 14 No-Limit r.11, Section 3 Betting and Raising r.16; {RRH} Section 14 "
         f"r.10; {AZW} How to Deal No Limit r.11 (refused: NIS)")
 
+    # A flop of four cards (research/irregularities.md D-05): RR Section 5 Holdem r.3 "it must
+    # be redealt" (the board mixed with the stub, a new flop without burning, r.7); WSOP Section
+    # 5 r.3 "the four cards will be scrambled and the top card will be exposed and placed on top
+    # of the deck as the burn for the turn card"; AZW Four-Card Flop (TDA #36) "A floorperson
+    # will be called to randomly select one card to be used as the next burn card".
+    four_card_flop: Literal["redeal", "scramble_top_is_turn_burn", "floor_picks_turn_burn"] = (
+        _choice("redeal", ("redeal", "scramble_top_is_turn_burn", "floor_picks_turn_burn"),
+                f"{RR} Section 5 Holdem r.3, r.7; {WSOP} Section 5 r.3; {AZW} Four-Card Flop "
+                "(TDA #36)"))
+    # The flop dealt without a burn (D-08): RR Section 5 Holdem r.4 "rectified by using the
+    # proper burncard and flop"; AZW Section 3 r.16(5) "the floor should randomly select one of
+    # the three cards as the burn ... The forth card from the stub completes the flop".
+    flop_no_burn: Literal["proper_burn", "floor_picks_burn"] = _choice(
+        "proper_burn", ("proper_burn", "floor_picks_burn"),
+        f"{RR} Section 5 Holdem r.4; {AZW} Section 3 r.16(5) (TDA RP-5)")
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -213,6 +229,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         misdeal_cutoff="wsop",                # WSOP Section 3 Misdeals r.2
         a5_exposed_take="five_or_under",      # WSOP Section 11 Ace-to-Five r.3
         stud_last_card_up="rest_up_if_first",  # WSOP Section 8 r.17(a)
+        four_card_flop="scramble_top_is_turn_burn",  # WSOP Section 5 r.3
     ),
     "tda-tournament": Settings(
         tournament=True,
@@ -223,6 +240,8 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         level_change="next_hand_blinds_posted",    # AZW Timer Use and Breaks
         tournament_new_player="take_obligations",  # AZW Balancing (TDA #10)
         misdeal_cutoff="tda",                      # AZW Substantial Action (TDA #35)
+        four_card_flop="floor_picks_turn_burn",    # AZW Four-Card Flop (TDA #36)
+        flop_no_burn="floor_picks_burn",           # AZW Section 3 r.16(5)
     ),
 })
 

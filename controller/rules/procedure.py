@@ -334,7 +334,9 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
     # blinds, whatever the cards (the procedure judges them as they come).
     k = len(variant.streets[0].hole)
     log = tuple((HOLE, p, (None,) * k) for p in range(n))
-    deal = board.new_deal(seats, why=why, owes=owes, hole_cards=k, game=variant.name)
+    deal = board.new_deal(seats, why=why, owes=owes, hole_cards=k, game=variant.name,
+                          four_card_flop=settings.four_card_flop,
+                          flop_no_burn=settings.flop_no_burn)
     return _rebuilt(replace(h, deal=deal), log)
 
 
