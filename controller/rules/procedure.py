@@ -160,6 +160,10 @@ class GameHand:
     street_acts: int = 0  # voluntary actions on that round
     jokers: tuple[str, ...] = ()  # board games: joker tags drawn (scraps of paper, not cards)
     discarded: tuple[str, ...] = ()  # Pineapple: the discards given to the engine (uids)
+    retrieved: tuple[int, ...] = ()  # stud, draw: seats whose folded hand was read back
+    # the seats not dealt in: why, and the missed blinds each owes (the table layer's word)
+    not_dealt: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    owes_blinds: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     _engine: engine.Hand | None = field(default=None, compare=False, repr=False)
 
     # --- the engine ---------------------------------------------------------------------------
@@ -323,7 +327,8 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
         opener=opener)
     house = _HOUSE
     h = GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
-                 house=house, rules=settings,
+                 house=house, rules=settings, not_dealt=MappingProxyType(dict(why or {})),
+                 owes_blinds=MappingProxyType(dict(owes or {})),
                  posts_due=_as_posted(posts, seats, stacks),
                  _engine=_build(variant, stakes, stacks, house, ()))
     if family(variant) != "board":
@@ -700,6 +705,8 @@ def expectation(h: GameHand) -> str:
         return board.expectation(h.deal, BoardBetting(h))
     if h.void:
         return f"Misdeal ({h.off}): waiting for the misdeal to be declared."
+    if h.off and h.to_act is None:
+        return f"The floor's word on {h.off} (the monitor has stopped for this hand)."
     if h.expect:
         x = h.expect[0]
         return f"Remedy of {x.after}: {x.wanted}"
@@ -737,6 +744,10 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
     h = replace(h, draws=h.draws + 1)
     if h.void:
         return _with(h, replace(c, judged=True)), out
+    if h.off:
+        # The monitor has stopped judging (a misdeal-level finding the cut-off made the hand
+        # play on, or a floor ruling): the card is taken where it lands, for the engine.
+        return _with(h, c), out
     if card is None:
         h = _flag(h, make_finding("UNKNOWN_TAG", seq, fill={"uid": uid, "deck": deck or "none"}),
                   out)
@@ -781,7 +792,7 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
         h = _judge(h, replace(c, zone=zone, judged=True), zone, seq, out)
     else:
         h = _with(h, replace(c, zone=zone))
-        h = _moved(h, replace(c, zone=zone), zone, seq, out)
+        h = _moved(h, replace(c, zone=zone), zone, seq, out, was=c.zone)
     return h, out
 
 
@@ -812,10 +823,23 @@ def _not_followed(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Findi
     return replace(h, expect=h.expect[1:])  # that step is missed; the rest of the remedy stands
 
 
-def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
-    """A card already judged moves: a remedy's move, a discard, a fold to the muck."""
+def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
+           was: str | None = None) -> GameHand:
+    """A card already judged moves: a remedy's move, a discard, a fold to the muck, a folded
+    hand read back out of the muck."""
     if h.void:
         return h
+    seat = c.seat
+    p = h.pos(seat) if seat is not None else None
+    if (was == "muck" and seat is not None and zone == f"seat:{seat}" and p is not None
+            and h.eng.folded[p] and seat not in h.retrieved and not h.off):
+        # roberts-rules-v11.txt, Section 3, Dead Hands, r.2: "a hand that is clearly
+        # identifiable may be retrieved and ruled live at management's discretion": the floor
+        # decides; the muck log names the cards (as at the board games, board.py).
+        cards = [x.name for x in sorted(h.cards.values(), key=lambda x: x.n)
+                 if x.seat == seat and x.fed]
+        out.append(make_finding("MUCKED_HAND_RETRIEVAL", seq, seats=[seat], cards=cards))
+        return replace(h, retrieved=(*h.retrieved, seat))
     if h.expect and h.expect[0].uid == c.uid:
         if _expect_match(h.expect[0], c, zone):
             return _fulfil(h, c, zone)
@@ -871,6 +895,11 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
     """The first zone read of a card off the shoe, against what is expected now."""
     if h.void or c.card is None or (c.card == JOKER and h.variant.deck != "joker"):
         return h
+    if h.off:
+        # not judged (see ``draw``): taken where it lands
+        if zone == "board":
+            return _run_or_keep(h, (BOARD, (c.card,)))
+        return _feed(h, c, int(zone[5:])) if zone.startswith("seat:") else h
     h = _arm(h)
     if h.expect:
         x = h.expect[0]
@@ -1065,15 +1094,27 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
     """The initial deal went to the wrong seat: the misdeal list (roberts-rules-v11.txt,
     Section 3, Misdeals, r.2; the same rules for stud, Section 8, and draw, Section 11 r.1,
     Section 12 r.3)."""
+    if landed not in h.seats and landed in h.owes_blinds:
+        # A player owing missed blinds dealt in without posting: not a misdeal (RR Section 4,
+        # Rules for Using Blinds, r.11), as at the board games (board.py).
+        out.append(make_finding("MISSED_BLIND_PLAYER_DEALT_IN", seq, seats=[landed],
+                                cards=[c.name], fill={"expected": due, "landed": f"seat {landed}",
+                                                      "owes": h.owes_blinds[landed]}))
+        return h
     if landed not in h.seats:
         f = make_finding("MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT", seq, seats=[landed],
-                         cards=[c.name], fill={"why": "it is not dealt in this hand"})
+                         cards=[c.name], fill={
+                             "why": h.not_dealt.get(landed, "it is not dealt in this hand")})
     elif c.n == 0:
         f = make_finding("MISDEAL_FIRST_CARD_WRONG_POSITION", seq, seats=[due, landed],
                          cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
     else:
         f = make_finding("MISDEAL_CARD_OUT_OF_SEQUENCE", seq, seats=[due, landed],
                          cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
+    if landed in h.seats:
+        # The card is where it landed: if attention comes after the cut-off the deal is played
+        # (RR Section 3, Misdeals, r.1), and the engine needs every card of it.
+        h = _feed(h, c, landed)
     return _flag(h, f, out)
 
 
@@ -1306,7 +1347,7 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         return _board_step(h, d, found)
     out: list[Finding] = []
     c = h.cards.get(uid)
-    if h.void or c is None or by != "dealer" or c.face_up:
+    if (h.void or h.off) or c is None or by != "dealer" or c.face_up:
         return h, out
     c = replace(c, face_up=True)
     h = _with(h, c)
@@ -1367,7 +1408,7 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
         d, found = board.boxed(h.deal, uid, card, seq)
         return _board_step(h, d, found)
     out: list[Finding] = []
-    if h.void:
+    if (h.void or h.off):
         return h, out
     name = card or f"tag {uid}"
     c = h.cards.get(uid)
