@@ -86,7 +86,6 @@ from typing import Any
 from controller.events import (
     ACTION_KINDS,
     ATTENTION_BY,
-    LIVE_GAMES,
     POST_KINDS,
     Action,
     AttentionCalled,
@@ -124,6 +123,7 @@ from controller.rules import TableState, apply, initial_state, snapshot
 from controller.rules.catalogue import CATALOGUE
 from controller.rules.house_rules import PROFILES as HOUSE_PROFILES
 from controller.rules.house_rules import setting_choices, setting_names
+from controller.rules.variants import GAME_IDS
 from controller.sim import GameDealer, SimDealer, expand
 from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES
 
@@ -304,9 +304,9 @@ class Pools:
                     pools.setups.append(e.body)
                 elif isinstance(e.body, DeckRegister) and len(pools.decks) < 40:
                     pools.decks.append(e.body)
-        pools.setups += [TableSetup(game=g, seats=s) for g in LIVE_GAMES for s in (2, 6, 10)]
+        pools.setups += [TableSetup(game=g, seats=s) for g in GAME_IDS for s in (2, 6, 10)]
         rng = random.Random(len(bases))
-        pools.setups += [varied_setup(TableSetup(game=rng.choice(LIVE_GAMES),
+        pools.setups += [varied_setup(TableSetup(game=rng.choice(GAME_IDS),
                                                  seats=rng.randint(2, 10)), rng)
                          for _ in range(60)]
         return pools
@@ -381,7 +381,7 @@ def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event]
         if which == 5:
             return varied_setup(body, random.Random(b))
         if which == 0:
-            return replace(body, game=_pick(LIVE_GAMES, b))
+            return replace(body, game=_pick(GAME_IDS, b))
         if which == 1:
             return replace(body, seats=2 + b % 9)
         if which == 2:

@@ -738,7 +738,10 @@ def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
     plan = h.plan
     detail = ""
     new_plan: HandPlan | None = None
-    if plan is None or plan.straddles:
+    if plan is None or plan.big_blind is None:
+        detail = (f"there is no straddle in {h.game.variant.name}: a straddle is a blind "
+                  "(roberts-rules-v11.txt, Section 14, No-Limit, r.15)")
+    elif plan.straddles:
         detail = "one straddle per hand (roberts-rules-v11.txt, Section 14, No-Limit, r.15)"
     elif h.game.acted or h.game.street:
         detail = "a straddle comes after the blinds and before any other action"
@@ -748,6 +751,8 @@ def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
                                          now_ms=state.level * LEVEL_MS, straddle=body.seat)
         except SeatingError as exc:
             detail = str(exc)
+        if new_plan is not None and not new_plan.straddles:  # pragma: no cover - blind games
+            new_plan, detail = None, "the seating plan has no straddle for it"
     g = None
     if new_plan is not None:
         big = max(new_plan.big_blind_amount, new_plan.kill_blind)

@@ -291,6 +291,24 @@ def _mutated_streams(base: int, drawn: list[Mutation], seed: int) -> None:
     _count["streams"] += 1 + BRANCHES
 
 
+def test_a_straddle_posted_at_a_stud_table_is_refused() -> None:
+    # Found by the suite's fuzz on the one rules path (issue 10): a straddle post at a stud
+    # table. Stud has no blinds, so the seating plan carries no straddle. Before the fix:
+    # IndexError in table._straddle (the plan's last straddle).
+    state, steps = _replay("""
+{"seq":1,"ts":0,"type":"table.setup","game":"stud","ante":1,"bring_in":1,"small_bet":2,"big_bet":4}
+{"seq":2,"ts":0,"type":"seat.take","seat":1,"player":"A","stack":100}
+{"seq":3,"ts":0,"type":"seat.take","seat":2,"player":"B","stack":100}
+{"seq":4,"ts":0,"type":"hand.start"}
+{"seq":5,"ts":0,"type":"action","seat":1,"kind":"post","amount":1,"blind":"ante"}
+{"seq":6,"ts":0,"type":"action","seat":2,"kind":"post","amount":1,"blind":"ante"}
+{"seq":7,"ts":0,"type":"action","seat":1,"kind":"post","amount":4,"blind":"straddle"}
+""")
+    assert _codes(steps) == [(7, "ACTION_NOT_AVAILABLE")]
+    assert "no straddle in Seven-card stud" in steps[-1].findings[0].message
+    assert state.phase == "third"
+
+
 def test_mutated_streams_never_crash() -> None:
     _count["streams"] = 0
     _mutated_streams()
