@@ -401,7 +401,8 @@ class Event:
                 value = dict(value)
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
-            if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet") \
+            if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
+                          "structure") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             out[f.name] = value
