@@ -6,13 +6,13 @@ import sys
 from collections.abc import Callable
 
 from bench import (
+    clean_hands,
     evaluator,
     fuzz,
     kill,
     latency,
     memory,
     monitor,
-    monitor_games,
     replay,
     replay_scale,
 )
@@ -21,8 +21,9 @@ BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
     ("7-card high-hand evaluations per second (bench.evaluator)", evaluator.main),
     ("card frame -> LED and Socket.IO latency (bench.latency)", latency.main),
     ("pluribus corpus replay, hands per second against PokerKit (bench.replay)", replay.main),
-    ("fault injection: monitor recall and precision per code (bench.monitor)", monitor.main),
-    ("fault injection, stud and draw families (bench.monitor_games)", monitor_games.main),
+    ("fault injection: monitor recall and precision per code and family, every game "
+     "(bench.monitor)", monitor.main),
+    ("no false alarms: 11,000 clean hands of every game (bench.clean_hands)", clean_hands.main),
     ("the rules core never raises: 1,000,000 mutated event streams (bench.fuzz)", fuzz.main),
     ("kill -9 of a dealing table, 60 times: nothing lost (bench.kill)", kill.main),
     ("RSS of the simulated table, 500 against 5,000 hands (bench.memory)", memory.main),

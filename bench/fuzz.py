@@ -14,7 +14,8 @@ What a stream is. A *base stream* is a real sequence of table events:
 - hold'em hands dealt by ``controller.sim.SimDealer`` with dealing mistakes (and the remedies it
   follows or botches) and seat changes between hands; its deck also registers a joker tag that
   the dealer never draws, so that a mutation can bring the joker in;
-- hands of every stud and draw game dealt by ``controller.sim.GameDealer`` with its mistakes;
+- hands of every stud and draw game dealt by the same dealer (``SimDealer(game=...)``) with its
+  mistakes;
 - every scenario file of ``tests/scenarios/**.jsonl`` (``controller.journal.load_events``).
 
 A *mutated stream* is a base stream cut at a position ``k``: its first ``k`` events unchanged,
@@ -123,9 +124,11 @@ from controller.rules import TableState, apply, initial_state, snapshot
 from controller.rules.catalogue import CATALOGUE
 from controller.rules.house_rules import PROFILES as HOUSE_PROFILES
 from controller.rules.house_rules import setting_choices, setting_names
-from controller.rules.variants import GAME_IDS
-from controller.sim import GameDealer, SimDealer, expand
-from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES
+from controller.rules.variants import GAME_IDS, VARIANTS, family
+from controller.sim import SimDealer, expand
+
+# The stud and draw games, each a base stream of its own (the hold'em streams cover the board).
+STUD_AND_DRAW = tuple(g for g, v in VARIANTS.items() if family(v) != "board")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -192,7 +195,7 @@ def game_stream(game: str, seed: int, hands: int) -> Base:
     """Hands of a stud or draw game with mistakes (rate 0.5), 2 to 6 seats."""
     rng = random.Random(seed)
     seats = rng.randint(2, 6)
-    dealer = GameDealer(game, rng, seats=seats, mistake_rate=0.5)
+    dealer = SimDealer(rng, seats=seats, mistake_rate=0.5, game=game)
     bodies = [b for _ in range(hands) for step in dealer.next_hand() for b in expand(step)]
     if seed % 2:
         bodies = [varied_setup(b, rng) if isinstance(b, TableSetup) else b for b in bodies]
@@ -214,7 +217,7 @@ def corpus(seed: int, *, holdem: int, hands: int, game_hands: int, games_each: i
     """The base streams: ``holdem`` hold'em streams of ``hands`` hands, ``games_each`` streams
     of ``game_hands`` hands for every stud and draw game, and the scenario files."""
     out = [holdem_stream(seed * 1000 + i, hands) for i in range(holdem)]
-    for g, game in enumerate(STUD_GAMES + DRAW_GAMES):
+    for g, game in enumerate(STUD_AND_DRAW):
         out += [game_stream(game, seed * 1000 + 100 + 10 * g + i, game_hands)
                 for i in range(games_each)]
     if scenarios:

@@ -1,17 +1,28 @@
-"""Fault injection: recall and precision of the dealing monitor, per finding code.
+"""Fault injection: recall and precision of the monitor, per finding code and per family, over
+every game the table deals.
 
-    .venv/bin/python -m bench.monitor [--hands 5000] [--mistakes 0.5] [--seat-changes 0.05]
+    .venv/bin/python -m bench.monitor [--hands 500] [--quick] [--mistakes 0.5] [--seed 1]
+                                      [--seat-changes 0.05] [--games nlhe,razz,...]
 
-The simulated dealer plays hand after hand and, at the given rate, makes a dealing mistake of its
-catalogue, recording the truth (which hand, which finding the rules must raise). It follows the
-remedy of every finding that has one and plays the hand on; some kinds botch the remedy
-(REMEDY_NOT_FOLLOWED) or make two independent mistakes in one hand, so the truth may hold two
-codes for a hand. Cards a remedy returns to the stub may be drawn again after the reshuffle.
-Every event goes through the pure rules core, as the daemon would apply it. Per code: the
-mistakes made, those the core caught (same hand, same code), the findings it raised with no such
-mistake (false alarms), recall = caught / made, precision = caught / raised. Target: 100% and
-100% for every finding that needs no human input. The figures are counts, not times: they do not
-depend on the machine.
+The simulated dealer (``controller/sim/dealer.py``) plays ``--hands`` hands of each game (every
+variant of ``controller/rules/variants.py`` and both mixed games, HORSE and dealer's choice),
+spread over one table per structure the game is dealt at and one table whose monitor alert is
+not the attention call (house setting ``attention_on_alert`` off: the floor calls attention, and
+notices some errors only after the misdeal cut-off). At the given rate it makes a dealing
+mistake of the hand's family, recording the truth (which hand, which finding the rules must
+raise); it follows the remedy of every finding that has one and plays the hand on; some kinds
+botch the remedy or make two mistakes in one hand, so the truth may hold two codes for a hand.
+Cards a remedy returns to the stub may be drawn again after the reshuffle.
+
+Every event goes through the pure rules core, as the daemon would apply it: the dealer's own
+shadow table, whose findings the dealer hands back per hand (``SimDealer.found``; applying the
+same events again gives the same findings, the core being pure). Per code: the mistakes made,
+those the core caught (same table, same hand, same code), the findings it raised with no such
+mistake (false alarms), recall = caught / made, precision = caught / raised; then the same per
+family (board, stud, draw). Target: 100% and 100% for every code that needs no human input.
+The codes that need a console key (the boxed or exposed key, the attention call) are listed;
+the dealer presses those keys, so they are scored too. The figures are counts, not times: they
+do not depend on the machine.
 """
 
 from __future__ import annotations
@@ -20,85 +31,171 @@ import argparse
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
-from controller.events import Event
-from controller.rules import apply, initial_state, snapshot
-from controller.sim import SimDealer, expand
-from controller.sim.dealer import Mistake
+from controller.rules.variants import ROTATIONS, VARIANTS, family, structure_name
+from controller.sim import SIM_GAMES, SimDealer, sim_seats
+from controller.sim.mistakes import KINDS
+from controller.sim.moves import Mistake
 
-Tally = tuple[Counter[str], Counter[str], Counter[str], dict[str, str]]
+QUICK_HANDS = 40  # per game, for --quick
 
 
-def run(hands: int, mistake_rate: float, seat_changes: float, seed: int) -> Tally:
-    """(made, caught, raised) per code, and the mistake kinds behind each code."""
-    dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=mistake_rate,
-                       seat_changes=seat_changes, redraw_returned=True)
-    state, seq = initial_state(), 0
+@dataclass
+class Tally:
+    """Counts per (family, code): mistakes made, caught, findings raised; the kinds behind each
+    code; the hands dealt per game."""
+
+    made: Counter[tuple[str, str]] = field(default_factory=Counter)
+    caught: Counter[tuple[str, str]] = field(default_factory=Counter)
+    raised: Counter[tuple[str, str]] = field(default_factory=Counter)
+    kinds: dict[str, set[str]] = field(default_factory=dict)
+    hands: Counter[str] = field(default_factory=Counter)
+
+
+def tables(game: str, hands: int, seed: int) -> list[tuple[dict[str, object], int]]:
+    """The tables a game is benched at (``SimDealer`` keyword arguments) and the hands each
+    deals: one per structure the game is dealt at, and one with the attention call apart from
+    the monitor's alert, at the game's usual structure and the most seats."""
+    rng = random.Random(f"{seed}:{game}")
+    lo, hi = sim_seats(game)
+    structures = [""] if game in ROTATIONS else [
+        structure_name(s) for s in VARIANTS[game].structures]
+    kw: list[dict[str, object]] = [
+        {"game": game, "structure": s, "seats": rng.randint(max(lo, 3), hi)}
+        for s in structures]
+    kw.append({"game": game, "structure": structures[0], "seats": hi,
+               "attention_on_alert": False})
+    share, extra = divmod(hands, len(kw))
+    return [(k, share + (i < extra)) for i, k in enumerate(kw)]
+
+
+def run_table(kw: dict[str, object], hands: int, mistake_rate: float, seat_changes: float,
+              seed: int, tally: Tally) -> None:
+    """Deal ``hands`` hands at one table and score its findings against its truth."""
+    dealer = SimDealer(random.Random(seed), mistake_rate=mistake_rate,
+                       seat_changes=seat_changes, redraw_returned=True,
+                       **kw)  # type: ignore[arg-type]
     found: Counter[tuple[int, str]] = Counter()
+    fam_of: dict[int, str] = {}
     for _ in range(hands):
-        for step in dealer.next_hand():
-            for body in expand(step):
-                seq += 1
-                result = apply(state, Event(seq, 0, body))
-                state = result.state
-                if result.findings:
-                    number = int(snapshot(state)["hand"]["number"])
-                    for f in result.findings:
-                        found[(number, f.code)] += 1
-    return score(found, dealer.truth)
+        dealer.next_hand()
+        if dealer.state.hand is not None:
+            fam_of[dealer.hand] = family(dealer.state.hand.game.variant)
+        for number, f in dealer.found:
+            found[(number, f.code)] += 1
+    score(found, dealer.truth, fam_of, tally)
+    tally.hands[str(kw["game"])] += hands
 
 
-def score(found: Counter[tuple[int, str]], truth: Sequence[Mistake],
-          into: Tally | None = None) -> Tally:
-    """Findings (hand, code) against the dealer's truth: (made, caught, raised) per code and the
-    mistake kinds behind each code, added to ``into`` when given (several tables)."""
-    made, caught, raised, kinds = into or (Counter(), Counter(), Counter(), {})
+def score(found: Counter[tuple[int, str]], truth: Sequence[Mistake], fam_of: dict[int, str],
+          tally: Tally) -> Tally:
+    """Findings (hand, code) of one table against its dealer's truth, added to ``tally``."""
     want: Counter[tuple[int, str]] = Counter((m.hand, m.expected_code) for m in truth)
-    for (_, code), n in want.items():
-        made[code] += n
-    for key, n in found.items():
-        raised[key[1]] += n
-        caught[key[1]] += min(n, want.get(key, 0))
+    for (hand, code), n in want.items():
+        tally.made[(fam_of.get(hand, "?"), code)] += n
+    for (hand, code), n in found.items():
+        key = (fam_of.get(hand, "?"), code)
+        tally.raised[key] += n
+        tally.caught[key] += min(n, want.get((hand, code), 0))
     for m in truth:
-        names = set(kinds.get(m.expected_code, "").split(", ")) - {""}
-        kinds[m.expected_code] = ", ".join(sorted(names | {m.kind}))
-    return made, caught, raised, kinds
+        tally.kinds.setdefault(m.expected_code, set()).add(m.kind)
+    return tally
 
 
-def report(tally: Tally) -> None:
-    """Print the recall/precision table of a tally."""
-    made, caught, raised, kinds = tally
-    print(f"{'finding code':<42}{'made':>6}{'caught':>8}{'raised':>8}{'recall':>9}{'precision':>11}"
-          "  mistakes")
+def run(hands: int, mistake_rate: float, seat_changes: float, seed: int,
+        games: Iterable[str] = SIM_GAMES, progress: bool = False) -> Tally:
+    tally = Tally()
+    for g, game in enumerate(games):
+        started = time.perf_counter()
+        for t, (kw, n) in enumerate(tables(game, hands, seed)):
+            run_table(kw, n, mistake_rate, seat_changes, seed * 1000 + g * 10 + t, tally)
+        if progress:
+            print(f"  {game}: {hands} hands in {time.perf_counter() - started:.1f} s", flush=True)
+    return tally
+
+
+def needs_human_input() -> dict[str, str]:
+    """Codes the dealer's mistakes raise only through a console key: code -> the key."""
+    keys: dict[str, set[str]] = {}
+    for k in KINDS.values():
+        keys.setdefault(k.code, set()).add(k.key)
+    return {code: ", ".join(sorted(ks)) for code, ks in keys.items() if "" not in ks}
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a / b:.1%}" if b else "-"
+
+
+def _rows(tally: Tally, by: str) -> dict[str, tuple[int, int, int]]:
+    out: dict[str, list[int]] = {}
+    for counter, i in ((tally.made, 0), (tally.caught, 1), (tally.raised, 2)):
+        for (fam, code), n in counter.items():
+            out.setdefault(code if by == "code" else fam, [0, 0, 0])[i] += n
+    return {k: (v[0], v[1], v[2]) for k, v in out.items()}
+
+
+def report(tally: Tally) -> float:
+    """Print the tables; return the worst recall or precision over the codes that need no
+    human input."""
+    human = needs_human_input()
+    print(f"{'finding code':<40}{'made':>7}{'caught':>8}{'raised':>8}{'recall':>9}"
+          f"{'precision':>11}  families: made/caught/raised")
     worst = 1.0
-    for code in sorted(set(made) | set(raised)):
-        m, c, r = made[code], caught[code], raised[code]
-        recall = c / m if m else float("nan")
-        precision = c / r if r else float("nan")
-        for v in (recall, precision):
-            if v == v:  # not NaN
-                worst = min(worst, v)
-        print(f"{code:<42}{m:>6}{c:>8}{r:>8}{recall:>9.1%}{precision:>11.1%}  "
-              f"{kinds.get(code, '(no mistake of this kind: a false alarm)')}")
-    total_m, total_c, total_r = sum(made.values()), sum(caught.values()), sum(raised.values())
-    print(f"{'all':<42}{total_m:>6}{total_c:>8}{total_r:>8}{total_c / max(total_m, 1):>9.1%}"
-          f"{total_c / max(total_r, 1):>11.1%}")
-    print(f"target: 100% recall and precision for every code; worst here {worst:.1%}")
+    for code, (m, c, r) in sorted(_rows(tally, "code").items()):
+        fams = ", ".join(f"{fam} {tally.made[(fam, code)]}/{tally.caught[(fam, code)]}/"
+                         f"{tally.raised[(fam, code)]}"
+                         for fam in ("board", "stud", "draw")
+                         if tally.made[(fam, code)] or tally.raised[(fam, code)])
+        if code not in human:
+            for a, b in ((c, m), (c, r)):
+                if b:
+                    worst = min(worst, a / b)
+        mark = " *" if code in human else ""
+        print(f"{code + mark:<40}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}  {fams}")
+    print()
+    print(f"{'family':<40}{'made':>7}{'caught':>8}{'raised':>8}{'recall':>9}{'precision':>11}")
+    rows = _rows(tally, "family")
+    for fam in ("board", "stud", "draw", "?"):
+        if fam in rows:
+            m, c, r = rows[fam]
+            print(f"{fam:<40}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}")
+    m, c, r = (sum(v[i] for v in rows.values()) for i in range(3))
+    print(f"{'all':<40}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}")
+    print()
+    print("* needs human input (a console key the simulated dealer presses): "
+          + ("; ".join(f"{code} ({key})" for code, key in sorted(human.items())) or "none"))
+    print("mistakes behind each code:")
+    for code in sorted(tally.kinds):
+        print(f"  {code}: {', '.join(sorted(tally.kinds[code]))}")
+    print(f"target: 100% recall and precision for every code that needs no human input; "
+          f"worst here {worst:.1%}")
+    return worst
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=5000)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=500, help="hands per game (default 500)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"a short run: {QUICK_HANDS} hands per game")
     parser.add_argument("--mistakes", type=float, default=0.5)
     parser.add_argument("--seat-changes", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default=",".join(SIM_GAMES),
+                        help="comma-separated game ids (default: every game)")
     args = parser.parse_args(argv)
+    hands = QUICK_HANDS if args.quick else args.hands
+    games = [g for g in args.games.split(",") if g]
+    unknown = [g for g in games if g not in SIM_GAMES]
+    if unknown or hands < 1:
+        parser.error(f"unknown games {unknown}" if unknown else "--hands must be at least 1")
     started = time.perf_counter()
-    tally = run(args.hands, args.mistakes, args.seat_changes, args.seed)
+    tally = run(hands, args.mistakes, args.seat_changes, args.seed, games, progress=True)
     took = time.perf_counter() - started
-    print(f"fault injection: {args.hands} hands, mistake rate {args.mistakes}, seat changes "
-          f"{args.seat_changes}, seed {args.seed} ({took:.1f} s)")
+    print(f"fault injection: {sum(tally.hands.values())} hands ({hands} per game, "
+          f"{len(games)} games), mistake rate {args.mistakes}, seat changes {args.seat_changes}, "
+          f"seed {args.seed} ({took:.1f} s)")
     report(tally)
     return 0
 

@@ -208,17 +208,12 @@ def add_check_options(p: argparse.ArgumentParser, *, force: bool) -> None:
 
 
 def sim_seats(game: str) -> tuple[int, int]:
-    """The table sizes the simulated dealer deals ``game`` at: hold'em 2..10 (its ten player
-    names, controller/sim/dealer.py), stud 2..6 and draw 2..the variant's maximum (at most 10),
-    as controller/sim/games_dealer.py checks (tests/test_cli.py holds the two together)."""
-    from controller.rules.variants import VARIANTS
-    from controller.sim.games_dealer import STUD_GAMES
+    """The table sizes the simulated dealer deals ``game`` at: from two up to the game's most
+    players and what its deck holds (a mixed game: its smallest game), as
+    ``controller.sim.games.sim_seats`` says (tests/test_cli.py holds it to the dealer)."""
+    from controller.sim.games import sim_seats as seats
 
-    if game == "nlhe":
-        return 2, 10
-    if game in STUD_GAMES:
-        return 2, 6
-    return 2, min(VARIANTS[game].max_players, 10)
+    return seats(game)
 
 
 def _listen_problem(host: str, port: int) -> str | None:
@@ -276,6 +271,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         truth_path=args.truth,
         seat_changes=args.seat_changes,
         game=args.game,
+        structure=args.structure,
         seats=args.seats,
     )
     try:
@@ -404,15 +400,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "leaving, or a new player sitting down (0..1, default 0.05)")
     p.add_argument("--truth", default=None, type=text("a file"),
                    help="write the mistakes the dealer made to this file (JSON Lines)")
-    from controller.sim.games_dealer import SIM_GAMES
+    from controller.sim.games import SIM_GAMES, STRUCTURE_CHOICES
 
     p.add_argument("--game", default="nlhe", choices=SIM_GAMES, metavar="GAME",
-                   help="nlhe (default), or a stud game (stud, razz, stud8) or a draw game "
-                        "(draw5, draw5_jacks, draw5_joker, a5_lowball, 27_single, 27_triple, "
-                        "badugi)")
+                   help="any game of docs/games.md: a variant id (nlhe by default, flhe, omaha, "
+                        "omaha5, short_deck, pineapple, stud, razz, badugi, ...) or a mixed game "
+                        "(horse, dealers_choice)")
+    p.add_argument("--structure", default="", choices=STRUCTURE_CHOICES, metavar="STRUCTURE",
+                   help="the betting structure (limit, pot-limit, no-limit, spread) where the "
+                        "game is dealt at more than one (default: its usual one; none for a "
+                        "mixed game)")
     p.add_argument("--seats", type=whole(2, 10), default=6,
-                   help="players at the table (default 6; hold'em 2..10, stud 2..6, draw "
-                        "2..the game's maximum)")
+                   help="players at the table (default 6; 2..the game's most players and what "
+                        "its deck holds: hold'em 10, five-card Omaha 8, stud 6, ...)")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core "
@@ -438,11 +438,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_sim(args: argparse.Namespace) -> None:
-    """What one option alone cannot say: the seats the chosen game is simulated at."""
+    """What one option alone cannot say: the seats and the structure the chosen game is
+    simulated at."""
     lo, hi = sim_seats(args.game)
     if not lo <= args.seats <= hi:
         usage_error("feltguard sim", f"argument --seats: {args.game} is simulated at {lo}..{hi} "
                                      f"seats, got {args.seats}")
+    if args.structure:
+        from controller.rules.variants import ROTATIONS, table_game
+
+        if args.game in ROTATIONS:
+            usage_error("feltguard sim", f"argument --structure: {ROTATIONS[args.game].name} "
+                                         "deals each game at its own structure")
+        try:
+            table_game(args.game, args.structure)
+        except ValueError as exc:
+            usage_error("feltguard sim", f"argument --structure: {exc}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -30,7 +30,6 @@ from controller.events import Body, FloorRuling
 from controller.journal import Journal
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
 from controller.sim.dealer import CardMove, SimDealer, expand
-from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES, GameDealer
 from drivers.card_reader import CardReader
 from drivers.simulated_reader import SimulatedReader
 
@@ -58,7 +57,8 @@ class SimOptions:
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
     seats: int = 6
-    game: str = "nlhe"  # nlhe, or a stud or draw game (controller/sim/games_dealer.py)
+    game: str = "nlhe"  # any game of controller/sim/games.py (a variant, horse, dealers_choice)
+    structure: str = ""  # limit, pot-limit, no-limit, spread ("": the game's usual one)
     leds: bool = True
     event_timeout: float = 5.0  # how long to wait for a frame to come through the driver
     extra_outputs: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
@@ -75,17 +75,11 @@ class SimulatedTable:
     def __init__(self, opts: SimOptions, workdir: Path) -> None:
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.dealer: SimDealer | GameDealer
-        if opts.game in STUD_GAMES + DRAW_GAMES:
-            # the stud and draw games: every player stays; no seat changes
-            self.dealer = GameDealer(opts.game, self.rng, seats=opts.seats,
-                                     mistake_rate=opts.mistake_rate)
-        elif opts.game == "nlhe":
-            self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate,
-                                    seat_changes=opts.seat_changes)
-        else:
-            raise ValueError(f"--game {opts.game!r}: one of nlhe, "
-                             f"{', '.join(STUD_GAMES + DRAW_GAMES)}")
+        # one simulated dealer for every game; ValueError names a game, structure or table size
+        # it does not deal
+        self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate,
+                                seat_changes=opts.seat_changes, game=opts.game,
+                                structure=opts.structure)
         journal_path = Path(opts.journal_path) if opts.journal_path else workdir / "journal.sqlite"
         self.journal = Journal(journal_path)
         try:
@@ -145,7 +139,7 @@ class SimulatedTable:
     def _check_resumable(self) -> None:
         """The recovered table must be the one these options deal: same game, same seats."""
         table = self.daemon.last_snapshot.get("table", {})
-        game, seats = table.get("game"), table.get("seats")
+        game, seats = table.get("mixed") or table.get("game"), table.get("seats")
         if (game, seats) != (self.opts.game, self.opts.seats):
             raise ValueError(f"{self.journal.path}: holds a {game} table of {seats} seats; "
                              f"continue it with --game {game} --seats {seats}, or start a new "
@@ -162,10 +156,7 @@ class SimulatedTable:
             self.voided = int(self.daemon.last_snapshot["hand"]["number"])
             self.daemon.submit(FloorRuling(text=VOID_TEXT, outcome="void"))
         tags = dict(self.daemon.state.deck.tags) or None
-        if isinstance(self.dealer, SimDealer):
-            self.dealer.resume(self.daemon.state, tags)
-        else:
-            self.dealer.resume(self.daemon.last_snapshot, tags)
+        self.dealer.resume(self.daemon.state, tags)
         log.info("resumed at seq %d, hand %d%s", self.daemon.seq,
                  self.daemon.last_snapshot["hand"]["number"],
                  f" (hand {self.voided} void)" if self.voided else "")

@@ -166,7 +166,17 @@ def _refused(argv, capsys) -> str:
         (["--pace", "-1"], "argument --pace: must be a number 0..60, got -1"),
         (["--pace", "inf"], "argument --pace: must be a number 0..60, got inf"),
         (["--port", "70000"], "argument --port: must be a whole number 0..65535, got 70000"),
-        (["--game", "omaha"], "argument --game: invalid choice: 'omaha'"),
+        (["--game", "omaha5", "--seats", "9"], "argument --seats: omaha5 is simulated at 2..8 "
+                                               "seats, got 9"),
+        (["--game", "horse", "--seats", "7"], "argument --seats: horse is simulated at 2..6 "
+                                              "seats, got 7"),
+        (["--game", "holdem"], "argument --game: invalid choice: 'holdem'"),
+        (["--structure", "pot"], "argument --structure: invalid choice: 'pot'"),
+        (["--game", "omaha5", "--structure", "limit"], "argument --structure: Five-card Omaha "
+                                                       "is not dealt at limit; it is dealt at "
+                                                       "pot-limit"),
+        (["--game", "horse", "--structure", "limit"], "argument --structure: HORSE deals each "
+                                                      "game at its own structure"),
         (["--host", ""], "argument --host: must be a host name or address, not empty"),
         (["--truth", ""], "argument --truth: must be a file, not empty"),
     ],
@@ -177,26 +187,30 @@ def test_sim_refuses_an_option_out_of_range_naming_it_and_the_range(argv, messag
     assert line.endswith("(see feltguard sim --help)")
 
 
-def test_the_seat_range_of_sim_is_what_the_simulated_dealers_deal():
-    """cli.sim_seats against the dealers: each game's largest table deals a hand, one seat more
-    is refused (the stud and draw dealer) or has no player for it (hold'em's ten names)."""
+def test_the_seat_range_of_sim_is_what_the_simulated_dealer_deals():
+    """cli.sim_seats against the dealer: every game's smallest and largest table deals a hand,
+    one seat fewer or more is refused; the ranges follow the game's most players and its deck
+    (hold'em ten, five-card Omaha eight, stud six, 2-7 triple draw six, a mixed game its
+    smallest game's)."""
     import random
 
     from controller.cli import sim_seats
-    from controller.sim.dealer import NAMES, SimDealer
-    from controller.sim.games_dealer import DRAW_GAMES, SIM_GAMES, STUD_GAMES, GameDealer
+    from controller.rules.variants import GAME_IDS
+    from controller.sim import SIM_GAMES, SimDealer
 
-    assert set(SIM_GAMES) == {"nlhe", *STUD_GAMES, *DRAW_GAMES}  # --game's choices
-    assert sim_seats("nlhe") == (2, len(NAMES))
-    for seats in sim_seats("nlhe"):
-        assert SimDealer(random.Random(1), seats=seats).next_hand()
-    for game in STUD_GAMES + DRAW_GAMES:
+    assert set(SIM_GAMES) == set(GAME_IDS)  # --game's choices: every game of the table
+    expected = {"nlhe": 10, "omaha": 10, "omaha5": 8, "short_deck": 10, "pineapple": 10,
+                "stud": 6, "razz": 6, "27_triple": 6, "badugi": 8, "draw5": 10, "horse": 6,
+                "dealers_choice": 6}
+    for game, hi in expected.items():
+        assert sim_seats(game) == (2, hi), game
+    for game in SIM_GAMES:
         lo, hi = sim_seats(game)
         for seats in (lo, hi):
-            assert GameDealer(game, random.Random(1), seats=seats).next_hand()
+            assert SimDealer(random.Random(1), seats=seats, game=game).next_hand()
         for seats in (lo - 1, hi + 1):
             with pytest.raises(ValueError, match="seats"):
-                GameDealer(game, random.Random(1), seats=seats)
+                SimDealer(random.Random(1), seats=seats, game=game)
 
 
 def test_sim_refuses_a_port_it_cannot_listen_on_before_starting_anything(tmp_path, capsys):

@@ -78,7 +78,31 @@ def test_sim_of_a_stud_and_a_draw_game_matches_the_dealers_mistakes(tmp_path):
 
 
 def test_sim_refuses_a_game_it_cannot_deal(tmp_path):
-    proc = subprocess.run([*_feltguard(), "sim", "--game", "omaha", "--hands", "1", "--no-web"],
+    proc = subprocess.run([*_feltguard(), "sim", "--game", "holdem", "--hands", "1", "--no-web"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
-    assert "--game" in proc.stderr and "'omaha'" in proc.stderr
+    assert "--game" in proc.stderr and "'holdem'" in proc.stderr
+
+
+def test_sim_of_a_board_game_and_a_mixed_game_matches_the_dealers_mistakes(tmp_path):
+    """``feltguard sim --game --structure``: five-card Omaha and the dealer's choice through
+    the same real path."""
+    for game, structure, seed in (("omaha5", "pot-limit", 5), ("dealers_choice", "", 6)):
+        journal = tmp_path / f"{game}.sqlite"
+        truth_file = tmp_path / f"{game}.jsonl"
+        more = ["--structure", structure] if structure else []
+        proc = subprocess.run(
+            [*_feltguard(), "sim", "--game", game, *more, "--seats", "2", "--hands", "6",
+             "--mistakes", "0.7", "--seed", str(seed), "--pace", "0", "--no-web",
+             "--journal", str(journal), "--truth", str(truth_file)],
+            capture_output=True, text=True, timeout=240,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        truth = [json.loads(line) for line in truth_file.read_text().splitlines()]
+        assert truth, game
+        expected = Counter((m["hand"], m["expected_code"]) for m in truth)
+        found = Counter((f.hand, f.code) for f in read_findings(journal))
+        assert found == expected, game
+        types = Counter(e.type for e in read_events(journal))
+        assert types["hand.start"] == 6
+        assert (types["game.choose"] > 0) == (game == "dealers_choice")

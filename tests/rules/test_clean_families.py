@@ -1,62 +1,55 @@
-"""No false alarms: clean random hands of every family raise no finding (issue 5).
+"""No false alarms: clean random hands of every game raise no finding (issue 5; the one
+simulated dealer of controller/sim/).
 
-The simulated dealers deal by the book (``controller/sim/dealer.py`` for hold'em,
-``controller/sim/games_dealer.py`` for the stud and draw games) with random table sizes, stacks
-and actions; hypothesis picks the seeds. 11 games x 46 examples x 20 hands = 10,120 hands, every
-event through the pure rules core. Every hand must end with its pots awarded, no finding raised
-and the chips at the table conserved (the dealers re-buy a busted player: counted in).
+Every variant of controller/rules/variants.py at each structure it is dealt at, and both mixed
+games (HORSE, dealer's choice): the dealer deals by the book with random table sizes, stacks,
+actions and seat changes; hypothesis picks the structure, the table size and the seed. Every
+hand must end with its pots awarded, no finding raised and the chips at the table conserved
+(bench/clean_hands.py). Size: 22 games x ``EXAMPLES`` x ``HANDS`` = 5,280 hands (4,800 while
+the two mixed games stop at their first failure), about 75 s on the 2-core machine under load;
+``python -m bench.clean_hands`` runs the same property over 11,000 hands (about 280 s).
+
+A game the rules core gets wrong on clean hands is marked xfail(strict=True) with the reason
+(reported to the rules core's owner); the mark goes when the core is fixed.
 """
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from controller.events import Event, SeatTake
-from controller.rules import apply, initial_state, snapshot
-from controller.sim import GameDealer, SimDealer, expand
-from controller.sim.games_dealer import DRAW_GAMES, STUD_GAMES
+from bench.clean_hands import play_clean, structures
+from controller.sim import SIM_GAMES, sim_seats
 
-HANDS = 20
-EXAMPLES = 46
+HANDS = 30
+EXAMPLES = 8
 
-
-def _play(dealer: GameDealer | SimDealer, hands: int) -> tuple[int, list[str]]:
-    state, seq, found, complete = initial_state(), 0, [], 0
-    chips = 0
-    for _ in range(hands):
-        for step in dealer.next_hand():
-            for body in expand(step):
-                seq += 1
-                if isinstance(body, SeatTake):
-                    before = state.seats.get(body.seat)
-                    chips += body.stack - (before.stack if before else 0)
-                result = apply(state, Event(seq, 0, body))
-                state = result.state
-                found += [f"hand {snapshot(state)['hand']['number']}: {f.code} {f.message}"
-                          for f in result.findings]
-        complete += state.phase == "complete"
-        assert sum(s.stack for s in state.seats.values()) + state.carry == chips
-    return complete, found
+_BUTTON_LOST = (
+    "rules core: after a stud hand (no button) the next hand of a button game is refused with "
+    "EVENT_OUT_OF_PLACE 'No hand can be dealt: no button yet: draw for it first': the seating "
+    "layer's button is None after the stud hand (or was never placed when the stud game came "
+    "first), and table._hand_start places a button only before the first hand; every later hand "
+    "of the table is refused")
+CORE_PROBLEMS = {"horse": _BUTTON_LOST, "dealers_choice": _BUTTON_LOST}
 
 
-@pytest.mark.parametrize("game", STUD_GAMES + DRAW_GAMES)
+def _params() -> list[object]:
+    return [pytest.param(g, id=g, marks=[pytest.mark.xfail(reason=CORE_PROBLEMS[g], strict=True)]
+                         if g in CORE_PROBLEMS else []) for g in SIM_GAMES]
+
+
+@pytest.mark.parametrize("game", _params())
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          phases=(Phase.explicit, Phase.generate),  # no shrinking: a failing hand is printed
           suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), seats=st.integers(2, 6))
-def test_clean_stud_and_draw_hands_raise_no_finding(game: str, seed: int, seats: int) -> None:
-    complete, found = _play(GameDealer(game, random.Random(seed), seats=seats), HANDS)
-    assert found == []
-    assert complete == HANDS
-
-
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), seats=st.integers(2, 6))
-def test_clean_holdem_hands_raise_no_finding(seed: int, seats: int) -> None:
-    complete, found = _play(SimDealer(random.Random(seed), seats=seats), HANDS)
-    assert found == []
-    assert complete == HANDS
+@given(data=st.data())
+def test_clean_hands_raise_no_finding(game: str, data: st.DataObject) -> None:
+    lo, hi = sim_seats(game)
+    structure = data.draw(st.sampled_from(structures(game)), label="structure")
+    seats = data.draw(st.integers(lo, hi), label="seats")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    run = play_clean(game, structure, seats, seed, HANDS, seat_changes=0.05)
+    assert run.findings == []
+    assert run.chips == []
+    assert run.settled == run.hands == HANDS

@@ -1,6 +1,6 @@
-"""The stud and draw simulated dealer (controller/sim/games_dealer.py): clean hands replay through
-a fresh engine and follow the event contract, each mistake emits its sequence and its truth,
-and the same seed gives the same hands."""
+"""The simulated dealer at the stud and draw games (controller/sim/stud_hand.py, draw_hand.py):
+clean hands replay through a fresh engine and follow the event contract, each mistake emits its
+sequence and its truth, and the same seed gives the same hands."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import pytest
 
 from controller.events import (
     Action,
+    AttentionCalled,
+    CardBoxed,
+    CardExposed,
     DeckRegister,
     HandEnd,
     HandStart,
@@ -22,19 +25,18 @@ from controller.events import (
     validate_body,
 )
 from controller.rules.engine import Hand, Stakes
-from controller.rules.variants import VARIANTS
-from controller.sim import CardMove, GameDealer, Mistake, expand
-from controller.sim.dealer import SimStep
-from controller.sim.games_dealer import (
-    DRAW_GAMES,
-    MISDEAL_KINDS,
-    MISTAKES_DRAW,
-    MISTAKES_STUD,
-    MUST_TAKE,
-    STUD_GAMES,
-)
+from controller.rules.variants import VARIANTS, family, table_game
+from controller.sim import MISTAKES, CardMove, Mistake, SimDealer, expand
+from controller.sim.mistakes import KINDS
+from controller.sim.moves import SimStep
+from controller.sim.remedies import MUST_TAKE, floor_stops
 
+STUD_GAMES = tuple(g for g, v in VARIANTS.items() if family(v) == "stud")
+DRAW_GAMES = tuple(g for g, v in VARIANTS.items() if family(v) == "draw")
 GAMES = STUD_GAMES + DRAW_GAMES
+# The mistakes after which the floor declares a misdeal right after the mistaken card.
+MISDEAL_KINDS = frozenset({"first_card_wrong_seat", "card_out_of_sequence", "duplicate_card",
+                           "draw_first_card_exposed"})
 
 
 class ContractError(AssertionError):
@@ -45,11 +47,13 @@ class ContractError(AssertionError):
 class Table:
     """An independent reading of the dealer's steps: the table set-up, and each hand replayed
     through a fresh ``engine.Hand`` while checking the order of the cards (the event contract
-    of docs in controller/sim/games_dealer.py)."""
+    of docs in controller/sim/stud_hand.py and draw_hand.py)."""
 
     setup: TableSetup | None = None
     tags: dict[str, str] = field(default_factory=dict)
     stacks: dict[int, int] = field(default_factory=dict)
+    carry: int = 0  # antes of deals nobody opened, waiting for the next pot
+    spent: int = 0  # carried antes the last hand's pot took
 
     def table_step(self, step: SimStep) -> bool:
         if isinstance(step, TableSetup):
@@ -62,22 +66,24 @@ class Table:
             return False
         return True
 
-    def replay(self, steps: Sequence[SimStep]) -> Hand:
-        """Replay one clean hand; the engine raises IllegalAction on any illegal action."""
+    def replay(self, steps: Sequence[SimStep], button: int | None = None) -> Hand:
+        """Replay one clean hand (``button``: where the table's plan put the button in a draw
+        game); the engine raises IllegalAction on any illegal action."""
         body = [s for s in steps if not self.table_step(s)]
         assert self.setup is not None
         game = self.setup.game
-        v = VARIANTS[game]
+        v = table_game(game, self.setup.structure)
         stud = game in STUD_GAMES
         start = body[0]
         assert isinstance(start, HandStart)
         seats = sorted(self.stacks)
+        assert start.button is None  # the dealer names no button: the table's plan places it
         if stud:
-            assert start.button is None
+            assert button is None
             order = seats
         else:
-            assert start.button is not None
-            b = seats.index(start.button)
+            assert button is not None
+            b = seats.index(button)
             order = seats[b + 1:] + seats[:b + 1]
         n = len(order)
         pos = {s: i for i, s in enumerate(order)}
@@ -177,6 +183,13 @@ class Table:
                     h.check_or_call(p)
                 elif step.kind == "fold":
                     h.fold(p)
+                elif step.kind == "allin":
+                    # everything in: a bet or raise as its size makes it, or a call
+                    top = h.stacks[p] + h.bets[p]
+                    if h.can_complete_bet_or_raise_to(top, p):
+                        h.complete_bet_or_raise_to(p, top)
+                    else:
+                        h.check_or_call(p)
                 else:
                     raise ContractError(f"action {step.kind}")
             elif isinstance(step, HandEnd):
@@ -189,22 +202,45 @@ class Table:
         assert isinstance(prev, HandEnd)
         for i, seat in enumerate(order):
             self.stacks[seat] = h.stacks[i]
+        # Draw high: a deal nobody opened keeps its antes for the next one (RR Section 12
+        # r.14); the table adds them to the next pot awarded, which this replay does not split.
+        self.spent = 0
+        if h.carry_over and not h.awards:
+            self.carry += h.carry_over
+        elif self.carry and h.awards:
+            self.spent, self.carry = self.carry, 0
         return h
+
+    def check_stacks(self, dealer: SimDealer) -> None:
+        """The replay settled the same pots as the table (a carried pot: the same chips)."""
+        if self.spent or self.carry:
+            assert sum(self.stacks.values()) + self.spent + self.carry == sum(
+                dealer.stacks.values()) + dealer.state.carry
+            self.stacks = dict(dealer.stacks)
+        else:
+            assert self.stacks == dealer.stacks
 
 
 # --- clean hands -----------------------------------------------------------------------------
+
+
+def _button(dealer: SimDealer) -> int | None:
+    """Where the table's plan put the button in the hand just dealt (None: a stud game)."""
+    h = dealer.state.hand
+    assert h is not None
+    return None if h.game.family == "stud" else h.button
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_clean_hands_replay_through_a_fresh_engine(game: str) -> None:
     showdowns = draws = fives = 0
     for seed in (1, 2):
-        dealer = GameDealer(game, random.Random(seed))
+        dealer = SimDealer(random.Random(seed), game=game)
         table = Table()
         for _ in range(30):
             steps = dealer.next_hand()
-            h = table.replay(steps)
-            assert table.stacks == dealer.stacks  # the engine settled the same pots
+            h = table.replay(steps, _button(dealer))
+            table.check_stacks(dealer)  # the engine settled the same pots
             showdowns += sum(1 for f in h.folded if not f) > 1
             for s in steps:
                 if isinstance(s, Action) and s.kind == "draw":
@@ -219,7 +255,7 @@ def test_clean_hands_replay_through_a_fresh_engine(game: str) -> None:
 
 def test_every_body_is_a_valid_event() -> None:
     for game in GAMES:
-        dealer = GameDealer(game, random.Random(5), mistake_rate=0.5)
+        dealer = SimDealer(random.Random(5), mistake_rate=0.5, game=game)
         for _ in range(20):
             for step in dealer.next_hand():
                 for body in expand(step):
@@ -230,17 +266,21 @@ def test_every_body_is_a_valid_event() -> None:
 def test_the_deck_register_has_the_joker_where_the_game_plays_it() -> None:
     for game, joker_deck in (("stud", False), ("draw5_joker", True), ("a5_lowball", True),
                              ("badugi", False)):
-        dealer = GameDealer(game, random.Random(1))
-        reg = next(s for s in dealer.next_hand() if isinstance(s, DeckRegister))
+        dealer = SimDealer(random.Random(1), game=game)
+        steps = [s for _ in range(12) for s in dealer.next_hand()]
+        reg = next(s for s in steps if isinstance(s, DeckRegister))
         cards = list(reg.tags.values())
-        # 52 or 53 cards, a spare duplicate tag, and (no joker in the game) a joker tag
+        # 52 cards, the joker's tag and a spare duplicate tag
         assert len(cards) == 54 and cards.count("Xx") == 1
         assert len(set(cards)) == 53
-        assert (dealer.joker_uid == "") == joker_deck
+        assert reg.tags[dealer.joker_uid] == "Xx"
+        # a game that plays the joker deals it like any card; another never does, clean
+        dealt = {s.uid for s in steps if isinstance(s, CardMove) and s.from_shoe}
+        assert (dealer.joker_uid in dealt) == joker_deck, game
 
 
 def test_stud_antes_then_three_passes_in_seat_order() -> None:
-    dealer = GameDealer("razz", random.Random(3), seats=4)
+    dealer = SimDealer(random.Random(3), seats=4, game="razz")
     steps = dealer.next_hand()
     body = [s for s in steps if isinstance(s, (HandStart, Action, CardMove))]
     assert body[0] == HandStart(button=None)
@@ -253,11 +293,11 @@ def test_stud_antes_then_three_passes_in_seat_order() -> None:
 
 
 def test_draw_button_moves_and_a_misdeal_redeals_on_the_same_button() -> None:
-    dealer = GameDealer("27_triple", random.Random(4), seats=5)
+    dealer = SimDealer(random.Random(4), seats=5, game="27_triple")
     buttons = []
     for kind in (None, None, "first_card_wrong_seat", None, None):
-        steps = dealer.next_hand(kind)
-        buttons.append(next(s.button for s in steps if isinstance(s, HandStart)))
+        dealer.next_hand(kind)
+        buttons.append(_button(dealer))
     assert buttons == [1, 2, 3, 3, 4]
 
 
@@ -265,7 +305,7 @@ def test_draw_button_moves_and_a_misdeal_redeals_on_the_same_button() -> None:
 
 
 def _cases() -> list[tuple[str, str]]:
-    return [(g, k) for g in GAMES for k in sorted(GameDealer(g, random.Random(0)).mistakes)]
+    return [(g, k) for g in GAMES for k in SimDealer(random.Random(0), game=g).mistakes]
 
 
 def _moves(steps: Sequence[SimStep]) -> list[tuple[int, CardMove]]:
@@ -285,7 +325,7 @@ def _initial_deal(steps: Sequence[SimStep], game: str) -> list[tuple[int, CardMo
             and i < first]
 
 
-def _check_misdeal(steps: list[SimStep], truth: list[Mistake], dealer: GameDealer) -> None:
+def _check_misdeal(steps: list[SimStep], truth: list[Mistake], dealer: SimDealer) -> None:
     (t,) = truth
     assert isinstance(steps[-1], MisdealDeclared) and not any(
         isinstance(s, HandEnd) for s in steps)
@@ -310,7 +350,7 @@ def _third_street(steps: list[SimStep], seat: int) -> list[CardMove]:
     return [m for _, m in _initial_deal(steps, "stud") if m.zone == f"seat:{seat}"]
 
 
-def _check_stud(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: GameDealer,
+def _check_stud(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: SimDealer,
                 before: dict[int, int]) -> None:
     tags = dealer.tags
     t = truth[-1]
@@ -395,7 +435,7 @@ def _check_stud(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: G
         assert up == ({m.zone for m in seventh} if heads_up_first else {target})
 
 
-def _check_draw(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: GameDealer
+def _check_draw(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: SimDealer
                 ) -> None:
     tags = dealer.tags
     (t,) = truth
@@ -439,7 +479,7 @@ def _check_draw(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: G
         after = [a for _, a in _actions(steps, i + 1)]
         assert after[0].kind == "draw"
     elif kind == "draw_button_short":
-        button = next(s.button for s in steps if isinstance(s, HandStart))
+        button = _button(dealer)
         assert t.seats == (button,)
         first = next(i for i, a in _actions(steps) if a.kind != "post")
         passes = len(VARIANTS[dealer.game].streets[0].hole)
@@ -470,19 +510,63 @@ def _check_draw(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: G
         assert not any(x.zone == "burn" for j, x in moves if ask < j < i)
 
 
+def _check_new(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: SimDealer
+               ) -> None:
+    """The mistakes both families share with the board games, and the exposed-key ones."""
+    tags = dealer.tags
+    t = truth[-1]
+    if kind == "unknown_tag":
+        assert isinstance(steps[-1], MisdealDeclared)
+        last = steps[-2]
+        assert isinstance(last, CardMove) and last.from_shoe and last.uid not in tags
+    elif kind == "boxed_card":
+        i, boxed = next((i, s) for i, s in enumerate(steps) if isinstance(s, CardBoxed))
+        assert tags[boxed.uid] == t.cards[0]
+        # drawn, keyed boxed, set aside; the next card goes where it was going
+        assert steps[i - 1] == ShoeDraw(boxed.uid, False)
+        assert steps[i + 1] == CardMove(boxed.uid, False, "aside", False)
+    elif kind == "mucked_hand_retrieved":
+        seat = t.seats[0]
+        back = [(i, s) for i, s in _moves(steps) if s.from_zone == "muck"]
+        ((i, m),) = back
+        fold = max(j for j, a in _actions(steps) if j < i and a.seat == seat)
+        assert steps[fold] == Action(seat=seat, kind="fold") and m.zone == f"seat:{seat}"
+        assert steps[i + 1] == CardMove(m.uid, False, "muck", False, f"seat:{seat}")
+    elif kind.endswith("_key"):
+        keyed = [(i, s) for i, s in enumerate(steps) if isinstance(s, CardExposed)]
+        ((i, key),) = keyed
+        card = steps[i - 1]
+        assert isinstance(card, CardMove) and card.from_shoe and not card.face_up
+        assert card.uid == key.uid and key.by == "dealer" and tags[key.uid] == truth[0].cards[0]
+
+
+# Made only if the hand gets there: a player folds (the retrieval), the deal is opened (draw
+# high with jacks or better: a deal nobody opens is over before the draw).
+PLAY_MAYBE = frozenset(k for k, v in KINDS.items() if v.stage == "play")
+
+
 @pytest.mark.parametrize(("game", "kind"), _cases())
 def test_each_mistake_emits_its_sequence_and_truth(game: str, kind: str) -> None:
-    table = MISTAKES_STUD if game in STUD_GAMES else MISTAKES_DRAW
-    for seed in range(3):
-        dealer = GameDealer(game, random.Random(seed))
+    made = 0
+    for seed in range(5):
+        if made == 2:
+            break
+        dealer = SimDealer(random.Random(seed), game=game)
         t = Table()
-        before = dict(dealer.stacks)
+        for s in dealer.next_hand():  # a clean first hand sets the table up
+            t.table_step(s)
+        # the stacks the mistake's hand starts with (a busted player re-buys first)
+        before = {n: v or dealer.stack for n, v in dealer.stacks.items()}
+        t.stacks = dict(before)
         steps = dealer.next_hand(kind)
         for s in steps:
             t.table_step(s)
-        truth = [m for m in dealer.truth if m.hand == 1]
+        truth = [m for m in dealer.truth if m.hand == dealer.hand]
+        if not truth and kind in PLAY_MAYBE:
+            continue
+        made += 1
         assert truth and all(m.kind == kind for m in truth)
-        assert truth[-1].expected_code == table[kind]
+        assert truth[-1].expected_code == MISTAKES[kind]
         if kind in MISDEAL_KINDS:
             _check_misdeal(steps, truth, dealer)
             assert dealer.stacks == before
@@ -490,22 +574,56 @@ def test_each_mistake_emits_its_sequence_and_truth(game: str, kind: str) -> None
             assert isinstance(steps[-2], HandEnd)
             assert steps[-1] == ShoeDraw(steps[-1].uid, True)  # type: ignore[union-attr]
             assert dealer.tags[steps[-1].uid] == truth[0].cards[0]  # type: ignore[union-attr]
+        elif kind in ("unknown_tag", "draw_first_card_exposed_key"):
+            _check_new(kind, steps, truth, dealer)
+            assert isinstance(steps[-1], MisdealDeclared) and dealer.stacks == before
         else:
             assert isinstance(steps[-1], HandEnd)
-            if game in STUD_GAMES:
+            if kind in ("boxed_card", "mucked_hand_retrieved") or kind.endswith("_key"):
+                _check_new(kind, steps, truth, dealer)
+            elif game in STUD_GAMES:
                 _check_stud(kind, steps, truth, dealer, before)
             else:
                 _check_draw(kind, steps, truth, dealer)
         # the next hand is clean and replays through a fresh engine
         t.stacks = dict(dealer.stacks)
-        t.replay(dealer.next_hand())
-        assert t.stacks == dealer.stacks and len(dealer.truth) == len(truth)
+        t.carry = dealer.state.carry
+        t.replay(dealer.next_hand(), _button(dealer))
+        t.check_stacks(dealer)
+        assert len(dealer.truth) == len(truth)
+    assert made
+
+
+_LOCKOUT_DRAW = (
+    "rules core: after MISDEAL_LOCKOUT at a draw game the monitor is off but still judges the "
+    "draw: cards taken where they land (procedure._judge, h.off) are not counted for the player "
+    "drawing (procedure._counted), so procedure._close_turn raises DRAW_WRONG_COUNT_AFTER_DRAW "
+    "for every player who drew cards")
+
+
+@pytest.mark.parametrize("game", [
+    "stud", "razz",
+    pytest.param("badugi", marks=pytest.mark.xfail(reason=_LOCKOUT_DRAW, strict=True)),
+    pytest.param("27_triple", marks=pytest.mark.xfail(reason=_LOCKOUT_DRAW, strict=True))])
+def test_the_floor_notices_a_stud_or_draw_misdeal_after_the_cutoff(game: str) -> None:
+    """Two cards of the first pass swapped; with the alert apart from the attention call, the
+    floor calls attention once two players have acted: the deal is played (MISDEAL_LOCKOUT;
+    tests/scenarios/stud_misdeal_after_cutoff.jsonl), and the hand is played to its end."""
+    dealer = SimDealer(random.Random(2), seats=5, game=game, attention_on_alert=False)
+    steps = dealer.next_hand("misdeal_noticed_late")
+    (m,) = dealer.truth
+    assert m.expected_code == "MISDEAL_LOCKOUT" and len(m.seats) == 2
+    i = next(i for i, s in enumerate(steps) if isinstance(s, AttentionCalled))
+    assert sum(isinstance(s, Action) and s.kind != "post" for s in steps[:i]) >= 2
+    assert isinstance(steps[-1], HandEnd)
+    assert [(f.code, f.seats, f.cards) for _, f in dealer.found] == [
+        ("MISDEAL_LOCKOUT", m.seats, m.cards)]
 
 
 def test_predraw_exposed_card_kept_and_replaced_both_happen() -> None:
     seen = set()
     for seed in range(12):
-        dealer = GameDealer("27_triple", random.Random(seed))
+        dealer = SimDealer(random.Random(seed), game="27_triple")
         steps = dealer.next_hand("draw_predraw_exposed")
         seen.add(any(isinstance(s, CardMove) and s.zone == "burn" and not s.from_shoe
                      for s in steps))
@@ -515,7 +633,7 @@ def test_predraw_exposed_card_kept_and_replaced_both_happen() -> None:
 def test_final_card_face_up_heads_up_and_multiway_both_happen() -> None:
     sizes = set()
     for seed in range(12):
-        dealer = GameDealer("stud", random.Random(seed))
+        dealer = SimDealer(random.Random(seed), game="stud")
         steps = dealer.next_hand("stud_final_card_faceup")
         last_burn = max(i for i, m in _moves(steps) if m.zone == "burn")
         sizes.add(len([m for i, m in _moves(steps) if i > last_burn]))
@@ -523,12 +641,12 @@ def test_final_card_face_up_heads_up_and_multiway_both_happen() -> None:
 
 
 def test_mistake_rate_records_truth_for_some_hands() -> None:
-    dealer = GameDealer("badugi", random.Random(9), mistake_rate=0.4)
+    dealer = SimDealer(random.Random(9), mistake_rate=0.4, game="badugi")
     for _ in range(50):
         dealer.next_hand()
     hands = {m.hand for m in dealer.truth}
     assert 8 < len(hands) < 35
-    assert all(m.expected_code in MISTAKES_DRAW.values() for m in dealer.truth)
+    assert all("draw" in KINDS[m.kind].families for m in dealer.truth)
 
 
 # --- determinism and bad input ---------------------------------------------------------------
@@ -537,7 +655,7 @@ def test_mistake_rate_records_truth_for_some_hands() -> None:
 @pytest.mark.parametrize("game", ["stud8", "a5_lowball", "27_single"])
 def test_same_seed_same_hands(game: str) -> None:
     def run(seed: int) -> tuple[list[list[SimStep]], list[Mistake]]:
-        dealer = GameDealer(game, random.Random(seed), mistake_rate=0.5)
+        dealer = SimDealer(random.Random(seed), mistake_rate=0.5, game=game)
         return [dealer.next_hand() for _ in range(25)], dealer.truth
 
     assert run(7) == run(7)
@@ -546,14 +664,61 @@ def test_same_seed_same_hands(game: str) -> None:
 
 def test_bad_input_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown game"):
-        GameDealer("nlhe", random.Random(1))
+        SimDealer(random.Random(1), game="holdem")
     with pytest.raises(ValueError, match="seats"):
-        GameDealer("stud", random.Random(1), seats=7)
+        SimDealer(random.Random(1), seats=7, game="stud")
     with pytest.raises(ValueError, match="positive"):
-        GameDealer("badugi", random.Random(1), ante=0)
+        SimDealer(random.Random(1), game="badugi", stack=0)
+    with pytest.raises(ValueError, match="not dealt at"):
+        SimDealer(random.Random(1), game="stud", structure="no-limit")
+    with pytest.raises(ValueError, match="its own structure"):
+        SimDealer(random.Random(1), game="horse", structure="limit")
     with pytest.raises(ValueError, match="unknown mistake kind"):
-        GameDealer("draw5_joker", random.Random(1)).next_hand("joker_dealt")
+        SimDealer(random.Random(1), game="draw5_joker").next_hand("joker_dealt")
     with pytest.raises(ValueError, match="unknown mistake kind"):
-        GameDealer("badugi", random.Random(1)).next_hand("draw_five_consecutive")
+        SimDealer(random.Random(1), game="badugi").next_hand("draw_five_consecutive")
     with pytest.raises(ValueError, match="unknown mistake kind"):
-        GameDealer("stud", random.Random(1)).next_hand("draw_wrong_count")
+        SimDealer(random.Random(1), game="stud").next_hand("draw_wrong_count")
+
+
+# --- the monitor's word on each mistake ------------------------------------------------------
+
+_RETRIEVAL = (
+    "rules core: a folded stud or draw hand read back in its seat is not MUCKED_HAND_RETRIEVAL "
+    "when the sensing layer reports the card leaving the muck first (docs/events.md: a tag read "
+    "at another antenna first leaves the old zone): procedure.leave sets the card's zone to "
+    "None, so procedure._moved never sees was == 'muck'")
+CORE_PROBLEMS: dict[tuple[str, str], str] = {
+    (g, "mucked_hand_retrieved"): _RETRIEVAL for g in GAMES}
+
+
+def _monitor_cases() -> list[object]:
+    return [pytest.param(g, k, id=f"{g}-{k}", marks=[pytest.mark.xfail(
+                reason=CORE_PROBLEMS[(g, k)], strict=True)] if (g, k) in CORE_PROBLEMS else [])
+            for g, k in _cases()]
+
+
+@pytest.mark.parametrize(("game", "kind"), _monitor_cases())
+def test_each_mistake_raises_exactly_its_codes(game: str, kind: str) -> None:
+    """The rules core raises exactly the findings the dealer's truth holds (codes, seats and
+    cards), the floor stops the hand after a misdeal, and the next hand is clean."""
+    made = 0
+    for seed in range(4):
+        dealer = SimDealer(random.Random(100 + seed), game=game)
+        dealer.next_hand()
+        steps = dealer.next_hand(kind)
+        truth = sorted((m.expected_code, m.seats, m.cards) for m in dealer.truth)
+        found = sorted((f.code, f.seats, f.cards) for n, f in dealer.found
+                       if n == dealer.hand)
+        if not truth and kind in PLAY_MAYBE:
+            assert found == []
+            continue
+        made += 1
+        assert found == truth
+        if any(floor_stops(code, family(VARIANTS[game])) for code, _, _ in found):
+            assert isinstance(steps[-1], MisdealDeclared)  # the floor declared the misdeal
+        dealer.next_hand()
+        assert [f.code for _, f in dealer.found] == []
+        if made == 2:
+            break
+    assert made

@@ -11,7 +11,7 @@ from controller.rules import apply, initial_state, snapshot
 from controller.rules.catalogue_games import GAME_ENTRIES
 from controller.rules.engine import Hand, Stakes
 from controller.rules.variants import VARIANTS
-from controller.sim import GameDealer, expand
+from controller.sim import SimDealer, expand
 from display.payloads import table_payload
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -43,7 +43,7 @@ def test_every_family_code_has_a_scenario_in_its_family() -> None:
 
 
 def _play_until(game: str, stop: int, seed: int = 3) -> list:
-    d = GameDealer(game, random.Random(seed), seats=4)
+    d = SimDealer(random.Random(seed), seats=4, game=game)
     state, seq, states = initial_state(), 0, []
     for step in d.next_hand():
         for body in expand(step):
@@ -58,7 +58,7 @@ def _play_until(game: str, stop: int, seed: int = 3) -> list:
 def _keyed(game: str, nth_read: int, zone_prefix: str = "seat:") -> tuple[list, str]:
     """A clean hand of ``game`` with the dealer's exposed key pressed right after the
     ``nth_read`` zone read of a card in a seat: the findings, and that card."""
-    d = GameDealer(game, random.Random(2), seats=4)
+    d = SimDealer(random.Random(2), seats=4, game=game)
     bodies = [b for step in d.next_hand() for b in expand(step)]
     reads = [i for i, b in enumerate(bodies) if isinstance(b, ZoneRead)
              and b.zone.startswith(zone_prefix)]
@@ -103,7 +103,7 @@ def test_stud_upcards_are_public_and_down_cards_are_not() -> None:
 
 def test_applying_stud_and_draw_events_never_changes_an_earlier_state() -> None:
     for game in ("razz", "badugi"):
-        d = GameDealer(game, random.Random(8), seats=4)
+        d = SimDealer(random.Random(8), seats=4, game=game)
         state, states, seen = initial_state(), [], []
         for seq, body in enumerate((b for s in d.next_hand() for b in expand(s)), start=1):
             state = apply(state, Event(seq, 0, body)).state
@@ -130,7 +130,7 @@ def _with_profile(game: str, kind: str, profile: str, keep) -> tuple[list, list]
     from controller.events import TableSetup
 
     for seed in range(300):
-        d = GameDealer(game, random.Random(seed), seats=4)
+        d = SimDealer(random.Random(seed), seats=4, game=game)
         bodies = [b for step in d.next_hand(kind) for b in expand(step)]
         if not d.truth or d.truth[0].kind != kind or not keep(d.truth, bodies, d):
             continue

@@ -3,11 +3,12 @@ dealer of those games, one per mistake kind and family.
 
     .venv/bin/python tests/scenarios/make_family_scenarios.py
 
-Each file is the first hand of a fresh ``GameDealer`` making that mistake (the seed is searched
-until the hand holds it). The ``# expect:`` lines come from the dealer's truth (code, seats,
-cards: what it did), the code's rule, and a remedy phrase naming the seat or card, never from
-the monitor; the generator refuses to write a scenario the rules core does not meet, so a
-regression shows here and in ``tests/rules/test_scenarios.py``.
+Each file is the first hand of a fresh simulated dealer (``SimDealer(game=...)``) making that
+mistake (the seed is searched until the hand holds it; files written before the stud and draw
+dealer was merged into it name ``GameDealer`` and its seed). The ``# expect:`` lines come from
+the dealer's truth (code, seats, cards: what it did), the code's rule, and a remedy phrase
+naming the seat or card, never from the monitor; the generator refuses to write a scenario the
+rules core does not meet, so a regression shows here and in ``tests/rules/test_scenarios.py``.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ sys.path.insert(0, str(HERE.parent.parent))
 from controller.events import Event  # noqa: E402
 from controller.rules import apply, initial_state  # noqa: E402
 from controller.rules.catalogue import CATALOGUE  # noqa: E402
-from controller.sim import GameDealer, expand  # noqa: E402
-from controller.sim.dealer import Mistake  # noqa: E402
+from controller.sim import SimDealer, expand  # noqa: E402
+from controller.sim.moves import Mistake  # noqa: E402
 
 # what the remedy must say, from the truth
 PHRASE: dict[str, Callable[[Mistake], str]] = {
@@ -65,7 +66,7 @@ DRAW = [("27_triple", k) for k in (
 
 def _hand(game: str, kind: str) -> tuple[list[Event], list[Mistake], int] | None:
     for seed in range(200):
-        d = GameDealer(game, random.Random(seed), seats=4)
+        d = SimDealer(random.Random(seed), seats=4, game=game)
         steps = d.next_hand(kind)
         if not d.truth or {m.kind for m in d.truth} != {kind}:
             continue
@@ -95,7 +96,7 @@ def write(family: str, game: str, kind: str) -> str:
         return f"{game} {kind}: {problem}"
     name = f"{family}_{kind}" + ("" if game in ("stud", "27_triple") else f"_{game}")
     lines = [f"# {family} family, {game}: the simulated dealer's mistake {kind!r} "
-             f"(GameDealer seed {seed}, 4 seats; tests/scenarios/make_family_scenarios.py)."]
+             f"(SimDealer seed {seed}, 4 seats; tests/scenarios/make_family_scenarios.py)."]
     for m in truth:
         rule = CATALOGUE[m.expected_code].rules[0]
         lines.append(f"# {m.expected_code}: {rule}.")
@@ -174,7 +175,7 @@ def tournament_exposure() -> str:
     objs = [*objs[:cut + 2], {"type": "misdeal.declared"}]
     return _emit("stud_tournament_downcard_exposed",
                  [f"stud tournament (setting tournament: true): seat {m.seats[0]}'s down card "
-                  f"{m.cards[0]} dealt face up; the floor declares the misdeal (GameDealer seed "
+                  f"{m.cards[0]} dealt face up; the floor declares the misdeal (SimDealer seed "
                   f"{seed}, tests/scenarios/make_family_scenarios.py)."],
                  [("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", list(m.seats), list(m.cards),
                    f"Seat {m.seats[0]}'s down card {m.cards[0]} was dealt face up")], objs)
@@ -391,11 +392,11 @@ def main() -> int:
         stud_allin_final_faceup(),
         remedy_ignored("27_triple", "draw_exposed_on_draw", "muck", "draw_remedy_not_followed",
                        "2-7 triple draw: {card} exposed on the draw to seat {seat} is not put in "
-                       "the muck; the draw goes on; seat {seat} ends with six cards (GameDealer "
+                       "the muck; the draw goes on; seat {seat} ends with six cards (SimDealer "
                        "seed {seed}).", "DRAW_WRONG_COUNT_AFTER_DRAW"),
         remedy_ignored("stud", "stud_premature_street", "aside", "stud_remedy_not_followed",
                        "stud: the premature {card} is left where it fell instead of being set "
-                       "aside: that seat ends with eight cards (GameDealer seed {seed}).",
+                       "aside: that seat ends with eight cards (SimDealer seed {seed}).",
                        "STUD_HAND_CARD_COUNT"),
     ) if p]
     for p in problems:
