@@ -81,6 +81,7 @@ class CardSeen:
     judged: bool = False
     fed: bool = False  # given to the engine as a card of a seat (or the board)
     seat: int | None = None  # the seat it was given to
+    mucked: bool = False  # read in the muck after it was given to its seat
 
     @property
     def name(self) -> str:
@@ -160,6 +161,9 @@ class GameHand:
     street_acts: int = 0  # voluntary actions on that round
     jokers: tuple[str, ...] = ()  # board games: joker tags drawn (scraps of paper, not cards)
     discarded: tuple[str, ...] = ()  # Pineapple: the discards given to the engine (uids)
+    # board games: the seat each card was last read in (a Pineapple discard may be a
+    # replacement card, RR Section 5 r.1, which is no card of the starting hand)
+    last_seat: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     retrieved: tuple[int, ...] = ()  # stud, draw: seats whose folded hand was read back
     # the seats not dealt in: why, and the missed blinds each owes (the table layer's word)
     not_dealt: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -278,8 +282,14 @@ def _build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
 
 
 def _rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:
-    """The hand with a rewritten log (a placeholder card replaced by the card itself)."""
-    return replace(h, log=log, _engine=_build(h.variant, h.stakes, h.stacks, h.house, log))
+    """The hand with a rewritten log (a placeholder card replaced by the card itself, a card
+    or a player taken out). A log that no longer replays (the card is already in play
+    elsewhere: a stub reshuffled after a short deck, where cards are taken as they land) leaves
+    the hand as it was: the change is not made."""
+    try:
+        return replace(h, log=log, _engine=_build(h.variant, h.stakes, h.stacks, h.house, log))
+    except (engine.IllegalAction, ValueError):
+        return h
 
 
 # --- starting a hand ------------------------------------------------------------------------------
@@ -422,9 +432,10 @@ def _sync_discards(h: GameHand) -> GameHand:
         p = e.discarder
         if p is None:
             break
-        home = f"seat:{h.seats[p]}"
-        uid = next((u for u in d.sequence if u not in h.discarded and d.cards[u].home == home
-                    and d.cards[u].zone == "muck"), None)
+        seat = h.seats[p]
+        home = f"seat:{seat}"
+        uid = next((u for u in d.sequence if u not in h.discarded and d.cards[u].zone == "muck"
+                    and (d.cards[u].home == home or h.last_seat.get(u) == seat)), None)
         if uid is None:
             break
         try:
@@ -505,8 +516,17 @@ def _board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, de
         if uid in h.jokers:
             return h, out
     assert h.deal is not None
+    if zone.startswith("seat:") and zone[5:].isdigit():
+        h = replace(h, last_seat=_set_str(h.last_seat, uid, int(zone[5:])))
+    assert h.deal is not None
     d, more = board.read(h.deal, uid, zone, seq)
     return _board_step(h, d, out + more)
+
+
+def _set_str(m: Mapping[str, int], key: str, value: int) -> Mapping[str, int]:
+    d = dict(m)
+    d[key] = value
+    return MappingProxyType(d)
 
 
 def stub_shuffled(h: GameHand) -> GameHand:
@@ -831,8 +851,11 @@ def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
         return h
     seat = c.seat
     p = h.pos(seat) if seat is not None else None
-    if (was == "muck" and seat is not None and zone == f"seat:{seat}" and p is not None
-            and h.eng.folded[p] and seat not in h.retrieved and not h.off):
+    if zone == "muck" and seat is not None and not c.mucked:
+        h = _with(h, replace(c, mucked=True))
+        c = h.cards[c.uid]
+    if ((was == "muck" or c.mucked) and seat is not None and zone == f"seat:{seat}"
+            and p is not None and h.eng.folded[p] and seat not in h.retrieved and not h.off):
         # roberts-rules-v11.txt, Section 3, Dead Hands, r.2: "a hand that is clearly
         # identifiable may be retrieved and ruled live at management's discretion": the floor
         # decides; the muck log names the cards (as at the board games, board.py).
@@ -878,8 +901,11 @@ def _feed(h: GameHand, c: CardSeen, seat: int) -> GameHand:
             if cmd[0] == HOLE and cmd[1] == p and cmd[2] == (None,):
                 log[i] = (HOLE, p, (c.card,))
                 break
-        h = _rebuilt(h, tuple(log))
-        h = replace(h, placeholders=_set(h.placeholders, seat, h.placeholders[seat] - 1 or None))
+        rebuilt = _rebuilt(h, tuple(log))
+        if rebuilt is h:
+            return h  # the card cannot go in its placeholder (it is in play elsewhere)
+        h = replace(rebuilt, placeholders=_set(h.placeholders, seat,
+                                               h.placeholders[seat] - 1 or None))
     else:
         try:
             h = _run(h, (HOLE, p, (c.card,)))
@@ -896,10 +922,12 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
     if h.void or c.card is None or (c.card == JOKER and h.variant.deck != "joker"):
         return h
     if h.off:
-        # not judged (see ``draw``): taken where it lands
+        # not judged (see ``draw``): taken where it lands (a replacement on the draw counted)
         if zone == "board":
             return _run_or_keep(h, (BOARD, (c.card,)))
-        return _feed(h, c, int(zone[5:])) if zone.startswith("seat:") else h
+        if not zone.startswith("seat:"):
+            return h
+        return _counted(_feed(h, c, int(zone[5:])), int(zone[5:]))
     h = _arm(h)
     if h.expect:
         x = h.expect[0]

@@ -963,9 +963,16 @@ def finish_hand(s: Seating, plan: HandPlan, stacks_after: Mapping[int, int], *,
         last_bb[s.seats[plan.big_blind].player] = s.hand_number
     heads_up = frozenset(s.seats[n].player for n in plan.dealt_in) if plan.heads_up \
         else frozenset()
+    positions: tuple[int | None, int | None, int | None] = (
+        plan.button, plan.sb_position, plan.big_blind)
+    if plan.button is None and plan.big_blind is None and s.button is not None:
+        # A stud hand has no button (RR Section 8 r.2): in a mixed game (HORSE) the button
+        # waits where the last button game left it and moves on with the next one.
+        positions = (s.button, s.small_blind, s.big_blind)
+        heads_up = s.heads_up
     out = replace(
-        s, seats=_frozen(seats), button=plan.button,
-        small_blind=plan.sb_position, big_blind=plan.big_blind,
+        s, seats=_frozen(seats), button=positions[0],
+        small_blind=positions[1], big_blind=positions[2],
         hand_number=s.hand_number + 1, last_big_blind_hand=MappingProxyType(last_bb),
         heads_up=heads_up, busted_last_hand=frozenset(busted), eliminated=tuple(eliminated),
         last_dealt=frozenset(s.seats[n].player for n in plan.dealt_in))

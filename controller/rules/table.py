@@ -537,9 +537,10 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
         # No redeal, or a player of the void hand has left since: plan afresh (the seating
         # layer's positions did not move on, the void hand was never finished).
         state = _apply_level(state)
-        if table.hand_number == 0 and table.button is None:
-            # The first hand with no draw: the named button places it, as the draw would;
-            # without one it goes to the lowest seat with chips (v1).
+        if table.button is None and (table.hand_number == 0 or v.forced != "antes_bring_in"):
+            # The first hand with no draw (or, in a mixed game, the first button game after
+            # stud hands): the named button places it, as the draw would; without one it goes
+            # to the lowest seat with chips (v1).
             first = body.button if body.button in table.seats else next(
                 (n for n, st in sorted(table.seats.items()) if st.stack > 0), None)
             if first is not None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -308,6 +309,16 @@ def test_a_straddle_posted_at_a_stud_table_is_refused() -> None:
     assert _codes(steps) == [(7, "ACTION_NOT_AVAILABLE")]
     assert "no straddle in Seven-card stud" in steps[-1].findings[0].message
     assert state.phase == "third"
+
+
+def test_a_card_in_play_elsewhere_given_to_a_short_hands_placeholder_is_not_a_crash() -> None:
+    # Found by bench.fuzz's million-stream run (issue 9, batch 106): the engine's log replay
+    # raised DUPLICATE_CARD out of apply. The stream is in tests/rules/regressions/.
+    path = Path(__file__).parent / "regressions" / "draw_placeholder_duplicate.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
+    state, steps = _replay("\n".join(lines))
+    assert _codes(steps)[-1] == (59, "DRAW_DECK_EXHAUSTED")
+    assert state.hand is not None and state.phase == "draw1"
 
 
 # The suite's longest test (102,000 streams, about 3 minutes on an idle 2-core machine): the

@@ -29,18 +29,7 @@ HOLDEM_KINDS = SimDealer(random.Random(0)).mistakes
 
 # (game, kind) pairs the rules core gets wrong today (reported to the rules core's owner), at
 # this test's seed.
-_REPLACEMENT_DISCARD = (
-    "rules core: at the Pineapples the card that replaced an exposed hole card (RR Section 5 r.1) "
-    "is not counted as the seat's discard when thrown into the muck (procedure._sync_discards "
-    "takes only cards whose board.CardState.home is set, i.e. cards of the initial deal): the "
-    "engine waits for the discard, so the next street is FLOP_PREMATURE (Pineapple) or the "
-    "award SHOWDOWN_INCOMPLETE (Lazy Pineapple)")
-CORE_PROBLEMS: dict[tuple[str, str], str] = {
-    ("pineapple", "hole_card_face_up"): _REPLACEMENT_DISCARD,
-    ("pineapple", "hole_card_exposed_key"): _REPLACEMENT_DISCARD,
-    ("pineapple", "exposed_card_then_premature_turn"): _REPLACEMENT_DISCARD,
-    ("lazy_pineapple", "exposed_card_then_premature_turn"): _REPLACEMENT_DISCARD,
-}
+CORE_PROBLEMS: dict[tuple[str, str], str] = {}
 
 
 def _hand(dealer: SimDealer, kind: str | None) -> tuple[list, list[SimStep]]:
