@@ -1795,7 +1795,8 @@ def _showdown(h: GameHand, dead: set[int]) -> engine.Hand:
             p = int(str(cmd[1]))
             k = len(cmd[2])  # type: ignore[arg-type]
             home = f"seat:{h.seats[p]}"
-            gone = tuple(d.cards[u].name for u in h.discarded if d.cards[u].home == home)
+            gone = tuple(d.cards[u].name for u in h.discarded
+                         if d.cards[u].home == home or h.last_seat.get(u) == h.seats[p])
             held = (*d.hole(h.seats[p]), *gone)
             if h.seats[p] in dead or len(held) != k:
                 log.append((HOLE, p, (None,) * k))

@@ -29,15 +29,7 @@ HOLDEM_KINDS = SimDealer(random.Random(0)).mistakes
 
 # (game, kind) pairs the rules core gets wrong today (reported to the rules core's owner), at
 # this test's seed.
-_PREMATURE_TURN_AFTER_REPLACEMENT = (
-    "rules core: at the Pineapples, after an exposed hole card is replaced (RR Section 5 r.1) "
-    "and thrown as the seat's discard, a premature turn is not TURN_PREMATURE: the award is "
-    "SHOWDOWN_INCOMPLETE (the replacement-discard fix of fae540d is not complete for this "
-    "hand; to be fixed with the Pineapple remedies)")
-CORE_PROBLEMS: dict[tuple[str, str], str] = {
-    ("pineapple", "exposed_card_then_premature_turn"): _PREMATURE_TURN_AFTER_REPLACEMENT,
-    ("lazy_pineapple", "exposed_card_then_premature_turn"): _PREMATURE_TURN_AFTER_REPLACEMENT,
-}
+CORE_PROBLEMS: dict[tuple[str, str], str] = {}
 
 
 def _hand(dealer: SimDealer, kind: str | None) -> tuple[list, list[SimStep]]:
