@@ -70,7 +70,7 @@ from typing import Any
 
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
 from controller.rules.house_rules import PROFILES, SettingsError, settings_for
-from controller.rules.variants import ROTATIONS, table_game
+from controller.rules.variants import game_problem
 from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
 
 LED_DRIVERS = ("gpio", "shift_register")
@@ -301,16 +301,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
 
 def _check_game(game: str, structure: str) -> None:
     """An unknown game or structure names its key."""
-    if game in ROTATIONS:
-        if structure:
-            raise ConfigError(f"table.structure: {ROTATIONS[game].name} deals each game at its "
-                              f"own structure; leave it out")
-        return
-    try:
-        table_game(game, structure)
-    except ValueError as exc:
-        key = "table.game" if str(exc).startswith("unknown game") else "table.structure"
-        raise ConfigError(f"{key}: {exc}") from None
+    problem = game_problem(game, structure)
+    if problem is not None:
+        raise ConfigError(f"table.{problem[0]}: {problem[1]}")
 
 
 def _check_events(config: Config) -> None:

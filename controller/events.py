@@ -496,18 +496,11 @@ def _check_types(body: Body) -> None:
 def _check_game(game: str, structure: str, *, mixed: bool) -> None:
     """An unknown game, or a structure the game is not dealt at, names it."""
     # imported here: the rules core imports this module
-    from controller.rules.variants import ROTATIONS, table_game
+    from controller.rules.variants import game_problem
 
-    if mixed and game in ROTATIONS:
-        if structure:
-            raise EventError(f"field 'structure': {ROTATIONS[game].name} deals each game at its "
-                             f"own structure, not {structure!r}")
-        return
-    try:
-        table_game(game, structure)
-    except ValueError as exc:
-        field_name = "game" if str(exc).startswith("unknown game") else "structure"
-        raise EventError(f"field {field_name!r}: {exc}") from None
+    problem = game_problem(game, structure, mixed=mixed)
+    if problem is not None:
+        raise EventError(f"field {problem[0]!r}: {problem[1]}")
 
 
 def validate_body(body: Body) -> None:

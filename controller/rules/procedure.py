@@ -1766,15 +1766,20 @@ def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[Po
         return h, out, (), {}, f"the board has {len(d.board)} cards; a showdown needs 5"
     try:
         e = e if e.is_over else _showdown(h, dead)
-        awards = tuple(
-            PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
-                     winners=tuple(sorted(h.seats[i] for i in a.winners)),
-                     shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
-            for a in e.awards)
+        awards = _by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"
     stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
     return replace(h, _engine=e), out, awards, stacks, ""
+
+
+def _by_seat(h: GameHand, e: engine.Hand) -> tuple[PotAward, ...]:
+    """The engine's awards (by position) by seat, seats in order."""
+    return tuple(
+        PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
+                 winners=tuple(sorted(h.seats[i] for i in a.winners)),
+                 shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
+        for a in e.awards)
 
 
 def _board_street(st: int) -> str:
@@ -1866,11 +1871,7 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
             e.show_or_muck(p, ())
         if not e.is_over:
             e.show_all()
-        awards = tuple(
-            PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
-                     winners=tuple(sorted(h.seats[i] for i in a.winners)),
-                     shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
-            for a in e.awards)
+        awards = _by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"
     stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}

@@ -64,7 +64,7 @@ from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.mixed import Mix
 from controller.rules.pots import PotAward, split
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
-from controller.rules.variants import ROTATIONS, VARIANTS, Variant, table_game
+from controller.rules.variants import VARIANTS, Variant, first_game, game_problem
 
 _DEFAULT_SETUP = TableSetup()
 _EMPTY_DECK = DeckRegistry()
@@ -290,13 +290,10 @@ def _setup(state: TableState, body: TableSetup, seq: int) -> Step:
 def _first_game(body: TableSetup) -> Variant:
     """The game the set-up names (a mixed game: its first game, or hold'em for the dealer's
     choice until the dealer names one); ValueError names an unknown game or structure."""
-    rot = ROTATIONS.get(body.game)
-    if rot is None:
-        return table_game(body.game, body.structure)
-    if body.structure:
-        raise ValueError(f"{rot.name} deals each game at its own structure")
-    return VARIANTS["nlhe"] if rot.dealers_choice else table_game(rot.games[0][0]).with_structure(
-        rot.games[0][1])
+    problem = game_problem(body.game, body.structure)
+    if problem is not None:
+        raise ValueError(problem[1])
+    return first_game(body.game, body.structure) or VARIANTS["nlhe"]
 
 
 def _seating_stakes(body: TableSetup, v: Variant) -> Stakes:

@@ -411,6 +411,37 @@ def table_game(game: str, structure: str = "") -> Variant:
     return v.with_structure(internal)
 
 
+def game_problem(game: str, structure: str, *, mixed: bool = True) -> tuple[str, str] | None:
+    """What is wrong with a table's ``game`` at ``structure`` (``table_game``; with ``mixed``, a
+    mixed game of ``ROTATIONS`` too): (the field at fault, "game" or "structure"; the message),
+    or None when the table can be set up so."""
+    rot = ROTATIONS.get(game) if mixed else None
+    if rot is not None:
+        if structure:
+            return "structure", (f"{rot.name} deals each game at its own structure, not "
+                                 f"{structure!r}")
+        return None
+    try:
+        table_game(game, structure)
+    except ValueError as exc:
+        return ("game" if str(exc).startswith("unknown game") else "structure"), str(exc)
+    return None
+
+
+def first_game(game: str, structure: str) -> Variant | None:
+    """The game of a table's first hand: the game set up, a fixed rotation's first game, or
+    None for the dealer's choice (named hand by hand) or a game ``game_problem`` refuses."""
+    rot = ROTATIONS.get(game)
+    try:
+        if rot is None:
+            return table_game(game, structure)
+        if rot.dealers_choice:
+            return None
+        return table_game(rot.games[0][0]).with_structure(rot.games[0][1])
+    except ValueError:
+        return None
+
+
 def structure_name(structure: str) -> str:
     """A ``STRUCTURES`` value as a table names it ("fixed" -> "limit")."""
     return next((a for a, b in STRUCTURE_NAMES.items() if b == structure), structure)

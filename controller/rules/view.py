@@ -11,13 +11,7 @@ from typing import Any
 from controller.rules import procedure, seating
 from controller.rules.pots import build_pots
 from controller.rules.table import Hand, TableState
-from controller.rules.variants import (
-    ROTATIONS,
-    Variant,
-    family,
-    structure_name,
-    table_game,
-)
+from controller.rules.variants import ROTATIONS, family, first_game, structure_name
 
 
 def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
@@ -120,25 +114,11 @@ def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
     return out
 
 
-def _set_up_game(game: str, structure: str) -> Variant | None:
-    """Before the first hand: the game set up (a mixed game: its first game when it has a
-    fixed order; None for the dealer's choice, whose game is named hand by hand)."""
-    rot = ROTATIONS.get(game)
-    try:
-        if rot is None:
-            return table_game(game, structure)
-        if rot.dealers_choice:
-            return None
-        return table_game(rot.games[0][0]).with_structure(rot.games[0][1])
-    except ValueError:  # pragma: no cover - table.setup refused it
-        return None
-
-
 def snapshot(state: TableState) -> dict[str, Any]:
     """The table as plain data: see docs/snapshot.md."""
     s = state.setup
     h = state.hand
-    variant = h.game.variant if h is not None else _set_up_game(s.game, s.structure)
+    variant = h.game.variant if h is not None else first_game(s.game, s.structure)
     seats = [_seat(state, h, seat) for seat in sorted(state.seats)]
     rot = ROTATIONS.get(s.game)
     return {
