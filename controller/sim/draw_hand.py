@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from controller.events import Action
 from controller.rules.variants import JOKER, Variant
 from controller.sim.hand_dealer import HandDealer
-from controller.sim.moves import new_uid
 from controller.sim.remedies import exposed_predraw_taken
 
 if TYPE_CHECKING:
@@ -88,37 +87,8 @@ class DrawHand(HandDealer):
         replace_at = -1  # an exposed card replaced once the deal is complete
         hold = -1  # the button's last card, held back until the first action
         boxed = rng.randrange(total) if kind == "boxed_card" else -1
-        if kind == "first_card_wrong_seat":
-            zones[0] = f"seat:{order[1]}"
-            self.record(kind, [order[0], order[1]], [tags[uids[0]]])
-        elif kind == "card_out_of_sequence":
-            stop = rng.randrange(1, total - 1)
-            due, landed = order[stop % n], order[(stop - 1) % n]
-            zones[stop] = f"seat:{landed}"
-            self.record(kind, [due, landed], [tags[uids[stop]]])
-        elif kind == "joker_dealt":
-            joker_at = rng.randrange(total)
-        elif kind == "duplicate_card":
-            q, stop = sorted(rng.sample(range(total), 2))
-            twin = self.t.uid_of[tags[self.t.spare_uid]]
-            if twin in uids:  # keep the twin where the duplicate can meet it
-                uids[uids.index(twin)] = uids[q]
-            elif twin in self.deck:
-                self.deck[self.deck.index(twin)] = uids[q]
-            uids[q], uids[stop] = twin, self.t.spare_uid
-            self.record(kind, [order[q % n]], [tags[twin]])
-        elif kind == "unknown_tag":
-            p = rng.randrange(total)
-            uids[p] = new_uid(rng, tags)
-            self.record(kind, [], [])
-        elif kind == "misdeal_noticed_late":
-            # two cards of the first pass swapped; the floor notices once the action has passed
-            # the misdeal cut-off (tests/scenarios/stud_misdeal_after_cutoff.jsonl)
-            j = rng.randrange(n - 1)
-            zones[j], zones[j + 1] = zones[j + 1], zones[j]
-            self.t.late = (kind, (order[j], order[j + 1]), (tags[uids[j]],),
-                           "MISDEAL_CARD_OUT_OF_SEQUENCE" if j else
-                           "MISDEAL_FIRST_CARD_WRONG_POSITION")
+        if self.deal_mistake(kind, uids, zones, order):
+            joker_at = rng.randrange(total) if kind == "joker_dealt" else -1
         elif kind in FIRST_TWO_KINDS:
             p = rng.randrange(2)
             if kind == "draw_first_card_exposed_key":

@@ -24,7 +24,7 @@ from controller.events import Action, AttentionCalled, CardBoxed, CardExposed, H
 from controller.rules.variants import JOKER, Variant
 from controller.sim import players, table_view
 from controller.sim.mistakes import KINDS, PLAY
-from controller.sim.moves import CardMove, SimStep
+from controller.sim.moves import CardMove, SimStep, new_uid
 from controller.sim.table_view import Engine, GameHand
 
 if TYPE_CHECKING:
@@ -110,6 +110,52 @@ class HandDealer:
             self.mucked.setdefault(int(from_zone[5:]), []).append(uid)
         self.emit(CardMove(uid=uid, face_up=face_up, zone=zone, from_shoe=False,
                            from_zone=from_zone))
+
+    def deal_mistake(self, kind: str | None, uids: list[str], zones: list[str],
+                     order: Sequence[int]) -> bool:
+        """The initial-deal mistakes stud and draw share, made on the deal's ``uids`` (in the
+        order they come off the shoe) and ``zones`` (where each lands); True when ``kind`` is
+        one of them (a joker's place the caller draws: it deals the joker itself)."""
+        rng = self.rng
+        tags = self.t.tags
+        n = len(order)
+        total = len(uids)
+        if kind == "first_card_wrong_seat":
+            zones[0] = f"seat:{order[1]}"
+            self.record(kind, [order[0], order[1]], [tags[uids[0]]])
+        elif kind == "card_out_of_sequence":
+            stop = rng.randrange(1, total - 1)
+            due, landed = order[stop % n], order[(stop - 1) % n]
+            zones[stop] = f"seat:{landed}"
+            self.record(kind, [due, landed], [tags[uids[stop]]])
+        elif kind == "joker_dealt":
+            # not a misdeal: "treated as a scrap of paper" (RR Section 3 Irregularities r.8):
+            # out to the muck, and the card it hid goes where the joker went
+            pass
+        elif kind == "duplicate_card":
+            q, stop = sorted(rng.sample(range(total), 2))
+            twin = self.t.uid_of[tags[self.t.spare_uid]]
+            if twin in uids:  # keep the twin where the duplicate can meet it
+                uids[uids.index(twin)] = uids[q]
+            elif twin in self.deck:
+                self.deck[self.deck.index(twin)] = uids[q]
+            uids[q], uids[stop] = twin, self.t.spare_uid
+            self.record(kind, [order[q % n]], [tags[twin]])
+        elif kind == "unknown_tag":
+            p = rng.randrange(total)
+            uids[p] = new_uid(rng, tags)
+            self.record(kind, [], [])
+        elif kind == "misdeal_noticed_late":
+            # two cards of the first pass swapped; the floor notices once the action has passed
+            # the misdeal cut-off (tests/scenarios/stud_misdeal_after_cutoff.jsonl)
+            j = rng.randrange(n - 1)
+            zones[j], zones[j + 1] = zones[j + 1], zones[j]
+            self.t.late = (kind, (order[j], order[j + 1]), (tags[uids[j]],),
+                           "MISDEAL_CARD_OUT_OF_SEQUENCE" if j else
+                           "MISDEAL_FIRST_CARD_WRONG_POSITION")
+        else:
+            return False
+        return True
 
     def muck_hand(self, seat: int) -> None:
         for uid in list(self.holes.get(seat, [])):
