@@ -18,17 +18,21 @@ Tamper evidence (docs/security.md has the threat model):
   hash. At a real table the anchor file carries the append-only attribute (``chattr +a``), so not
   even the service user can cut it.
 
-Checkpoints (copying the WAL into the database, with the fsyncs that go with them) never run on
-the appending thread: automatic checkpoints are off, and a background thread with its own
+Checkpoints (copying the WAL into the database, with the fsyncs that go with them) run off the
+appending thread: automatic checkpoints are off, and a background thread with its own
 connection runs a PASSIVE checkpoint every few seconds, which neither blocks nor waits for the
 appender. A PASSIVE checkpoint never starts the WAL over, though: SQLite rewinds the WAL only
 when a write begins after every frame was copied, and a busy table always has frames newer than
 the last checkpoint. Left alone, the WAL (and the wal-index mapped into the daemon's memory)
-grew by about 260 KB a hand, 786 MB in 3,000 simulated hands. So once the WAL holds more than
-``WAL_LIMIT_FRAMES`` the checkpointer runs a TRUNCATE checkpoint: it holds the appender back for
-the few frames the PASSIVE one left (milliseconds), waits at most ``RESTART_WAIT`` for readers
-(a replay or a surveillance query in another process), and empties the WAL. If a reader holds
-on, the next round tries again.
+grew by about 260 KB a hand, 786 MB in 3,000 simulated hands. So once the WAL is due (the
+checkpointer saw more than ``WAL_LIMIT_FRAMES`` frames, or more than that many commits went by
+since the WAL last started over, each commit being at least one frame), the appender itself runs
+a TRUNCATE checkpoint right after its commit. It is the only writer, so it cannot lose that race
+to itself (a TRUNCATE from the background thread lost it to a busy appender, and the WAL grew
+to thousands of frames); the PASSIVE rounds already copied most frames, so it costs the few
+frames left and an fsync, once every few dozen hands. It waits at most ``RESTART_WAIT`` for
+readers (a replay or a surveillance query in another process); if one holds on, it tries again
+an eighth of the limit later.
 
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
@@ -62,6 +66,7 @@ WAL_LIMIT_FRAMES = 4096
 """WAL frames (pages of 4 KB, so about 16 MB) past which the checkpointer starts the WAL over."""
 RESTART_WAIT = 0.05
 """Seconds a TRUNCATE checkpoint may wait for another process's readers, holding appends back."""
+BUSY_TIMEOUT_MS = 5000  # sqlite3.connect's default, restored after a TRUNCATE
 FORMAT = "feltguard-journal/2"  # 2: HMAC-SHA256 chain with an external key and anchors
 KEY_BYTES = 32
 
@@ -391,6 +396,8 @@ class Journal:
         self._anchors = AnchorLog(self.anchor_path, key)
         self.anchor("open")
         self.wal_limit_frames = wal_limit_frames
+        self._truncate_due = False  # set by the checkpointer; read by the appender
+        self._commits = 0  # commits since the WAL last started over (or a TRUNCATE last failed)
         self._halt = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if checkpoint_every:
@@ -401,20 +408,31 @@ class Journal:
             self._checkpointer.start()
 
     def _checkpoint_loop(self, every: float) -> None:
-        # The busy timeout bounds how long a TRUNCATE checkpoint holds the appender back while
-        # it waits for another process's readers (module docstring).
-        db = sqlite3.connect(str(self.path), isolation_level=None, timeout=RESTART_WAIT)
+        db = sqlite3.connect(str(self.path), isolation_level=None)
         try:
             while not self._halt.wait(every):
                 try:
                     _busy, frames, _done = db.execute(
                         "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                    if frames > self.wal_limit_frames:
-                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 except sqlite3.Error:  # busy now; the next round will do it
                     continue
+                if frames > self.wal_limit_frames:
+                    self._truncate_due = True
         finally:
             db.close()
+
+    def _start_wal_over(self) -> None:
+        """A TRUNCATE checkpoint on the appender's own connection (module docstring)."""
+        busy = 1
+        with contextlib.suppress(sqlite3.Error):  # the event is committed; this is upkeep
+            self._db.execute(f"PRAGMA busy_timeout={int(RESTART_WAIT * 1000)}")
+            try:
+                busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            finally:
+                self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self._truncate_due = False
+        # On success the count starts over; held back by a reader, try again an eighth later.
+        self._commits = 0 if not busy else self.wal_limit_frames - self.wal_limit_frames // 8
 
     def append(self, event: Event) -> None:
         """Commit one event; returns only once it is in the WAL."""
@@ -427,6 +445,9 @@ class Journal:
             (event.seq, event.ts, event.type, line, self._last_hash, digest),
         )
         self.last_seq, self._last_hash = event.seq, digest
+        self._commits += 1
+        if self._truncate_due or self._commits > self.wal_limit_frames:
+            self._start_wal_over()
 
     def anchor(self, why: str, hand: int = 0) -> None:
         """Record the chain head in the anchor file (at a hand's end, the open and the close)."""

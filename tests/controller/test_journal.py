@@ -127,26 +127,25 @@ def test_checkpoints_run_off_the_appending_thread(tmp_path):
     assert sizes[0.05][1] > sizes[0.05][0]
 
 
-def test_the_wal_stays_bounded_while_the_table_never_stops_writing(tmp_path):
+@pytest.mark.parametrize("every", [0.02, None], ids=["with checkpointer", "appender alone"])
+def test_the_wal_stays_bounded_while_the_table_never_stops_writing(tmp_path, every):
     """A busy table always has frames newer than the last PASSIVE checkpoint, so SQLite never
     starts the WAL over by itself: it grew by about 260 KB a hand (786 MB in 3,000 simulated
-    hands). Past ``wal_limit_frames`` the checkpointer empties it (a TRUNCATE checkpoint)."""
-    import time
-
+    hands). Past ``wal_limit_frames`` the appender empties it (a TRUNCATE checkpoint). It did
+    that from the background thread before, which lost the race to a busy appender: in CI the
+    WAL reached 2,923 frames against a limit of 64. Now the bound holds whoever gets the CPU."""
     path = tmp_path / "j.sqlite"
     wal = tmp_path / "j.sqlite-wal"
     limit, n = 64, 4000  # every commit writes at least one 4 KB frame
     largest = 0
-    with Journal(path, checkpoint_every=0.02, wal_limit_frames=limit) as j:
+    with Journal(path, checkpoint_every=every, wal_limit_frames=limit) as j:
         j.append(Event(1, 0, TableSetup()))
         for seq in range(2, n + 1):
             j.append(Event(seq, seq, SeatTake(seat=1 + seq % 6, player=f"P{seq}", stack=seq)))
-            if seq % 100 == 0:
-                largest = max(largest, wal.stat().st_size if wal.exists() else 0)
-                time.sleep(0.005)  # a table pauses between cards; the checkpointer gets a turn
+            largest = max(largest, wal.stat().st_size if wal.exists() else 0)
     frames = largest // 4096
     # Unbounded, the WAL held one frame per commit: about 4,000 here.
-    assert frames < 10 * limit, f"the WAL reached {frames} frames against a limit of {limit}"
+    assert frames <= 3 * limit, f"the WAL reached {frames} frames against a limit of {limit}"
     assert sum(1 for _ in read_events(path)) == n
     assert check(path).ok
 
