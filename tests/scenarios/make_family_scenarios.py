@@ -1,14 +1,26 @@
-"""Writes the stud and draw scenarios (``stud_*.jsonl``, ``draw_*.jsonl``) from the simulated
-dealer of those games, one per mistake kind and family.
+"""Writes the stud, draw and board scenarios (``stud_*.jsonl``, ``draw_*.jsonl``,
+``board_{kind}_{game}.jsonl``) from the simulated dealer of those games, one per mistake kind
+and family.
 
-    .venv/bin/python tests/scenarios/make_family_scenarios.py
+    .venv/bin/python tests/scenarios/make_family_scenarios.py [stud] [draw] [board]
+
+(the families named, or every family).
 
 Each file is the first hand of a fresh simulated dealer (``SimDealer(game=...)``) making that
 mistake (the seed is searched until the hand holds it; files written before the stud and draw
 dealer was merged into it name ``GameDealer`` and its seed). The ``# expect:`` lines come from
 the dealer's truth (code, seats, cards: what it did), the code's rule, and a remedy phrase
-naming the seat or card, never from the monitor; the generator refuses to write a scenario the
-rules core does not meet, so a regression shows here and in ``tests/rules/test_scenarios.py``.
+naming the seat or card (``PHRASE``: the fixed words of the catalogue's remedy template with
+the truth's seats and cards), never from the monitor; the generator refuses to write a scenario
+the rules core does not meet (findings, rule or remedy phrase), so a regression shows here and
+in ``tests/rules/test_scenarios.py``.
+
+The board scenarios (``BOARD``) cover every mistake kind of ``controller/sim/mistakes.py`` that
+the dealer makes at a board game (the board kinds and those of every family), each at one board
+game other than no-limit hold'em (whose scenarios are written by hand), the games taken in turn
+(``controller/rules/variants.py`` order) so that each gets several; the profile is the default
+(Robert's Rules). A kind the floor notices only after the misdeal cut-off is dealt at a table
+whose alert is not the attention call (setting ``attention_on_alert`` false).
 """
 
 from __future__ import annotations
@@ -25,14 +37,43 @@ sys.path.insert(0, str(HERE.parent.parent))
 from controller.events import Event  # noqa: E402
 from controller.rules import apply, initial_state  # noqa: E402
 from controller.rules.catalogue import CATALOGUE  # noqa: E402
+from controller.rules.variants import VARIANTS, family  # noqa: E402
 from controller.sim import SimDealer, expand  # noqa: E402
+from controller.sim.mistakes import BOARD as BOARD_FAMILY  # noqa: E402
+from controller.sim.mistakes import KINDS, mistakes_for  # noqa: E402
 from controller.sim.moves import Mistake  # noqa: E402
+
+
+def _street(m: Mistake) -> str:
+    """The street of a board burn mistake, from its kind (``extra_burn_river``: river)."""
+    return m.kind.rsplit("_", 1)[1]
+
+
+def _board_burn(m: Mistake) -> str:
+    """BURN_MISSING_OR_EXTRA: the fix names the card (draw: it is the burn; board: a missing
+    burn's card moves to the burn, an extra burn's second card is the street's card)."""
+    if m.kind.startswith("draw_"):
+        return f"{m.cards[0]} is the burn"
+    if "extra_burn" in m.kind:
+        return f"{m.cards[0]} is the proper {_street(m)} card"
+    return f"move {m.cards[0]} to the burn"
+
+
+def _seats(m: Mistake) -> str:
+    return ", ".join(str(s) for s in m.seats)
+
+
+def _cards(m: Mistake) -> str:
+    return ", ".join(m.cards)
+
 
 # what the remedy must say, from the truth
 PHRASE: dict[str, Callable[[Mistake], str]] = {
     "STUD_ONE_HOLECARD_EXPOSED": lambda m: f"Deal seat {m.seats[0]}'s third card face down",
     "STUD_BOTH_HOLECARDS_EXPOSED": lambda m: f"Give seat {m.seats[0]} its ante back",
-    "REMEDY_NOT_FOLLOWED": lambda m: f"{m.cards[0]} was dealt face up to seat {m.seats[0]}",
+    # stud: the exposed down card left face up; board: the card the remedy did not place
+    "REMEDY_NOT_FOLLOWED": lambda m: (f"{m.cards[0]} was dealt face up to seat {m.seats[0]}"
+                                      if m.seats else m.cards[0]),
     "STUD_WRONG_LOWCARD_DESIGNATED": lambda m: f"seat {m.seats[1]} must bring it in",
     "STUD_BURN_ERROR": lambda m: m.cards[0],
     "STUD_PREMATURE_STREET": lambda m: f"{m.cards[0]} was dealt for",
@@ -40,7 +81,9 @@ PHRASE: dict[str, Callable[[Mistake], str]] = {
     "MISDEAL_FIRST_CARD_WRONG_POSITION": lambda m: m.cards[0],
     "MISDEAL_CARD_OUT_OF_SEQUENCE": lambda m: m.cards[0],
     "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED": lambda m: m.cards[0],
-    "JOKER_IN_NON_JOKER_GAME": lambda m: f"the next card off the deck goes to seat {m.seats[0]}",
+    # stud and draw name the seat it was going to; a board game "where it was going"
+    "JOKER_IN_NON_JOKER_GAME": lambda m: "the next card off the deck goes to"
+    + (f" seat {m.seats[0]}" if m.seats else ""),
     "DUPLICATE_CARD": lambda m: f"two different tags carry {m.cards[0]}",
     "DRAW_AFTER_HAND_END": lambda m: m.cards[0] if m.cards else "",
     "DRAW_PREDRAW_EXPOSED_CARD": lambda m: f"{m.cards[0]}",
@@ -48,7 +91,27 @@ PHRASE: dict[str, Callable[[Mistake], str]] = {
     "DRAW_FIVE_CARDS_RULE": lambda m: f"Seat {m.seats[0]} was dealt five consecutive cards",
     "DRAW_SHORT_HAND_PREDRAW": lambda m: "the button may receive its missing card now",
     "DRAW_WRONG_COUNT_AFTER_DRAW": lambda m: f"Seat {m.seats[0]}'s hand is fouled",
-    "BURN_MISSING_OR_EXTRA": lambda m: f"{m.cards[0]} is the burn",
+    "BURN_MISSING_OR_EXTRA": _board_burn,
+    # board games
+    "UNKNOWN_TAG": lambda m: "is not in the registered deck",
+    "BOXED_CARD_SINGLE": lambda m: f"{m.cards[0]} was found face up in the deck",
+    "MUCKED_HAND_RETRIEVAL": lambda m: f"Seat {m.seats[0]}'s cards {_cards(m)} were read in the "
+    "muck",
+    "MISDEAL_LOCKOUT": lambda m: f"(to seat {m.seats[0]}), was exposed",
+    "MISDEAL_INCORRECT_CARD_COUNT": lambda m: f"can no longer reach seat(s) {_seats(m)}",
+    "EXTRA_CARD_SINGLE_BECOMES_BURN": lambda m: f"Take {m.cards[0]} back; it is not part of "
+    f"seat {m.seats[0]}'s hand",
+    "MISDEAL_TWO_OR_MORE_EXTRA_CARDS": lambda m: f"Extra cards {_cards(m)} went to seat(s) "
+    f"{_seats(m)}",
+    "HOLECARD_EXPOSED_SINGLE_REPLACE": lambda m: f"seat {m.seats[0]} may not keep {m.cards[0]}",
+    "FLOP_BURN_ERROR": lambda m: (f"{m.cards[0]} is the proper first flop card"
+                                  if m.kind.startswith("extra_burn") else
+                                  f"move {m.cards[0]} to the burn"),
+    "FLOP_TOO_MANY_CARDS": lambda m: f"The flop has {len(m.cards)} cards: {_cards(m)}",
+    "FLOP_PREMATURE": lambda m: f"Card {m.cards[0]} left the shoe while the preflop betting",
+    "TURN_PREMATURE": lambda m: f"Card {m.cards[0]} left the shoe while the flop betting",
+    "RIVER_PREMATURE": lambda m: f"Card {m.cards[0]} left the shoe while the turn betting",
+    "HAND_WRONG_CARD_COUNT_DEAD": lambda m: f"Seat(s) {_seats(m)}: the hand is dead",
 }
 # (game, kind) per family; the common kinds once per family
 STUD = [("stud", k) for k in (
@@ -62,11 +125,31 @@ DRAW = [("27_triple", k) for k in (
     "card_out_of_sequence", "joker_dealt", "duplicate_card", "draw_after_hand_end")] + [
     ("draw5", "draw_predraw_exposed"), ("a5_lowball", "draw_predraw_exposed"),
     ("badugi", "draw_exposed_on_draw")]
+# every kind the dealer makes at a board game, at the board games other than nlhe in turn
+BOARD_GAMES = [g for g, v in VARIANTS.items() if family(v) == BOARD_FAMILY and g != "nlhe"]
+
+
+def _board_cases() -> list[tuple[str, str]]:
+    cases: list[tuple[str, str]] = []
+    turn = 0
+    for kind in (k for k, v in KINDS.items() if BOARD_FAMILY in v.families):
+        # the next game in turn whose dealer makes it (none: the kind is left out)
+        for _ in BOARD_GAMES:
+            game = BOARD_GAMES[turn % len(BOARD_GAMES)]
+            turn += 1
+            if kind in mistakes_for(VARIANTS[game]):
+                cases.append((game, kind))
+                break
+    return cases
+
+
+BOARD = _board_cases()
 
 
 def _hand(game: str, kind: str) -> tuple[list[Event], list[Mistake], int] | None:
     for seed in range(200):
-        d = SimDealer(random.Random(seed), seats=4, game=game)
+        d = SimDealer(random.Random(seed), seats=4, game=game,
+                      attention_on_alert=not KINDS[kind].late)
         steps = d.next_hand(kind)
         if not d.truth or {m.kind for m in d.truth} != {kind}:
             continue
@@ -77,13 +160,23 @@ def _hand(game: str, kind: str) -> tuple[list[Event], list[Mistake], int] | None
 
 
 def _check(events: list[Event], truth: list[Mistake]) -> str:
-    state, got = initial_state(), []
+    state, got, found = initial_state(), [], []
     for e in events:
         step = apply(state, e)
         state = step.state
         got += [(f.code, list(f.seats), list(f.cards)) for f in step.findings]
+        found += step.findings
     want = [(m.expected_code, list(m.seats), list(m.cards)) for m in truth]
-    return "" if got == want else f"core {got} != truth {want}"
+    if got != want:
+        return f"core {got} != truth {want}"
+    for f, m in zip(found, truth, strict=True):
+        rule = CATALOGUE[m.expected_code].rules[0]
+        if (f.rule.file, f.rule.section, f.rule.rule) != (rule.file, rule.section, rule.rule):
+            return f"{f.code}: the core cites {f.rule}, the catalogue {rule}"
+        phrase, remedy = PHRASE[m.expected_code](m), " ".join(f.remedy)
+        if phrase not in remedy:
+            return f"{f.code}: remedy lacks {phrase!r}: {remedy}"
+    return ""
 
 
 def write(family: str, game: str, kind: str) -> str:
@@ -97,6 +190,10 @@ def write(family: str, game: str, kind: str) -> str:
     name = f"{family}_{kind}" + ("" if game in ("stud", "27_triple") else f"_{game}")
     lines = [f"# {family} family, {game}: the simulated dealer's mistake {kind!r} "
              f"(SimDealer seed {seed}, 4 seats; tests/scenarios/make_family_scenarios.py)."]
+    if KINDS[kind].late:
+        lines.append("# The table's alert is not the attention call (setting attention_on_alert "
+                     "false): the floor notices the error after the misdeal cut-off "
+                     "(roberts-rules-v11.txt, Section 3, Misdeals, r.1).")
     for m in truth:
         rule = CATALOGUE[m.expected_code].rules[0]
         lines.append(f"# {m.expected_code}: {rule}.")
@@ -382,27 +479,44 @@ def draw_deck_exhausted() -> str:
                    f"seat {order[-1]} asks for 4")], b.objs)
 
 
-def main() -> int:
-    problems = [p for fam, cases in (("stud", STUD), ("draw", DRAW)) for game, kind in cases
-                if (p := write(fam, game, kind))]
-    problems += [p for p in (
-        tournament_exposure(),
-        stud_insufficient_cards(),
-        draw_deck_exhausted(),
-        stud_allin_final_faceup(),
-        remedy_ignored("27_triple", "draw_exposed_on_draw", "muck", "draw_remedy_not_followed",
-                       "2-7 triple draw: {card} exposed on the draw to seat {seat} is not put in "
-                       "the muck; the draw goes on; seat {seat} ends with six cards (SimDealer "
-                       "seed {seed}).", "DRAW_WRONG_COUNT_AFTER_DRAW"),
-        remedy_ignored("stud", "stud_premature_street", "aside", "stud_remedy_not_followed",
-                       "stud: the premature {card} is left where it fell instead of being set "
-                       "aside: that seat ends with eight cards (SimDealer seed {seed}).",
-                       "STUD_HAND_CARD_COUNT"),
-    ) if p]
+def _stud_remedy_ignored() -> str:
+    return remedy_ignored("stud", "stud_premature_street", "aside", "stud_remedy_not_followed",
+                          "stud: the premature {card} is left where it fell instead of being set "
+                          "aside: that seat ends with eight cards (SimDealer seed {seed}).",
+                          "STUD_HAND_CARD_COUNT")
+
+
+def _draw_remedy_ignored() -> str:
+    return remedy_ignored("27_triple", "draw_exposed_on_draw", "muck", "draw_remedy_not_followed",
+                          "2-7 triple draw: {card} exposed on the draw to seat {seat} is not put "
+                          "in the muck; the draw goes on; seat {seat} ends with six cards "
+                          "(SimDealer seed {seed}).", "DRAW_WRONG_COUNT_AFTER_DRAW")
+
+
+# each family: its dealer's hands, then the scenarios derived from them or dealt by the book
+FAMILIES: dict[str, tuple[list[tuple[str, str]], list[Callable[[], str]]]] = {
+    "stud": (STUD, [tournament_exposure, stud_insufficient_cards, stud_allin_final_faceup,
+                    _stud_remedy_ignored]),
+    "draw": (DRAW, [draw_deck_exhausted, _draw_remedy_ignored]),
+    "board": (BOARD, []),
+}
+
+
+def main(argv: list[str]) -> int:
+    """Write the families named (``stud``, ``draw``, ``board``; none named: every family)."""
+    unknown = [a for a in argv if a not in FAMILIES]
+    if unknown:
+        print(f"unknown family {unknown}; one of {', '.join(FAMILIES)}")
+        return 2
+    problems = []
+    for fam in argv or list(FAMILIES):
+        cases, others = FAMILIES[fam]
+        problems += [p for game, kind in cases if (p := write(fam, game, kind))]
+        problems += [p for make in others if (p := make())]
     for p in problems:
         print(p)
     return 1 if problems else 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
