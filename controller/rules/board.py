@@ -234,6 +234,16 @@ class Deal:
     # flop_no_burn; research/irregularities.md D-05, D-08).
     four_card_flop: str = "redeal"
     flop_no_burn: str = "proper_burn"
+    # ... and the rest of research/irregularities.md Part 2 the board procedure follows
+    # (house_rules.py first_cards_exposed D-03, empty_seat_cards D-04, allin_burn_fix D-22,
+    # short_hand_exception D-34)
+    first_exposed: str = "first_or_second"
+    empty_seat: str = "misdeal"
+    allin_burn: str = "if_intact"
+    short_hand: str = "top_card_in_sequence"
+    button_skip: int = -1  # the draw ordinal where the button was passed over (D-34), or -1
+    # cards dealt to a seat not in the hand and killed (D-04): (uid, card name, seat)
+    killed: tuple[tuple[str, str, int], ...] = ()
     cards: Mapping[str, CardState] = field(default_factory=lambda: MappingProxyType({}))
     sequence: tuple[str, ...] = ()  # uids in the order of their latest zone read
     draws: int = 0
@@ -265,7 +275,13 @@ class Deal:
         return self.hole_cards * len(self.order)
 
     def target(self, n: int) -> int:
-        """The seat due the n-th hole card."""
+        """The seat due the n-th hole card. Once the button has been passed over on a pass
+        (``button_skip``, AZW's "2 consecutive cards on the button"), every later card goes one
+        seat on, and the button gets the last card of the deal."""
+        if 0 <= self.button_skip <= n:
+            if n == self.hole_total - 1:
+                return self.order[-1]
+            return self.order[(n + 1) % len(self.order)]
         return self.order[n % len(self.order)]
 
     def in_zone(self, zone: str) -> tuple[str, ...]:
@@ -295,10 +311,15 @@ class Deal:
 def new_deal(order: Sequence[int], why: Mapping[int, str] | None = None,
              owes: Mapping[int, str] | None = None, *, hole_cards: int = HOLE_CARDS,
              game: str = "hold'em", four_card_flop: str = "redeal",
-             flop_no_burn: str = "proper_burn") -> Deal:
-    """A new deal of ``hole_cards`` each to ``order`` (the seats dealt in, in dealing order)."""
+             flop_no_burn: str = "proper_burn", first_exposed: str = "first_or_second",
+             empty_seat: str = "misdeal", allin_burn: str = "if_intact",
+             short_hand: str = "top_card_in_sequence") -> Deal:
+    """A new deal of ``hole_cards`` each to ``order`` (the seats dealt in, in dealing order),
+    under the house's choices where the books disagree (house_rules.py)."""
     return Deal(order=tuple(order), hole_cards=hole_cards, game=game,
                 four_card_flop=four_card_flop, flop_no_burn=flop_no_burn,
+                first_exposed=first_exposed, empty_seat=empty_seat, allin_burn=allin_burn,
+                short_hand=short_hand,
                 why=MappingProxyType(dict(why or {})), owes=MappingProxyType(dict(owes or {})))
 
 
@@ -367,8 +388,8 @@ def draw(
 ) -> tuple[Deal, list[Finding]]:
     """A card left the shoe: check it against the expectation at this moment."""
     out: list[Finding] = []
-    if any(x[0] == uid for x in deal.boxed):
-        return deal, out  # a boxed card is not dealt
+    if any(x[0] == uid for x in deal.boxed) or any(x[0] == uid for x in deal.killed):
+        return deal, out  # a boxed card is not dealt; a killed card is out of play
     if uid in deal.cards and uid not in deal.in_stub:
         return deal, out  # the same tag read again at the shoe: one card, not two
     # A tag a remedy returned to the stub is drawn again: a new card off the shoe (research
@@ -435,7 +456,10 @@ def _exposure(deal: Deal, c: CardState, seq: int, out: list[Finding]) -> tuple[D
         return deal, c
     deal = replace(deal, exposed=(*deal.exposed, c.uid))
     seat = deal.target(c.n)
-    if c.n < 2:
+    # The first card exposed, or the first two (the house setting first_cards_exposed, D-03:
+    # RRH Section 5 Hold'em r.1 names only the first)
+    misdeal_cards = 1 if deal.first_exposed == "first" else 2
+    if c.n < misdeal_cards:
         code = "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED"
         if _may_flag(deal, code):
             deal = _flag(deal, make_finding(code, seq, seats=[seat], cards=[c.name],
@@ -450,7 +474,8 @@ def _exposure(deal: Deal, c: CardState, seq: int, out: list[Finding]) -> tuple[D
             steps = (Step(PUT, f"seat:{seat}"), Step(PUT, "burn", c.uid, c.name))
             rem = Remedy(code, seq, steps, resume=1, first=deal.hole_total)
             deal = _flag(deal, make_finding(code, seq, seats=[seat], cards=[c.name],
-                                            expect=_expect(steps)), out, rem)
+                                            expect=_expect(steps),
+                                            setting="first" if c.n < 2 else ""), out, rem)
     else:
         code = "MISDEAL_TWO_OR_MORE_CARDS_EXPOSED"
         if _may_flag(deal, code):
@@ -624,6 +649,12 @@ def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
         code = "MISSED_BLIND_PLAYER_DEALT_IN"
         seats: list[int] = [landed]
         fill["owes"] = deal.owes[landed]
+    elif landed is not None and landed not in deal.order and deal.empty_seat != "misdeal":
+        return _killed(deal, c, landed, expected, out)
+    elif (landed is not None and expected == deal.order[-1] and deal.button_skip < 0
+          and deal.short_hand == "button_two_consecutive" and c.n + 1 < deal.hole_total
+          and landed == deal.target(c.n + 1)):
+        return _button_passed(deal, c, landed, out)
     elif landed is not None and landed not in deal.order:
         code = "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT"
         seats = [landed]
@@ -647,6 +678,43 @@ def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
     if landed is not None and n >= 3 and c.n < n and landed == deal.target(c.n + 1):
         deal = replace(deal, skipped=c.uid)  # the next card may show the seat was dealt out
     return _flag(deal, make_finding(code, c.seq, seats=seats, cards=[c.name], fill=fill), out)
+
+
+def _killed(deal: Deal, c: CardState, seat: int, expected: int, out: list[Finding]) -> Deal:
+    """A hole card dealt to a seat not in the hand, under the house setting empty_seat_cards =
+    killed_except_lowball (research D-04: WSOP's misdeal list, Section 3 Misdeals r.1, has no
+    such item; what becomes of the card is NOT IN THE RULEBOOKS). The card is dead: it is taken
+    out of the count, as a boxed card is, so the next card is due to the seat this one was due
+    to; its later reads are not judged. Raised once per seat."""
+    code = "CARD_TO_EMPTY_SEAT_KILLED"
+    if not _may_flag(deal, code):
+        return deal
+    if all(k[2] != seat for k in deal.killed):
+        out.append(make_finding(code, c.seq, seats=[seat], cards=[c.name], fill={
+            "why": deal.why.get(seat, "an empty seat"), "expected": expected}))
+    killed = (*deal.killed, (c.uid, c.name, seat))
+    if c.n != deal.draws - 1:
+        # a later card has left the shoe already: the count can no longer be mended
+        return replace(deal, killed=killed, off=code)
+    cards = dict(deal.cards)
+    del cards[c.uid]
+    return replace(deal, cards=MappingProxyType(cards), draws=deal.draws - 1, killed=killed,
+                   sequence=tuple(u for u in deal.sequence if u != c.uid),
+                   exposed=tuple(u for u in deal.exposed if u != c.uid))
+
+
+def _button_passed(deal: Deal, c: CardState, landed: int, out: list[Finding]) -> Deal:
+    """The button passed over on a pass of the deal, under the house setting
+    short_hand_exception = button_two_consecutive (research D-34; AZW Section 5 Misdeals (TDA
+    #34) r.1(f): "Players may be dealt 2 consecutive cards on the button"): not a misdeal; the
+    deal goes on one seat further and the button gets the last card (``Deal.target``)."""
+    code = "BUTTON_DEALT_TWO_CONSECUTIVE"
+    if not _may_flag(deal, code):
+        return deal
+    button = deal.order[-1]
+    out.append(make_finding(code, c.seq, seats=[button], cards=[c.name],
+                            fill={"landed": landed}, expect=((f"seat:{button}", None),)))
+    return replace(deal, button_skip=c.n)
 
 
 def _dealt_out(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
@@ -759,6 +827,9 @@ def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
                              "FLOP_BURN_ERROR", c.seq, steps, resume=4, first=first))
     if m == 4 and c.ctx.flop_actions == 0:
         return _four_card_flop(deal, c, out)
+    # The last round with no betting left (an all-in): the house setting allin_burn_fix says
+    # whether the correction needs the stub, board and burns intact (research D-22)
+    allin = deal.allin_burn if m >= 6 and c.ctx.over else ""
     if m in (4, 6):
         street = STREET_DEALT[POST_DEAL[m][1]]
         steps = (Step(PUT, "burn", c.uid, c.name), Step(PUT, "board"))
@@ -767,7 +838,7 @@ def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
                          f"move {c.name} to the burn (it is the proper burncard) and turn the "
                          f"next card as the {street}.", Remedy(
                              "BURN_MISSING_OR_EXTRA", c.seq, steps, resume=m + 2, first=first),
-                         street)
+                         street, setting=allin)
     if m in (5, 7):
         street = STREET_DEALT[POST_DEAL[m][1]]
         steps = (Step(PUT, "board", c.uid, c.name),)
@@ -775,7 +846,7 @@ def _judge_slot(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
                          f"Two cards were burned before the {street}: {prev_burn} and {c.name}.",
                          f"{c.name} is the proper {street} card: turn it onto the board.", Remedy(
                              "BURN_MISSING_OR_EXTRA", c.seq, steps, resume=m + 1, first=first),
-                         street)
+                         street, setting=allin)
     return _flag_card(deal, c, "UNEXPECTED_CARD", zone, out)
 
 

@@ -89,7 +89,7 @@ GAME_ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL",
-        "Stud tournament: a down card dealt face up",
+        "Stud: a down card dealt face up is a misdeal (the tournament rule)",
         "misdeal",
         (
             cite(STUD, "1", "(In tournament play, if a downcard is dealt faceup, a misdeal is "

@@ -168,6 +168,114 @@ class Settings:
         "proper_burn", ("proper_burn", "floor_picks_burn"),
         f"{RR} Section 5 Holdem r.4; {AZW} Section 3 r.16(5) (TDA RP-5)")
 
+    # --- the rest of the disagreement table (research/irregularities.md Part 2, D-03..D-34;
+    # docs/house-rules.md "The disagreement table, row by row") ---------------------------------
+
+    # D-03, flop games: which exposed hole cards make a misdeal. RR Section 5 Holdem r.1 "If the
+    # initial holecard dealt to the first or second player is exposed, a misdeal results"; WSOP
+    # Section 5 Rules for Irregularities r.1 "the first or second hole card"; AZW Section 5
+    # Misdeals (TDA #34) r.1(f) "either of the first 2 cards dealt off the deck"; RRH Section 5
+    # Hold'em r.1 "If the first holecard dealt is exposed, a misdeal results" (a second exposed
+    # card is "any other holecard": replaced, and used as the burn). Two exposed hole cards are a
+    # misdeal in every book (RR Section 3 Misdeals r.2(b)).
+    first_cards_exposed: Literal["first_or_second", "first"] = _choice(
+        "first_or_second", ("first_or_second", "first"),
+        f"{RR} Section 5 Holdem r.1; {RRH} Section 5 Hold'em r.1; {WSOP} Section 5 Rules for "
+        f"Irregularities r.1; {AZW} Section 5 Misdeals (TDA #34) r.1(f)")
+    # D-04: cards dealt to an empty seat or a player not entitled to a hand. RR Section 3
+    # Misdeals r.2(i), RRH Section 3 Misdeals r.1(i), AZW Misdeals (TDA #34) r.1(c): a misdeal.
+    # WSOP's general list (Section 3 Misdeals r.1) has no such item; its lowball list keeps it
+    # (Section 11 Lowball r.2(h); badugi uses it, Section 12 r.3). What becomes of the cards is
+    # NOT IN THE RULEBOOKS: they are dead, taken out, and the deal goes on.
+    empty_seat_cards: Literal["misdeal", "killed_except_lowball"] = _choice(
+        "misdeal", ("misdeal", "killed_except_lowball"),
+        f"{RR} Section 3 Misdeals r.2(i); {AZW} Misdeals (TDA #34) r.1(c); {WSOP} Section 3 "
+        "Misdeals r.1, Section 11 Lowball r.2(h) (killed: NIS)")
+    # D-12, stud: the cards removed for a premature street. RR Section 8 r.14 "held off to the
+    # side in the event the dealer runs out of cards"; WSOP Section 8 r.14 "and will be shuffled
+    # in along with the remaining stub (no muck or burn cards should be reshuffled in this
+    # case)"; AZW Section 3 r.16(4) (TDA RP-5) "additional cards are dealt and placed to the
+    # side along with the premature card(s) to represent an entire round of cards ... Once the
+    # final street is reached, the premature and additional cards set to the side are placed
+    # back into the stub. The stub is re-shuffled then the final street is dealt."
+    stud_premature_removed: Literal[
+        "aside", "aside_shuffled_with_stub_if_short", "reshuffled_at_final_street"
+    ] = _choice(
+        "aside", ("aside", "aside_shuffled_with_stub_if_short", "reshuffled_at_final_street"),
+        f"{RR} Section 8 r.14; {WSOP} Section 8 r.14; {AZW} Section 3 r.16(4) (TDA RP-5)")
+    # D-15, stud: a down card of the starting hand dealt face up. RR Section 8 r.1 (and RRH
+    # Section 8 r.5, WSOP Section 8 r.1): "your third card will be dealt down ... (In tournament
+    # play, if a downcard is dealt faceup, a misdeal is called.)", RR Section 15 r.32; AZW
+    # Section 5 Misdeals (TDA #34) r.1(e) "in stud, if any of the players' 2 down cards are
+    # exposed by dealer error" (a misdeal). "third_card_down" in a tournament too: NIS.
+    stud_exposed_downcard: Literal["misdeal_in_tournament", "third_card_down", "misdeal"] = (
+        _choice("misdeal_in_tournament", ("misdeal_in_tournament", "third_card_down", "misdeal"),
+                f"{RR} Section 8 r.1, Section 15 r.32; {WSOP} Section 8 r.1; {AZW} Section 5 "
+                "Misdeals (TDA #34) r.1(e) (third_card_down in a tournament: NIS)"))
+    # D-16, stud: not enough cards for seventh street. RR Section 8 r.15 (RRH, WSOP, AZW the
+    # same) "all the cards are dealt except the last card, which is mixed with the burncards
+    # (and any cards removed from the deck ...)"; JPN Seven Card Stud "all remaining cards plus
+    # mucked cards plus burned cards are reshuffled" (no profile is JPN's).
+    stud_short_deck: Literal["last_card_burns_and_removed", "stub_muck_and_burns"] = _choice(
+        "last_card_burns_and_removed", ("last_card_burns_and_removed", "stub_muck_and_burns"),
+        f"{RR} Section 8 r.15; {JPN} Seven Card Stud")
+    # D-17, draw: the deck runs out on the draw. No rule in RR, RRH or AZW; WSOP Section 12
+    # Badugi r.10 "the discards from the previous rounds and any mucked cards will be shuffled
+    # together" (Feltguard's default); JPN Five Card Draw "all discarded (mucked) cards and
+    # burned cards are reshuffled. This doesn't include the discarded cards of the current
+    # player".
+    draw_deck_exhausted: Literal["previous_discards_and_muck", "muck_and_burns"] = _choice(
+        "previous_discards_and_muck", ("previous_discards_and_muck", "muck_and_burns"),
+        f"{WSOP} Section 12 Badugi r.10; {JPN} Five Card Draw (RR: no rule)")
+    # D-20, draw: the most cards dealt to one player at once. RR Section 11 Lowball r.10 and
+    # Section 12 Draw High r.6, RRH Section 11 r.9, WSOP Section 11 r.11 and Section 12 Badugi
+    # r.4: "A player may draw up to four consecutive cards" (the fifth after everyone else);
+    # JPN Five Card Draw "can exchange between zero and five cards" (no profile is JPN's).
+    draw_max_consecutive: Literal[4, 5] = _choice(
+        4, (4, 5), f"{RR} Section 11 Lowball r.10; {WSOP} Section 12 Badugi r.4; {JPN} Five "
+        "Card Draw")
+    # D-21: a hand with the wrong number of cards is dead; the exceptions. RR Section 3 Dead
+    # Hands r.1(d) (RRH, WSOP the same) "(except at stud a hand missing the final card may be
+    # ruled live, and at lowball and draw high a hand with too few cards before the draw is
+    # live)"; AZW Dead Hands r.1(d) "The hand does not contain the proper number of cards for
+    # that particular game" (no exceptions).
+    dead_hand_card_count: Literal["rr_exceptions", "no_exceptions"] = _choice(
+        "rr_exceptions", ("rr_exceptions", "no_exceptions"),
+        f"{RR} Section 3 Dead Hands r.1(d); {AZW} Section 3 Dead Hands r.1(d)")
+    # D-22: a burn error on the last round when nobody could bet (an all-in). RR Section 3
+    # Irregularities r.16 "the error should be corrected if discovered before the pot has been
+    # awarded, provided the deck stub, boardcards, and burncards are all sufficiently intact to
+    # determine the proper replacement card"; WSOP Section 3 Irregularities r.15 and Section 5
+    # r.5: "corrected if discovered before the pot has been awarded" (no proviso).
+    allin_burn_fix: Literal["if_intact", "before_award"] = _choice(
+        "if_intact", ("if_intact", "before_award"),
+        f"{RR} Section 3 Irregularities r.16; {WSOP} Section 3 Irregularities r.15")
+    # D-28, tournaments: when an absent player's hand is killed. RR Section 15 r.13 (RRH Section
+    # 15 r.11; AZW the same) "kill the hands of all absent players immediately after dealing each
+    # player a starting hand"; WSOP Section 8 r.8 at stud: "kill the down cards of any absent
+    # player ... making sure to leave the window card in place until it is that seat's turn to
+    # act" (other games: WSOP has no rule, RR's applies). RRH Section 16 Explanations #10 gives
+    # an alternative ("not killed until that seat faces a wager") that no profile uses.
+    absent_hand_kill: Literal["after_starting_hands", "stud_window_card_until_turn"] = _choice(
+        "after_starting_hands", ("after_starting_hands", "stud_window_card_until_turn"),
+        f"{RR} Section 15 r.13; {WSOP} Section 8 r.8")
+    # D-34, flop games: the exception to "an incorrect number of cards". RR Section 3 Misdeals
+    # r.2(e) (RRH, WSOP the same) "except the top card may be dealt if it goes to the player in
+    # proper sequence"; AZW Section 5 Misdeals (TDA #34) r.1(f) "Players may be dealt 2
+    # consecutive cards on the button" (the button passed over on one pass gets its card at the
+    # end of the deal).
+    short_hand_exception: Literal["top_card_in_sequence", "button_two_consecutive"] = _choice(
+        "top_card_in_sequence", ("top_card_in_sequence", "button_two_consecutive"),
+        f"{RR} Section 3 Misdeals r.2(e); {AZW} Section 5 Misdeals (TDA #34) r.1(f)")
+    # D-19, limit ace-to-five lowball: the "sevens rule". RR Section 11 Ace-to-Five r.4 "the
+    # 'sevens rule' is assumed to be in use"; WSOP Section 11 Ace-to-Five r.4 "if you check a
+    # five and it is the best hand, all action after the draw is void"; RRH Section 11
+    # Ace-to-Five r.4 "Some lowball games may wish to employ the 'sevens rule'" (optional: off).
+    a5_sevens_rule: Literal["seven", "five", "off"] = _choice(
+        "seven", ("seven", "five", "off"),
+        f"{RR} Section 11 Ace-to-Five Lowball r.4; {WSOP} Section 11 Ace-to-Five r.4; {RRH} "
+        "Section 11 Ace-to-Five r.4")
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -216,6 +324,8 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         button_method="moving",
         button_draw_low_games="highest",      # RRH Seating r.1: "the highest card by suit"
         misdeal_cutoff="rr_home",             # RRH Section 3 Misdeals r.1: "acted in turn"
+        first_cards_exposed="first",          # RRH Section 5 Hold'em r.1 (D-03)
+        a5_sevens_rule="off",                 # RRH Section 11 Ace-to-Five r.4: optional (D-19)
     ),
     "wsop-2009": Settings(
         button_method="dead",                 # WSOP Section 4 r.2 "a. Dead button"
@@ -230,6 +340,11 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         a5_exposed_take="five_or_under",      # WSOP Section 11 Ace-to-Five r.3
         stud_last_card_up="rest_up_if_first",  # WSOP Section 8 r.17(a)
         four_card_flop="scramble_top_is_turn_burn",  # WSOP Section 5 r.3
+        empty_seat_cards="killed_except_lowball",    # WSOP Section 3 Misdeals r.1 (D-04)
+        stud_premature_removed="aside_shuffled_with_stub_if_short",  # WSOP Section 8 r.14
+        allin_burn_fix="before_award",               # WSOP Section 3 Irregularities r.15
+        absent_hand_kill="stud_window_card_until_turn",  # WSOP Section 8 r.8 (D-28)
+        a5_sevens_rule="five",                       # WSOP Section 11 Ace-to-Five r.4 (D-19)
     ),
     "tda-tournament": Settings(
         tournament=True,
@@ -242,6 +357,10 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         misdeal_cutoff="tda",                      # AZW Substantial Action (TDA #35)
         four_card_flop="floor_picks_turn_burn",    # AZW Four-Card Flop (TDA #36)
         flop_no_burn="floor_picks_burn",           # AZW Section 3 r.16(5)
+        stud_premature_removed="reshuffled_at_final_street",  # AZW Section 3 r.16(4) (D-12)
+        stud_exposed_downcard="misdeal",           # AZW Section 5 Misdeals r.1(e) (D-15)
+        dead_hand_card_count="no_exceptions",      # AZW Dead Hands r.1(d) (D-21)
+        short_hand_exception="button_two_consecutive",  # AZW Section 5 Misdeals r.1(f) (D-34)
     ),
 })
 

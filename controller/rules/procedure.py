@@ -59,6 +59,17 @@ FIVE_BURN = "the burn before the last player's fifth card"
 # The engine's house settings at the live table: the cardroom defaults. One shared instance: the
 # engine caches each hand's forced-bet layout by it.
 _HOUSE = engine.HouseSettings()
+# ... and one per value of the house setting a5_sevens_rule (research/irregularities.md D-19:
+# RR Section 11 Ace-to-Five r.4 a seven, WSOP Section 11 Ace-to-Five r.4 a five, RRH optional).
+_HOUSES: Mapping[str, engine.HouseSettings] = MappingProxyType({
+    "seven": _HOUSE,
+    "five": engine.HouseSettings(sevens_rule=5),
+    "off": engine.HouseSettings(sevens_rule=0),
+})
+# The lowball misdeal list keeps "Cards have been dealt to an empty seat" where the general
+# list does not (WSOP Section 11 Lowball r.2(h); badugi uses it, Section 12 Badugi r.3): the
+# house setting empty_seat_cards = killed_except_lowball (research D-04).
+LOWBALL_MISDEALS = frozenset({"a5_lowball", "27_single", "27_triple", "badugi"})
 
 # Command kinds in the engine log.
 HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE = (
@@ -138,6 +149,7 @@ class GameHand:
     owed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: cards
     owed_after_deal: tuple[Expect, ...] = ()  # expectations armed when the deal is complete
     premature: tuple[str, ...] = ()  # stud: premature cards (uids) of this street
+    aside: tuple[str, ...] = ()  # stud: the cards read in the set-aside zone (uids)
     premature_finding: str = ""
     turn: DrawTurn | None = None  # draw games: the player drawing now
     deferred: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -147,6 +159,8 @@ class GameHand:
     drawn: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
     five_burned: int = -1  # draw games: the street whose five-card burn is in (RR §11 r.10)
     dead: tuple[int, ...] = ()  # seats whose hands are dead (fouled), to fold
+    # why a dead seat is dead (the finding code), where it is not a fouled draw hand
+    dead_after: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     boxed: tuple[str, ...] = ()  # boxed cards of the initial deal (uids)
     relaxed: bool = False  # the stub ran short: the dealer reshuffles; order is not judged
@@ -335,7 +349,7 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
         min_bet=0 if limit else max(small_bet, big, 1),
         killer=order.index(killer) if killer in order and any(blinds) else None, kill=kill,
         opener=opener)
-    house = _HOUSE
+    house = _HOUSES.get(settings.a5_sevens_rule, _HOUSE)
     h = GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
                  house=house, rules=settings, not_dealt=MappingProxyType(dict(why or {})),
                  owes_blinds=MappingProxyType(dict(owes or {})),
@@ -351,7 +365,11 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
     log = tuple((HOLE, p, (None,) * k) for p in range(n))
     deal = board.new_deal(seats, why=why, owes=owes, hole_cards=k, game=variant.name,
                           four_card_flop=settings.four_card_flop,
-                          flop_no_burn=settings.flop_no_burn)
+                          flop_no_burn=settings.flop_no_burn,
+                          first_exposed=settings.first_cards_exposed,
+                          empty_seat=settings.empty_seat_cards,
+                          allin_burn=settings.allin_burn_fix,
+                          short_hand=settings.short_hand_exception)
     return _rebuilt(replace(h, deal=deal), log)
 
 
@@ -700,7 +718,9 @@ def _expected_draw(h: GameHand) -> Slot:
     e = h.eng
     t = h.turn
     if t is not None:
-        limit = 4 if t.asked == 5 else t.asked  # RR Section 11 r.10: four consecutive cards
+        # RR Section 11 r.10: four consecutive cards (the house setting draw_max_consecutive;
+        # JPN Five Card Draw: five, research D-20)
+        limit = h.rules.draw_max_consecutive if t.asked == 5 else t.asked
         if t.given < min(limit, t.asked - h.deferred.get(t.seat, 0)):
             if h.burned != e.street:
                 return Slot("burn")
@@ -757,8 +777,15 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
         return _board_draw(h, uid, card, face_up, seq, deck)
     out: list[Finding] = []
     old = h.cards.get(uid)
-    if old is not None and not (h.relaxed and old.zone in ("burn", "aside", "muck", None)):
+    redrawn = old is not None and (
+        (h.relaxed and old.zone in ("burn", "aside", "muck", None)) or _back_from_aside(h, old))
+    if old is not None and not redrawn:
         return h, out  # the same tag read again at the shoe: one card, not two
+    if old is not None and old.uid in h.aside:
+        # a set-aside card back in the stub for the final street: a new card, at the end of the
+        # deal's order
+        h = replace(h, aside=tuple(u for u in h.aside if u != uid),
+                    cards=MappingProxyType({u: x for u, x in h.cards.items() if u != uid}))
     c = CardSeen(uid=uid, card=card, n=h.draws, seq=seq, face_up=face_up,
                  betting_open=h.betting_open)
     h = replace(h, draws=h.draws + 1)
@@ -795,6 +822,16 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
     return _with(h, c), out
 
 
+def _back_from_aside(h: GameHand, old: CardSeen) -> bool:
+    """Stud under the house setting ``stud_premature_removed`` = ``reshuffled_at_final_street``
+    (AZW Section 3 r.16(4), research D-12): "Once the final street is reached, the premature and
+    additional cards set to the side are placed back into the stub. The stub is re-shuffled
+    then the final street is dealt." A card set aside drawn again then is a new card."""
+    return (h.rules.stud_premature_removed == "reshuffled_at_final_street"
+            and h.family == "stud" and old.uid in h.aside and old.zone in ("aside", None)
+            and h.eng.street == len(h.variant.streets) - 1)
+
+
 def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
          ) -> tuple[GameHand, list[Finding]]:
     """A card is read in a zone: its first read is judged; later reads are moves."""
@@ -807,6 +844,8 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
     c = h.cards[uid]
     if c.zone == zone:
         return h, out
+    if zone == "aside" and uid not in h.aside:
+        h = replace(h, aside=(*h.aside, uid))
     if not c.judged:
         h = _with(h, replace(c, zone=zone, judged=True))
         h = _judge(h, replace(c, zone=zone, judged=True), zone, seq, out)
@@ -1067,12 +1106,11 @@ def _premature(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]
     r.14): the premature card(s) are eliminated from play; once the round is over, one more
     card for each player still active is eliminated too; then the dealer burns and play
     resumes. Cards go to the set-aside zone (held off to the side in case the stub runs out)."""
-    street = h.eng.street + 1
-    names = {4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
-    name = names.get(street + 2, "next")
+    name = _street_name(h.eng.street + 1)  # the street dealt early
     if not h.premature_finding:
         f = make_finding("STUD_PREMATURE_STREET", seq, cards=[c.name], fill={
-            "street": name, "betting": _street_name(h.eng.street)})
+            "street": name, "betting": _street_name(h.eng.street)},
+            setting=h.rules.stud_premature_removed)
         out.append(f)
         h = replace(h, premature_finding=_ref(f))
     h = replace(h, premature=(*h.premature, c.uid))
@@ -1129,10 +1167,19 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
                                 cards=[c.name], fill={"expected": due, "landed": f"seat {landed}",
                                                       "owes": h.owes_blinds[landed]}))
         return h
+    why = h.not_dealt.get(landed, "an empty seat")
+    killed = h.rules.empty_seat_cards == "killed_except_lowball"
+    if landed not in h.seats and killed and h.variant.id not in LOWBALL_MISDEALS:
+        # WSOP's misdeal list (Section 3 Misdeals r.1) has no card dealt to an empty seat
+        # (research D-04): the card is dead and the deal goes on; it is given to nobody, so the
+        # next card is still due to the seat this one was due to.
+        out.append(make_finding("CARD_TO_EMPTY_SEAT_KILLED", seq, seats=[landed], cards=[c.name],
+                                fill={"why": why, "expected": due}))
+        return h
     if landed not in h.seats:
         f = make_finding("MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT", seq, seats=[landed],
-                         cards=[c.name], fill={
-                             "why": h.not_dealt.get(landed, "it is not dealt in this hand")})
+                         cards=[c.name], fill={"why": why},
+                         setting="killed_except_lowball" if killed else "")
     elif c.n == 0:
         f = make_finding("MISDEAL_FIRST_CARD_WRONG_POSITION", seq, seats=[due, landed],
                          cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
@@ -1149,15 +1196,20 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
 def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
                   fed: bool = False) -> GameHand:
     """A third-street down card exposed by the dealer, dealt face up or keyed after it landed
-    (``fed``: already given to the seat) (roberts-rules-v11.txt, Section 8, r.1)."""
-    if h.tournament:
-        # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)"
+    (``fed``: already given to the seat) (roberts-rules-v11.txt, Section 8, r.1). Whether it is
+    a misdeal is the house setting ``stud_exposed_downcard`` (research D-15): RR's cash rule
+    and its tournament misdeal, AZW's misdeal always, or the cash rule always."""
+    mode = h.rules.stud_exposed_downcard
+    if mode == "misdeal" or (mode == "misdeal_in_tournament" and h.tournament):
+        # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)" (RR); "in
+        # stud, if any of the players' 2 down cards are exposed by dealer error" (AZW TDA #34)
         return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
-                                     seats=[seat], cards=[c.name]), out)
+                                     seats=[seat], cards=[c.name], setting=mode), out)
     count = h.exposed.get(seat, 0) + 1
     h = replace(h, exposed=_set(h.exposed, seat, count))
     if count == 1:
-        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name])
+        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name],
+                         setting=mode if h.tournament else "")
         out.append(f)
         h = replace(h, face=_set(h.face, seat, False), face_why=_set(h.face_why, seat, _ref(f)))
         return h if fed else _feed(h, c, seat)
@@ -1506,10 +1558,11 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
     if kind == "draw":
         return _draw_request(h, seat, amount or 0, seq, out), out
     if seat in h.dead and kind != "fold":
+        after = h.dead_after.get(seat, "DRAW_WRONG_COUNT_AFTER_DRAW")
+        what = "hand" if seat in h.dead_after else "fouled hand"
         out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat], fill={
             "detail": f"Seat {seat} acted ({kind}) with a dead hand.",
-            "after": "DRAW_WRONG_COUNT_AFTER_DRAW",
-            "wanted": f"seat {seat}'s fouled hand is dead: it folds"}))
+            "after": after, "wanted": f"seat {seat}'s {what} is dead: it folds"}))
         kind = "fold"
     h = _close_turn(h, seq, out)
     h = _short_deal(h, seq, out)
@@ -1639,20 +1692,29 @@ def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
     if h.premature and e.actor is None:
         n = len(h.live)
         after = h.premature_finding
+        more = n
+        if h.rules.stud_premature_removed == "reshuffled_at_final_street":
+            # AZW Section 3 r.16(4): the premature card(s) and the additional cards "represent
+            # an entire round of cards for the remaining live players" (a premature burn is no
+            # player's card)
+            dealt = sum(1 for u in h.premature if u in h.cards and h.cards[u].zone != "burn")
+            more = max(0, n - dealt)
         asides = tuple(Expect("aside", None, None, after,
                               f"one card for each of the {n} players still in goes aside "
-                              f"({k + 1} of {n}), then the burn")
-                       for k in range(n))
+                              f"({n - more + k + 1} of {n}), then the burn")
+                       for k in range(more))
         h = replace(h, premature=(), premature_finding="",
                     expect=(*h.expect, *asides))
     last = len(h.variant.streets) - 1
     if (h.family == "stud" and e.street == last and e.actor is None and not e.betting_over
             and not h.relaxed and h.burned != last):
         left = len(h.variant.deck_cards) - h.draws
+        if h.rules.stud_premature_removed == "reshuffled_at_final_street":
+            left += len(h.aside)  # back into the stub for the final street (AZW r.16(4))
         need = len(h.live) + 1 + sum(1 for x in h.expect if x.zone == "aside" and x.uid is None)
         if left < need:
             f = make_finding("STUD_INSUFFICIENT_CARDS", seq, seats=list(h.live), fill={
-                "left": left, "players": len(h.live)})
+                "left": left, "players": len(h.live)}, setting=h.rules.stud_short_deck)
             out.append(f)
             h = replace(h, relaxed=True, expect=())
     return h
@@ -1682,12 +1744,12 @@ def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Findin
     burn = 1 if h.burned != e.street and total else 0
     if total + burn > left and not h.relaxed:
         f = make_finding("DRAW_DECK_EXHAUSTED", seq, seats=[seat], fill={
-            "left": left, "asked": total})
+            "left": left, "asked": total}, setting=h.rules.draw_deck_exhausted)
         out.append(f)
         h = replace(h, relaxed=True, expect=())
     h = replace(h, turn=DrawTurn(seat, total), last_asker=seat,
                 drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)))
-    if total == 5 and limit == 5:
+    if total == 5 and limit == 5 and h.rules.draw_max_consecutive == 4:
         # RR Section 11 r.10: the fifth card comes after everyone else has drawn
         h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)
     if total == 0:
@@ -1726,12 +1788,20 @@ def _short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
         return h
     button = h.seats[-1]
     for seat, k in short:
+        # The house setting dead_hand_card_count (research D-21): RR's "at lowball and draw
+        # high a hand with too few cards before the draw is live"; AZW's Dead Hands r.1(d) has
+        # no exception, so a short hand the button rule does not complete is dead.
+        dead = seat != button and h.rules.dead_hand_card_count == "no_exceptions"
         f = make_finding("DRAW_SHORT_HAND_PREDRAW", seq, seats=[seat], fill={
             "missing": k, "now": ("the button may receive its missing card now"
                                   if seat == button else
                                   "action has been taken: the player draws the missing card(s) "
-                                  "on the draw")})
+                                  "on the draw")},
+            setting="no_exceptions" if dead else "")
         out.append(f)
+        if dead:
+            h = replace(h, dead=(*h.dead, seat),
+                        dead_after=MappingProxyType({**h.dead_after, seat: _ref(f)}))
         p = h.seats.index(seat)
         for _ in range(k):
             h = _run_or_keep(h, (HOLE, p, (None,)))
@@ -1848,14 +1918,20 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
     if showdown:
         size = (HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5) if h.family == "draw"
                 else h.variant.hole_cards)
+        strict = h.rules.dead_hand_card_count == "no_exceptions"
         for seat in h.live:
             held = len(h.hole(seat))
             if held != size and seat not in h.dead and not h.relaxed:
                 if h.family == "stud":
+                    # the house setting dead_hand_card_count (research D-21): with no
+                    # exceptions (AZW Dead Hands r.1(d)) the hand is dead and is not shown
                     out.append(make_finding("STUD_HAND_CARD_COUNT", seq, seats=[seat], fill={
                         "held": held, "ruling": (
                             "missing only the seventh card: the floor may rule it live"
-                            if held == size - 1 else "the hand is dead")}))
+                            if held == size - 1 else "the hand is dead")},
+                        setting="no_exceptions" if strict else ""))
+                    if strict:
+                        h = replace(h, dead=(*h.dead, seat))
                 else:
                     out.append(make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[seat],
                                             fill={"held": held, "size": size}))

@@ -111,6 +111,9 @@ class Hand:
     plan: HandPlan | None = None  # the seating layer's plan for this hand
     warned_blind: bool = False  # BLIND_NOT_POSTED raised (once a hand)
     absent: tuple[int, ...] = ()  # tournament: absent seats dealt in, killed after the deal
+    # tournament stud under absent_hand_kill = stud_window_card_until_turn: absent seats whose
+    # down cards are dead, the window card left until the action reaches the seat
+    window: tuple[int, ...] = ()
     acts: tuple[Act, ...] = ()  # the voluntary actions so far (for the misdeal cut-off)
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
 
@@ -637,14 +640,41 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
         g, more = procedure.exposed(g, body.uid, body.by, seq)
     out += more
     if h.absent and procedure.starting_hands_out(g):
-        # Tournament: the dealer kills the hands of absent players once every player has a
-        # starting hand (roberts-rules-v11.txt, Section 15, r.13).
-        for seat in h.absent:
-            g = procedure.kill(g, seat)
-        h = replace(h, absent=())
-    h = _progress(replace(h, game=g, cards_seen=h.cards_seen + 1))
+        if (state.settings.absent_hand_kill == "stud_window_card_until_turn"
+                and g.family == "stud"):
+            # WSOP Section 8 r.8: "kill the down cards of any absent player as soon as all the
+            # players have received their entire starting hands, making sure to leave the window
+            # card in place until it is that seat's turn to act" (research D-28)
+            h = replace(h, window=h.absent, absent=())
+        else:
+            # Tournament: the dealer kills the hands of absent players once every player has a
+            # starting hand (roberts-rules-v11.txt, Section 15, r.13).
+            for seat in h.absent:
+                g = procedure.kill(g, seat)
+            h = replace(h, absent=())
+    h = _window_kills(replace(h, game=g))
+    h = _progress(replace(h, cards_seen=h.cards_seen + 1))
     h, out = _alerted(state.settings, h, out)
     return Step(_raise(replace(state, hand=h), out), tuple(out))
+
+
+def _window_kills(h: Hand) -> Hand:
+    """An absent stud player's hand kept by its window card (``Hand.window``) is killed when the
+    action reaches the seat; a bring-in due from it is posted from its stack first (RR Section 15
+    r.7: "have the forced lowcard bet put into the pot at stud")."""
+    g = h.game
+    window = h.window
+    while window and g.to_act in window and not g.eng.can_post_bring_in():
+        seat = g.to_act
+        if seat is None:  # pragma: no cover - None is in no window
+            break
+        g = procedure.kill(g, seat)
+        window = tuple(s for s in window if s != seat)
+        if g.to_act == seat:  # pragma: no cover - the engine moves the action on a kill
+            break
+    if window == h.window:
+        return h
+    return replace(h, game=g, window=window)
 
 
 def _progress(h: Hand) -> Hand:
@@ -700,7 +730,7 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
                   and int(str(cmd[2])) > before)
         h = replace(h, acts=(*h.acts, Act(body.seat, body.kind, in_turn=cmd is not None,
                                           raised=raised)))
-    h = _progress(replace(h, game=g2))
+    h = _progress(_window_kills(replace(h, game=g2)))
     return Step(_raise(replace(state, hand=h), found), tuple(found))
 
 

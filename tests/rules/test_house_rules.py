@@ -3,6 +3,7 @@ where its rulebook does, and bad names and values are refused with the name in t
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from pathlib import Path
 
@@ -81,3 +82,39 @@ def test_every_setting_has_choices_citation_and_a_doc_entry() -> None:
     assert len(setting_names()) == len(fields(Settings))
     with pytest.raises(SettingsError):
         setting_choices("nope")
+
+
+def test_disagreement_rows_follow_their_books() -> None:
+    # research/irregularities.md Part 2: each profile's value from its own book, RR's where the
+    # book is silent (docs/house-rules.md, "The disagreement table, row by row")
+    rr, rrh, wsop, tda = (settings_for(p) for p in
+                          ("roberts", "roberts-home", "wsop-2009", "tda-tournament"))
+    assert (rr.first_cards_exposed, rrh.first_cards_exposed) == ("first_or_second", "first")
+    assert wsop.empty_seat_cards == "killed_except_lowball" and tda.empty_seat_cards == "misdeal"
+    assert (rr.stud_premature_removed, wsop.stud_premature_removed,
+            tda.stud_premature_removed) == ("aside", "aside_shuffled_with_stub_if_short",
+                                            "reshuffled_at_final_street")
+    assert rr.stud_exposed_downcard == "misdeal_in_tournament"
+    assert tda.stud_exposed_downcard == "misdeal"
+    assert {p.stud_short_deck for p in (rr, rrh, wsop, tda)} == {"last_card_burns_and_removed"}
+    assert {p.draw_max_consecutive for p in (rr, rrh, wsop, tda)} == {4}
+    assert tda.dead_hand_card_count == "no_exceptions" and wsop.dead_hand_card_count == (
+        "rr_exceptions")
+    assert (rr.allin_burn_fix, wsop.allin_burn_fix) == ("if_intact", "before_award")
+    assert wsop.absent_hand_kill == "stud_window_card_until_turn"
+    assert tda.short_hand_exception == "button_two_consecutive"
+    assert (rr.a5_sevens_rule, rrh.a5_sevens_rule, wsop.a5_sevens_rule) == ("seven", "off", "five")
+    with pytest.raises(SettingsError, match="draw_max_consecutive"):
+        settings_for("roberts", {"draw_max_consecutive": 6})
+
+
+def test_every_row_of_the_disagreement_table_is_accounted_for() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "house-rules.md").read_text("utf-8")
+    section = doc.split("## The disagreement table, row by row", 1)[1]
+    rows = {line.split("|")[1].strip(): line.split("|")[3] for line in section.splitlines()
+            if line.startswith("| D-")}
+    assert sorted(rows) == [f"D-{n:02d}" for n in range(1, 37)]
+    names = set(setting_names())
+    for row, covered in rows.items():
+        named = set(re.findall(r"`([a-z0-9_]+)`", covered)) & names
+        assert named or covered.strip().startswith("none:"), row
