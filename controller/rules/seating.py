@@ -958,11 +958,13 @@ def finish_hand(s: Seating, plan: HandPlan, stacks_after: Mapping[int, int], *,
                 eliminated.append(st.player)  # RR Section 15 r.21
                 continue
         seats[n] = st
+    # A seat dealt in may have been left during the hand (seat.leave): its player is gone, so
+    # it counts for nobody's big blind, heads-up or last hand.
+    still = [n for n in plan.dealt_in if n in s.seats]
     last_bb = dict(s.last_big_blind_hand)
-    if plan.big_blind is not None:
+    if plan.big_blind is not None and plan.big_blind in s.seats:
         last_bb[s.seats[plan.big_blind].player] = s.hand_number
-    heads_up = frozenset(s.seats[n].player for n in plan.dealt_in) if plan.heads_up \
-        else frozenset()
+    heads_up = frozenset(s.seats[n].player for n in still) if plan.heads_up else frozenset()
     positions: tuple[int | None, int | None, int | None] = (
         plan.button, plan.sb_position, plan.big_blind)
     if plan.button is None and plan.big_blind is None and s.button is not None:
@@ -975,7 +977,7 @@ def finish_hand(s: Seating, plan: HandPlan, stacks_after: Mapping[int, int], *,
         small_blind=positions[1], big_blind=positions[2],
         hand_number=s.hand_number + 1, last_big_blind_hand=MappingProxyType(last_bb),
         heads_up=heads_up, busted_last_hand=frozenset(busted), eliminated=tuple(eliminated),
-        last_dealt=frozenset(s.seats[n].player for n in plan.dealt_in))
+        last_dealt=frozenset(s.seats[n].player for n in still))
     return _kill_after(out, s, plan, pots)
 
 
@@ -985,7 +987,8 @@ def _kill_after(out: Seating, before: Seating, plan: HandPlan,
     if not pots:
         return out
     holder = out.kill_button
-    killer = before.seats[plan.kill].player if plan.kill is not None else None
+    killer = (before.seats[plan.kill].player
+              if plan.kill is not None and plan.kill in before.seats else None)
     winners = {before.seats[w].player for p in pots for w in p.winners if w in before.seats}
     single = [p for p in pots if len(p.winners) == 1]
     due: str | None = None

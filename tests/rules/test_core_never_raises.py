@@ -321,6 +321,18 @@ def test_a_card_in_play_elsewhere_given_to_a_short_hands_placeholder_is_not_a_cr
     assert state.hand is not None and state.phase == "draw1"
 
 
+def test_a_seat_left_during_a_hand_it_was_dealt_is_not_a_crash_at_the_hands_end() -> None:
+    # Found by bench.fuzz's million-stream run (issue 9, batch 49): seat 1 leaves during a razz
+    # hand it was dealt in, and at hand.end the table layer looked its player up for the
+    # heads-up, big-blind and last-hand records (KeyError out of apply).
+    path = Path(__file__).parent / "regressions" / "seat_left_during_stud_hand.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
+    state, steps = _replay("\n".join(lines))
+    assert [a.to_json()["winners"] for a in steps[-1].results] == [[2]]
+    assert state.phase == "complete"
+    assert sorted(state.seating.seats) == [2, 3]
+
+
 # The suite's longest test (102,000 streams, about 3 minutes on an idle 2-core machine): the
 # default 300 s a test is too tight for it on a busy machine.
 @pytest.mark.timeout(900)
