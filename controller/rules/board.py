@@ -52,6 +52,18 @@ from typing import Protocol
 
 from controller.rules.catalogue import CATALOGUE, ORDINALS, make_finding
 from controller.rules.findings import Finding
+from controller.rules.initial_deal import KILLED, WrongPlace, wrong_place
+from controller.rules.remedy import (
+    PUT,
+    RETURN,
+    SHUFFLE,
+    STREET_BEFORE,
+    Step,
+    not_followed,
+    wanted,
+    went_to,
+)
+from controller.rules.remedy import zone_name as _zone_name
 from controller.rules.variants import Variant
 
 HOLE_CARDS = 2  # hold'em (roberts-rules-v11.txt, Section 5, Holdem, intro)
@@ -77,9 +89,6 @@ FLAGGED = "flagged"  # already judged at the draw
 REMEDY = "remedy"  # drawn while a remedy runs: judged against it at its zone read
 
 # The moves of a remedy.
-PUT = "put"  # a card is read in a zone (uid "": the next card off the shoe)
-RETURN = "return"  # a card goes back into the stub (zone.leave; a stub shuffle also gathers it)
-SHUFFLE = "shuffle"  # the stub is reshuffled (shuffle.done during the hand)
 SEAT_ZONES = tuple(f"seat:{n}" for n in range(1, 11))
 
 
@@ -162,37 +171,6 @@ class CardState:
         return self.card or f"tag {self.uid}"
 
 
-@dataclass(frozen=True)
-class Step:
-    """One move a remedy calls for."""
-
-    kind: str  # PUT, RETURN or SHUFFLE
-    zone: str = ""  # PUT: where the card is read
-    uid: str = ""  # the card ("" for PUT: the next card off the shoe)
-    name: str = ""  # the card's name, for people
-    rounds: int = 0  # PUT from the shoe: betting rounds that must be complete when it is drawn
-    # "One of the cards in this zone" (the floor or a scramble picks which): the first card that
-    # leaves the zone (RETURN) or moves from it to ``zone`` (PUT) makes the move, and a later
-    # step of the same ``from_zone`` is then that card.
-    from_zone: str = ""
-
-    def says(self) -> str:
-        if self.kind == SHUFFLE:
-            return "reshuffle the stub and cut"
-        if self.kind == RETURN and self.from_zone and not self.uid:
-            return f"one card of the {self.from_zone} off it (picked at random)"
-        if self.kind == RETURN:
-            return f"{self.name} back into the stub"
-        if self.from_zone and not self.uid:
-            return f"one card of the {self.from_zone} (picked at random) to the {self.zone}"
-        where = _zone_name(self.zone)
-        if self.uid:
-            return f"{self.name} to {where}"
-        after = f" after the {STREET_BEFORE[self.rounds]} betting" if self.rounds else ""
-        return f"the next card off the shoe to {where}{after}"
-
-
-STREET_BEFORE = {1: "preflop", 2: "flop", 3: "turn"}
 STREET_ROUNDS = {"flop": 1, "turn": 2, "river": 3}  # rounds complete before a street is dealt
 
 
@@ -216,7 +194,7 @@ class Remedy:
         return f"{self.code} (seq {self.seq})"
 
     def wanted(self) -> str:
-        return ", then ".join(s.says() for s in self.steps) or "nothing more"
+        return wanted(self.steps)
 
 
 def _expect(steps: Sequence[Step]) -> tuple[tuple[str, str | None], ...]:
@@ -601,11 +579,9 @@ def _scrap_read(deal: Deal, uid: str, zone: str, seq: int, out: list[Finding]) -
     if zone not in ("burn", "board") and not zone.startswith("seat:"):
         return deal
     deal = replace(deal, scraps_dealt=(*deal.scraps_dealt, uid))
-    fill = {"detail": f"{scrap[1]} was found boxed, a scrap of paper, but was read in "
-                      f"{_zone_name(zone)}.",
-            "after": "BOXED_CARD_SINGLE", "wanted": f"{scrap[1]} stays aside and the next card "
-            "below it replaces it"}
-    return _flag(deal, make_finding("REMEDY_NOT_FOLLOWED", seq, cards=[scrap[1]], fill=fill),
+    detail = f"{scrap[1]} was found boxed, a scrap of paper, but was read in {_zone_name(zone)}."
+    want = f"{scrap[1]} stays aside and the next card below it replaces it"
+    return _flag(deal, not_followed(seq, detail, "BOXED_CARD_SINGLE", want, cards=[scrap[1]]),
                  out)
 
 
@@ -631,10 +607,6 @@ def _flag_card(deal: Deal, c: CardState, code: str, zone: str, out: list[Finding
     return _flag(deal, make_finding(code, c.seq, cards=[c.name], fill=fill), out)
 
 
-def _zone_name(zone: str) -> str:
-    return f"seat {zone[5:]}" if zone.startswith("seat:") else f"the {zone}"
-
-
 def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
     if deal.skipped:
         return _dealt_out(deal, c, zone, out)
@@ -642,56 +614,44 @@ def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
     if zone == f"seat:{expected}":
         return deal
     landed = int(zone[5:]) if zone.startswith("seat:") else None
-    fill = {"expected": expected, "landed": _zone_name(zone)}
-    if landed is not None and landed not in deal.order and landed in deal.owes:
-        # A player owing missed blinds dealt in without posting: not a misdeal
-        # (roberts-rules-v11.txt, Section 4, Rules for Using Blinds, r.11).
-        code = "MISSED_BLIND_PLAYER_DEALT_IN"
-        seats: list[int] = [landed]
-        fill["owes"] = deal.owes[landed]
-    elif landed is not None and landed not in deal.order and deal.empty_seat != "misdeal":
-        return _killed(deal, c, landed, expected, out)
-    elif (landed is not None and expected == deal.order[-1] and deal.button_skip < 0
-          and deal.short_hand == "button_two_consecutive" and c.n + 1 < deal.hole_total
-          and landed == deal.target(c.n + 1)):
+    nxt = deal.target(c.n + 1) if c.n + 1 < deal.hole_total else None
+    if (landed is not None and landed == nxt and expected == deal.order[-1]
+            and deal.button_skip < 0 and deal.short_hand == "button_two_consecutive"):
         return _button_passed(deal, c, landed, out)
-    elif landed is not None and landed not in deal.order:
-        code = "MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT"
-        seats = [landed]
-        fill["why"] = deal.why.get(landed, "an empty seat")
-    elif c.n == 0:
-        code = "MISDEAL_FIRST_CARD_WRONG_POSITION"
-        seats = [expected] if landed is None else [expected, landed]
-    elif landed is not None and landed == deal.target(c.n + 1):
+    if landed is not None and c.n > 0 and landed == deal.target(c.n + 1):
         # The due seat was skipped: it can no longer get its card in proper sequence, so it
         # ends the deal one card short (RR Section 3, Misdeals, r.2(e) and its exception).
-        code = "MISDEAL_INCORRECT_CARD_COUNT"
-        seats = [expected]
-        fill["detail"] = (f"Seat {expected} was skipped: {c.name} went to seat {landed}, so seat "
-                          f"{expected} is dealt one card too few.")
+        ruling = WrongPlace("MISDEAL_INCORRECT_CARD_COUNT", (expected,), MappingProxyType({
+            "expected": expected, "landed": _zone_name(zone),
+            "detail": f"Seat {expected} was skipped: {c.name} went to seat {landed}, so seat "
+                      f"{expected} is dealt one card too few."}))
     else:
-        code = "MISDEAL_CARD_OUT_OF_SEQUENCE"
-        seats = [expected] if landed is None else [expected, landed]
-    if not _may_flag(deal, code):
+        # no board game keeps the lowball misdeal list
+        ruling = wrong_place(first=c.n == 0, due=expected, zone=zone, dealt_in=deal.order,
+                             owes=deal.owes, why=deal.why, empty_seat=deal.empty_seat,
+                             lowball=False)
+    if ruling.code == KILLED:
+        return _killed(deal, c, ruling, out)
+    if not _may_flag(deal, ruling.code):
         return deal
     n = len(deal.order)
     if landed is not None and n >= 3 and c.n < n and landed == deal.target(c.n + 1):
         deal = replace(deal, skipped=c.uid)  # the next card may show the seat was dealt out
-    return _flag(deal, make_finding(code, c.seq, seats=seats, cards=[c.name], fill=fill), out)
+    return _flag(deal, ruling.finding(c.seq, c.name), out)
 
 
-def _killed(deal: Deal, c: CardState, seat: int, expected: int, out: list[Finding]) -> Deal:
+def _killed(deal: Deal, c: CardState, ruling: WrongPlace, out: list[Finding]) -> Deal:
     """A hole card dealt to a seat not in the hand, under the house setting empty_seat_cards =
     killed_except_lowball (research D-04: WSOP's misdeal list, Section 3 Misdeals r.1, has no
     such item; what becomes of the card is NOT IN THE RULEBOOKS). The card is dead: it is taken
     out of the count, as a boxed card is, so the next card is due to the seat this one was due
     to; its later reads are not judged. Raised once per seat."""
-    code = "CARD_TO_EMPTY_SEAT_KILLED"
+    code = ruling.code
     if not _may_flag(deal, code):
         return deal
+    seat = ruling.seats[0]
     if all(k[2] != seat for k in deal.killed):
-        out.append(make_finding(code, c.seq, seats=[seat], cards=[c.name], fill={
-            "why": deal.why.get(seat, "an empty seat"), "expected": expected}))
+        out.append(ruling.finding(c.seq, c.name))
     killed = (*deal.killed, (c.uid, c.name, seat))
     if c.n != deal.draws - 1:
         # a later card has left the shoe already: the count can no longer be mended
@@ -1032,15 +992,13 @@ def _progressed(deal: Deal, rem: Remedy) -> Deal:
 
 def _not_followed(deal: Deal, rem: Remedy, c: CardState, zone: str, out: list[Finding],
                   early: int = 0) -> Deal:
-    """RR Section 3, Irregularities, r.16: "subsequent cards dealt should be those that would
-    have come if no error had occurred"; the remedy of the earlier finding named them."""
+    """A card where the remedy did not call for it (``remedy.not_followed``)."""
     if early:
         detail = (f"{c.name} left the shoe before the {STREET_BEFORE[early]} betting was "
                   f"complete and went to {_zone_name(zone)}.")
     else:
-        detail = f"{c.name} went to {_zone_name(zone)}."
-    fill = {"detail": detail, "after": rem.after, "wanted": rem.wanted()}
-    return _flag(deal, make_finding("REMEDY_NOT_FOLLOWED", c.seq, cards=[c.name], fill=fill,
+        detail = went_to(c.name, zone)
+    return _flag(deal, not_followed(c.seq, detail, rem.after, rem.wanted(), cards=[c.name],
                                     message=f"{detail} The remedy of {rem.after} was not "
                                     "followed."), out)
 

@@ -1,12 +1,17 @@
-"""The procedure monitor for the stud and draw families, card by card, with the hand engine.
+"""The procedure monitor for every game, card by card and action by action, on the hand engine.
 
-Hold'em has its own monitor (``dealing.py``, ``betting.py``); every other live game runs here, from
-its ``Variant`` data (``variants.py``), with the generic hand engine (``engine.py``) keeping the
-betting, the streets and the pots. The monitor keeps the engine's command log and an engine built
-from it; every state it hands out is frozen, and a new command is applied to a copy.
+Every live game runs here, from its ``Variant`` data (``variants.py``), with the generic hand
+engine (``engine.py``) keeping the betting, the streets and the pots: the console's actions are
+judged once for every game (``action``). The board games' dealing procedure (the deal, burns,
+flop, turn and river and their remedies) is ``board.py``, fed the engine's betting through
+``BoardBetting``; the engine plays their hands on placeholder cards and is given the real cards
+at the showdown. Stud and draw are judged here. The monitor keeps the engine's command log and
+an engine built from it; every state it hands out is frozen, and a new command is applied to a
+copy. Two rules are shared with ``board.py``: ``initial_deal.py`` (a card of the initial deal in
+the wrong place) and ``remedy.py`` (the moves a remedy calls for, REMEDY_NOT_FOLLOWED).
 
-What the procedure expects (research/irregularities.md §1.M STUD_DEAL_BASELINE, §1.N
-DRAW_DEAL_BASELINE):
+What the procedure expects at stud and draw (research/irregularities.md §1.M
+STUD_DEAL_BASELINE, §1.N DRAW_DEAL_BASELINE):
 
 - stud (roberts-rules-v11.txt, Section 8, intro and r.2): no burn before third street; two down
   cards and one up card, one card at a time, seat 1 first (the dealer is the fixed reference);
@@ -36,7 +41,10 @@ from controller.rules import board, engine
 from controller.rules.catalogue import CATALOGUE, make_finding
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings
+from controller.rules.initial_deal import KILLED, LOWBALL_MISDEALS, MISSED_BLIND, wrong_place
 from controller.rules.pots import PotAward
+from controller.rules.remedy import PUT, Step, not_followed, went_to
+from controller.rules.remedy import zone_name as _zone_name
 from controller.rules.variants import JOKER, Variant, family
 
 # Exposed before the draw, the ranks a player must take (research §1.N table; RR Section 11
@@ -66,11 +74,6 @@ _HOUSES: Mapping[str, engine.HouseSettings] = MappingProxyType({
     "five": engine.HouseSettings(sevens_rule=5),
     "off": engine.HouseSettings(sevens_rule=0),
 })
-# The lowball misdeal list keeps "Cards have been dealt to an empty seat" where the general
-# list does not (WSOP Section 11 Lowball r.2(h); badugi uses it, Section 12 Badugi r.3): the
-# house setting empty_seat_cards = killed_except_lowball (research D-04).
-LOWBALL_MISDEALS = frozenset({"a5_lowball", "27_single", "27_triple", "badugi"})
-
 # Command kinds in the engine log.
 HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE = (
     "hole", "board", "discard", "fold", "call", "bring_in", "raise")
@@ -99,16 +102,10 @@ class CardSeen:
         return self.card or f"tag {self.uid}"
 
 
-@dataclass(frozen=True)
-class Expect:
-    """A card a remedy fixes: where it must go next. ``uid`` None: the next card off the shoe;
-    ``face_up`` None: either way up."""
-
-    zone: str
-    uid: str | None
-    face_up: bool | None
-    after: str  # "<CODE> (seq N)"
-    wanted: str  # what the remedy says, for the dealer
+def _put(zone: str, uid: str | None, face_up: bool | None, after: str, text: str) -> Step:
+    """A move a remedy calls for (``remedy.Step``): ``uid`` None: the next card off the shoe;
+    ``face_up`` None: either way up; ``after``: the finding; ``text``: the rule's words."""
+    return Step(PUT, zone, uid or "", face_up=face_up, after=after, text=text)
 
 
 @dataclass(frozen=True)
@@ -140,14 +137,14 @@ class GameHand:
     posts_due: tuple[tuple[int, str, int], ...] = ()
     ticked: int = 0  # forced posts the console has entered
     burned: int = -1  # the street whose burn is in (-1: none yet)
-    expect: tuple[Expect, ...] = ()
+    expect: tuple[Step, ...] = ()
     # stud: a seat's next upcard comes face down (the remedy of an exposed down card), and why
     face: Mapping[int, bool] = field(default_factory=lambda: MappingProxyType({}))
     face_why: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     exposed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: n
     exposed_deal: int = 0  # draw games: cards exposed by the dealer in the initial deal
     owed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: cards
-    owed_after_deal: tuple[Expect, ...] = ()  # expectations armed when the deal is complete
+    owed_after_deal: tuple[Step, ...] = ()  # expectations armed when the deal is complete
     premature: tuple[str, ...] = ()  # stud: premature cards (uids) of this street
     aside: tuple[str, ...] = ()  # stud: the cards read in the set-aside zone (uids)
     premature_finding: str = ""
@@ -749,7 +746,7 @@ def expectation(h: GameHand) -> str:
         return f"The floor's word on {h.off} (the monitor has stopped for this hand)."
     if h.expect:
         x = h.expect[0]
-        return f"Remedy of {x.after}: {x.wanted}"
+        return f"Remedy of {x.after}: {x.says()}"
     s = expected(h)
     if s.kind == "burn":
         return "Next: the burn card."
@@ -763,10 +760,6 @@ def expectation(h: GameHand) -> str:
 
 
 # --- cards ----------------------------------------------------------------------------------------
-
-
-def _zone_name(zone: str) -> str:
-    return f"seat {zone[5:]}" if zone.startswith("seat:") else f"the {zone}"
 
 
 def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
@@ -866,19 +859,11 @@ def leave(h: GameHand, uid: str, zone: str) -> GameHand:
     return _with(h, replace(c, zone=None))
 
 
-def _expect_match(x: Expect, c: CardSeen, zone: str) -> bool:
-    return (x.zone == zone and (x.uid is None or x.uid == c.uid)
-            and (x.face_up is None or x.face_up == c.face_up))
-
-
 def _not_followed(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]
                   ) -> GameHand:
     x = h.expect[0]
-    f = make_finding("REMEDY_NOT_FOLLOWED", seq, cards=[c.name], fill={
-        "detail": f"{c.name} went to {_zone_name(zone)}"
-                  + (" face up" if c.face_up and zone.startswith("seat:") else "") + ".",
-        "after": x.after, "wanted": x.wanted})
-    out.append(f)
+    out.append(not_followed(seq, went_to(c.name, zone, c.face_up), x.after, x.says(),
+                            cards=[c.name]))
     return replace(h, expect=h.expect[1:])  # that step is missed; the rest of the remedy stands
 
 
@@ -903,7 +888,7 @@ def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
         out.append(make_finding("MUCKED_HAND_RETRIEVAL", seq, seats=[seat], cards=cards))
         return replace(h, retrieved=(*h.retrieved, seat))
     if h.expect and h.expect[0].uid == c.uid:
-        if _expect_match(h.expect[0], c, zone):
+        if h.expect[0].fits(c.uid, zone, c.face_up):
             return _fulfil(h, c, zone)
         return _not_followed(h, c, zone, seq, out)
     t = h.turn
@@ -970,11 +955,11 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
     h = _arm(h)
     if h.expect:
         x = h.expect[0]
-        if _expect_match(x, c, zone):
+        if x.fits(c.uid, zone, c.face_up):
             return _fulfil(h, c, zone)
-        if x.uid is None or x.uid not in h.cards or h.cards[x.uid].zone != x.zone:
+        if not x.uid or x.uid not in h.cards or h.cards[x.uid].zone != x.zone:
             h = _not_followed(h, c, zone, seq, out)
-            if h.expect and _expect_match(h.expect[0], c, zone):
+            if h.expect and h.expect[0].fits(c.uid, zone, c.face_up):
                 return _fulfil(h, c, zone)
     if h.relaxed:
         # The stub ran short (STUD_INSUFFICIENT_CARDS, DRAW_DECK_EXHAUSTED): the dealer
@@ -1059,21 +1044,20 @@ def _to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Findi
         if c.face_up and not slot.face_up:
             if natural and seat in h.face:
                 # the remedy of an exposed down card said this card comes face down
-                out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat],
-                                        cards=[c.name], fill={
-                    "detail": f"{c.name} was dealt face up to seat {seat}.",
-                    "after": h.face_why.get(seat, "STUD_ONE_HOLECARD_EXPOSED"),
-                    "wanted": f"seat {seat}'s third card is dealt face down"}))
+                out.append(not_followed(
+                    seq, f"{c.name} was dealt face up to seat {seat}.",
+                    h.face_why.get(seat, "STUD_ONE_HOLECARD_EXPOSED"),
+                    f"seat {seat}'s third card is dealt face down", seats=[seat], cards=[c.name]))
             elif e.street == 0:
                 return _stud_exposed(h, c, seat, seq, out)
             elif e.street == len(h.variant.streets) - 1:
                 h = _stud_final_up(h, c, seat, seq, out)
         elif not c.face_up and slot.face_up and not natural and seat in h.face:
-            out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat], cards=[c.name],
-                                    fill={
-                "detail": f"{c.name} was dealt face down to seat {seat}.",
-                "after": h.face_why.get(seat, "STUD_FINAL_CARD_FACEUP"),
-                "wanted": f"seat {seat}'s last card is dealt face up too (Section 8 r.17)"}))
+            out.append(not_followed(
+                seq, f"{c.name} was dealt face down to seat {seat}.",
+                h.face_why.get(seat, "STUD_FINAL_CARD_FACEUP"),
+                f"seat {seat}'s last card is dealt face up too (Section 8 r.17)", seats=[seat],
+                cards=[c.name]))
         if natural and seat in h.face:
             h = replace(h, face=_set(h.face, seat, None))
         return _feed(h, c, seat)
@@ -1115,7 +1099,7 @@ def _premature(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]
         h = replace(h, premature_finding=_ref(f))
     h = replace(h, premature=(*h.premature, c.uid))
     if zone.startswith("seat:"):
-        h = replace(h, expect=(*h.expect, Expect(
+        h = replace(h, expect=(*h.expect, _put(
             "aside", c.uid, None, h.premature_finding,
             f"{c.name} is eliminated from play: put it aside")))
     return h
@@ -1134,14 +1118,14 @@ def _burn_error(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding
     if missing:
         seat = int(zone[5:])
         fix = f"{c.name} is the burn: move it to the burn; the next card goes to seat {seat}"
-        x = Expect("burn", c.uid, None, "", fix)
+        x = _put("burn", c.uid, None, "", fix)
         detail = f"{c.name} went to seat {seat} with no burn before it."
     else:
         seat = slot.seat or 0
         up = slot.face_up
         fix = (f"{c.name} is seat {seat}'s card: move it from the burn to seat {seat}"
                + (" face up" if up else ""))
-        x = Expect(f"seat:{seat}", c.uid, None, "", fix)
+        x = _put(f"seat:{seat}", c.uid, None, "", fix)
         detail = f"{c.name} was burned as a second burn card."
     if h.family == "stud":
         f = make_finding("STUD_BURN_ERROR", seq, seats=[seat], cards=[c.name], fill={
@@ -1160,32 +1144,16 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
     """The initial deal went to the wrong seat: the misdeal list (roberts-rules-v11.txt,
     Section 3, Misdeals, r.2; the same rules for stud, Section 8, and draw, Section 11 r.1,
     Section 12 r.3)."""
-    if landed not in h.seats and landed in h.owes_blinds:
-        # A player owing missed blinds dealt in without posting: not a misdeal (RR Section 4,
-        # Rules for Using Blinds, r.11), as at the board games (board.py).
-        out.append(make_finding("MISSED_BLIND_PLAYER_DEALT_IN", seq, seats=[landed],
-                                cards=[c.name], fill={"expected": due, "landed": f"seat {landed}",
-                                                      "owes": h.owes_blinds[landed]}))
+    ruling = wrong_place(first=c.n == 0, due=due, zone=f"seat:{landed}", dealt_in=h.seats,
+                         owes=h.owes_blinds, why=h.not_dealt,
+                         empty_seat=h.rules.empty_seat_cards,
+                         lowball=h.variant.id in LOWBALL_MISDEALS)
+    f = ruling.finding(seq, c.name)
+    if ruling.code in (MISSED_BLIND, KILLED):
+        # not a misdeal: a killed card is given to nobody, so the next card is still due to
+        # the seat this one was due to
+        out.append(f)
         return h
-    why = h.not_dealt.get(landed, "an empty seat")
-    killed = h.rules.empty_seat_cards == "killed_except_lowball"
-    if landed not in h.seats and killed and h.variant.id not in LOWBALL_MISDEALS:
-        # WSOP's misdeal list (Section 3 Misdeals r.1) has no card dealt to an empty seat
-        # (research D-04): the card is dead and the deal goes on; it is given to nobody, so the
-        # next card is still due to the seat this one was due to.
-        out.append(make_finding("CARD_TO_EMPTY_SEAT_KILLED", seq, seats=[landed], cards=[c.name],
-                                fill={"why": why, "expected": due}))
-        return h
-    if landed not in h.seats:
-        f = make_finding("MISDEAL_DEALT_TO_EMPTY_OR_INELIGIBLE_SEAT", seq, seats=[landed],
-                         cards=[c.name], fill={"why": why},
-                         setting="killed_except_lowball" if killed else "")
-    elif c.n == 0:
-        f = make_finding("MISDEAL_FIRST_CARD_WRONG_POSITION", seq, seats=[due, landed],
-                         cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
-    else:
-        f = make_finding("MISDEAL_CARD_OUT_OF_SEQUENCE", seq, seats=[due, landed],
-                         cards=[c.name], fill={"expected": due, "landed": f"seat {landed}"})
     if landed in h.seats:
         # The card is where it landed: if attention comes after the cut-off the deal is played
         # (RR Section 3, Misdeals, r.1), and the engine needs every card of it.
@@ -1321,9 +1289,9 @@ def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Fi
         h = _unfeed(h, c)
     return replace(h, owed=_set(h.owed, seat, h.owed.get(seat, 0) + 1),
                    owed_after_deal=(*h.owed_after_deal,
-                                    Expect("burn", c.uid, None, _ref(f),
+                                    _put("burn", c.uid, None, _ref(f),
                                            f"{c.name} goes to the burn"),
-                                    Expect(f"seat:{seat}", None, False, _ref(f),
+                                    _put(f"seat:{seat}", None, False, _ref(f),
                                            f"the next card goes to seat {seat}, face down")))
 
 
@@ -1353,7 +1321,7 @@ def _draw_exposed_on_draw(h: GameHand, c: CardSeen, seat: int, seq: int, out: li
         "others": ", ".join(str(s) for s in others) or "none"})
     out.append(f)
     h = replace(h, deferred=_set(h.deferred, seat, h.deferred.get(seat, 0) + 1))
-    return replace(h, expect=(*h.expect, Expect("muck", c.uid, None, _ref(f),
+    return replace(h, expect=(*h.expect, _put("muck", c.uid, None, _ref(f),
                                                 f"{c.name} cannot be taken: it goes to the "
                                                 "muck")))
 
@@ -1560,9 +1528,8 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
     if seat in h.dead and kind != "fold":
         after = h.dead_after.get(seat, "DRAW_WRONG_COUNT_AFTER_DRAW")
         what = "hand" if seat in h.dead_after else "fouled hand"
-        out.append(make_finding("REMEDY_NOT_FOLLOWED", seq, seats=[seat], fill={
-            "detail": f"Seat {seat} acted ({kind}) with a dead hand.",
-            "after": after, "wanted": f"seat {seat}'s {what} is dead: it folds"}))
+        out.append(not_followed(seq, f"Seat {seat} acted ({kind}) with a dead hand.", after,
+                                f"seat {seat}'s {what} is dead: it folds", seats=[seat]))
         kind = "fold"
     h = _close_turn(h, seq, out)
     h = _short_deal(h, seq, out)
@@ -1699,7 +1666,7 @@ def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
             # player's card)
             dealt = sum(1 for u in h.premature if u in h.cards and h.cards[u].zone != "burn")
             more = max(0, n - dealt)
-        asides = tuple(Expect("aside", None, None, after,
+        asides = tuple(_put("aside", None, None, after,
                               f"one card for each of the {n} players still in goes aside "
                               f"({n - more + k + 1} of {n}), then the burn")
                        for k in range(more))
@@ -1711,7 +1678,7 @@ def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
         left = len(h.variant.deck_cards) - h.draws
         if h.rules.stud_premature_removed == "reshuffled_at_final_street":
             left += len(h.aside)  # back into the stub for the final street (AZW r.16(4))
-        need = len(h.live) + 1 + sum(1 for x in h.expect if x.zone == "aside" and x.uid is None)
+        need = len(h.live) + 1 + sum(1 for x in h.expect if x.zone == "aside" and not x.uid)
         if left < need:
             f = make_finding("STUD_INSUFFICIENT_CARDS", seq, seats=list(h.live), fill={
                 "left": left, "players": len(h.live)}, setting=h.rules.stud_short_deck)
@@ -1807,7 +1774,7 @@ def _short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
             h = _run_or_keep(h, (HOLE, p, (None,)))
         h = replace(h, placeholders=_set(h.placeholders, seat, k))
         if seat == button:
-            h = replace(h, expect=(*h.expect, *(Expect(f"seat:{seat}", None, False, _ref(f),
+            h = replace(h, expect=(*h.expect, *(_put(f"seat:{seat}", None, False, _ref(f),
                                                        f"the button's missing card to seat "
                                                        f"{seat}") for _ in range(k))))
     return h
