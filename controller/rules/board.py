@@ -682,8 +682,10 @@ def _dealt_out(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
     the dealer left the seat out altogether: the first finding (first card to the wrong
     position, or one card short) is refined to the seat dealt out (roberts-rules-v11.txt,
     Section 3, Misdeals, r.2(j)). Either way it is a misdeal; the redeal is the same."""
-    first = deal.cards[deal.skipped]
+    first = deal.cards.get(deal.skipped)
     deal = replace(deal, skipped="")
+    if first is None:  # that card was taken out of the count since (boxed): judge this one
+        return _judge_hole(deal, c, zone, out)
     if c.n != first.n + 1 or zone != f"seat:{deal.target(c.n + 1)}":
         return deal
     seat = deal.target(first.n)

@@ -333,6 +333,16 @@ def test_a_seat_left_during_a_hand_it_was_dealt_is_not_a_crash_at_the_hands_end(
     assert sorted(state.seating.seats) == [2, 3]
 
 
+def test_a_card_that_passed_its_seat_then_boxed_is_not_a_crash_at_the_next_card() -> None:
+    # Found by bench.fuzz's million-stream run (issue 9, batch 5): the card that passed its seat
+    # was keyed boxed (out of the count), and the next card's dealt-out check looked it up.
+    path = Path(__file__).parent / "regressions" / "skipped_card_boxed.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
+    state, steps = _replay("\n".join(lines))
+    assert _codes(steps) == [(6, "MISDEAL_FIRST_CARD_WRONG_POSITION"), (7, "BOXED_CARD_SINGLE")]
+    assert state.phase == "preflop"
+
+
 # The suite's longest test (102,000 streams, about 3 minutes on an idle 2-core machine): the
 # default 300 s a test is too tight for it on a busy machine.
 @pytest.mark.timeout(900)
