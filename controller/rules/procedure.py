@@ -33,36 +33,103 @@ finding voids the hand: the monitor stops judging until ``misdeal.declared``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
-from typing import TypeVar
 
 from controller.rules import board, engine
-from controller.rules.catalogue import CATALOGUE, make_finding
+from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
+from controller.rules.game_hand import (
+    BOARD,
+    BRING_IN,
+    CALL,
+    FIVE_BURN,
+    FOLD,
+    HOLE,
+    POST_NAMES,
+    RAISE,
+    CardSeen,
+    Cmd,
+    GameHand,
+    Slot,
+    _build,
+    _counted,
+    _feed,
+    _flag,
+    _put,
+    _rebuilt,
+    _ref,
+    _run,
+    _run_or_keep,
+    _set,
+    _street_name,
+    _unexpected,
+    _unfeed,
+    _with,
+    expected,
+    is_void,
+)
 from controller.rules.house_rules import Settings
 from controller.rules.initial_deal import KILLED, LOWBALL_MISDEALS, MISSED_BLIND, wrong_place
 from controller.rules.pots import PotAward
-from controller.rules.remedy import PUT, Step, not_followed, went_to
-from controller.rules.remedy import zone_name as _zone_name
+from controller.rules.procedure_board import (
+    BoardBetting,
+    _board_draw,
+    _board_end,
+    _board_read,
+    _board_step,
+    _by_seat,
+    _foreign,
+    _sync_board,
+    _sync_street,
+)
+from controller.rules.procedure_draw import (
+    HAND_SIZE_AFTER_DRAW,
+    _close_turn,
+    _draw_exposed_deal,
+    _draw_exposed_on_draw,
+    _draw_extra,
+    _draw_request,
+    _short_deal,
+)
+from controller.rules.procedure_stud import (
+    _back_from_aside,
+    _premature,
+    _stud_exposed,
+    _stud_final_up,
+    _wrong_bring_in,
+)
+from controller.rules.remedy import not_followed, went_to
 from controller.rules.variants import JOKER, Variant, family
 
-# Exposed before the draw, the ranks a player must take (research §1.N table; RR Section 11
-# Ace-to-Five r.3, Deuce-to-Seven r.2, No-Limit and Pot-Limit Lowball r.2; Section 12 r.4; WSOP
-# Section 12 Badugi r.6). Any other exposed card is replaced once the deal is complete. None:
-# every exposed card is kept (draw high).
-MUST_TAKE: Mapping[str, str | None] = MappingProxyType({
-    "draw5": None, "draw5_jacks": None, "draw5_joker": None,  # RR Section 12 Draw High r.4
-    # RR Section 11 Ace-to-Five r.3 (limit): seven or under; WSOP: five or under (the house
-    # setting a5_exposed_take, A5_FIVE_OR_UNDER)
-    "a5_lowball": "A234567",
-    "27_single": "23457",  # RR Section 11 NL/PL Lowball r.2(b)
-    "27_triple": "23457",  # RR Section 11 Deuce-to-Seven r.2
-    "badugi": "A234",  # WSOP Section 12 Badugi r.6
-})
-A5_FIVE_OR_UNDER = "A2345"  # WSOP Section 11 Ace-to-Five r.3
-HAND_SIZE_AFTER_DRAW = {"badugi": 4}  # every other draw game: five (RR Section 11 r.12)
-FIVE_BURN = "the burn before the last player's fifth card"
+# The monitor's interface: what the table layer (table.py, view.py) and the tests use.
+__all__ = [
+    "POST_NAMES",
+    "RAISE",
+    "GameHand",
+    "action",
+    "betting_over",
+    "boxed",
+    "cards_out",
+    "current_bet",
+    "draw",
+    "end",
+    "expectation",
+    "expected",
+    "exposed",
+    "first_command",
+    "is_void",
+    "kill",
+    "leave",
+    "moving_on",
+    "read",
+    "restake",
+    "set_void",
+    "stand",
+    "start",
+    "starting_hands_out",
+    "stub_shuffled",
+]
 
 # The engine's house settings at the live table: the cardroom defaults. One shared instance: the
 # engine caches each hand's forced-bet layout by it.
@@ -74,236 +141,6 @@ _HOUSES: Mapping[str, engine.HouseSettings] = MappingProxyType({
     "five": engine.HouseSettings(sevens_rule=5),
     "off": engine.HouseSettings(sevens_rule=0),
 })
-# Command kinds in the engine log.
-HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE = (
-    "hole", "board", "discard", "fold", "call", "bring_in", "raise")
-Cmd = tuple[object, ...]
-_V = TypeVar("_V")
-
-
-@dataclass(frozen=True)
-class CardSeen:
-    """A tag seen in this hand."""
-
-    uid: str
-    card: str | None  # None: not in the registered deck
-    n: int  # draw ordinal (0 = the first card off the shoe)
-    seq: int  # the seq of its shoe.draw (or first read)
-    face_up: bool  # the shoe's orientation flag (or the dealer's exposed key)
-    betting_open: bool  # a betting round was open when it left the shoe
-    zone: str | None = None
-    judged: bool = False
-    fed: bool = False  # given to the engine as a card of a seat (or the board)
-    seat: int | None = None  # the seat it was given to
-    mucked: bool = False  # read in the muck after it was given to its seat
-
-    @property
-    def name(self) -> str:
-        return self.card or f"tag {self.uid}"
-
-
-def _put(zone: str, uid: str | None, face_up: bool | None, after: str, text: str) -> Step:
-    """A move a remedy calls for (``remedy.Step``): ``uid`` None: the next card off the shoe;
-    ``face_up`` None: either way up; ``after``: the finding; ``text``: the rule's words."""
-    return Step(PUT, zone, uid or "", face_up=face_up, after=after, text=text)
-
-
-@dataclass(frozen=True)
-class DrawTurn:
-    """One player's draw in progress."""
-
-    seat: int
-    asked: int
-    discards: tuple[str, ...] = ()  # uids read in the muck
-    given: int = 0
-    fed: bool = False  # the discard has been given to the engine
-
-
-@dataclass(frozen=True)
-class GameHand:
-    """One stud or draw hand as the monitor knows it."""
-
-    variant: Variant
-    seats: tuple[int, ...]  # dealt in, dealing order; engine position i is seats[i]
-    stacks: tuple[int, ...]  # before the forced bets, per position
-    stakes: engine.Stakes
-    house: engine.HouseSettings
-    rules: Settings  # the table's house rules (profile and overrides)
-    log: tuple[Cmd, ...] = ()
-    cards: Mapping[str, CardSeen] = field(default_factory=lambda: MappingProxyType({}))
-    draws: int = 0  # cards off the shoe
-    # (seat, kind, amount) forced posts still to come, as the engine posted them (a short stack
-    # posts what it has)
-    posts_due: tuple[tuple[int, str, int], ...] = ()
-    ticked: int = 0  # forced posts the console has entered
-    burned: int = -1  # the street whose burn is in (-1: none yet)
-    expect: tuple[Step, ...] = ()
-    # stud: a seat's next upcard comes face down (the remedy of an exposed down card), and why
-    face: Mapping[int, bool] = field(default_factory=lambda: MappingProxyType({}))
-    face_why: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
-    exposed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: n
-    exposed_deal: int = 0  # draw games: cards exposed by the dealer in the initial deal
-    owed: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # seat: cards
-    owed_after_deal: tuple[Step, ...] = ()  # expectations armed when the deal is complete
-    premature: tuple[str, ...] = ()  # stud: premature cards (uids) of this street
-    aside: tuple[str, ...] = ()  # stud: the cards read in the set-aside zone (uids)
-    premature_finding: str = ""
-    turn: DrawTurn | None = None  # draw games: the player drawing now
-    deferred: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
-    deferred_five: int | None = None  # the seat whose fifth card waits (RR Section 11 r.10)
-    last_asker: int | None = None  # draw games: the last player to ask for cards this round
-    # draw games: the cards each seat asked for on each draw so far (public at the table)
-    drawn: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
-    five_burned: int = -1  # draw games: the street whose five-card burn is in (RR §11 r.10)
-    dead: tuple[int, ...] = ()  # seats whose hands are dead (fouled), to fold
-    # why a dead seat is dead (the finding code), where it is not a fouled draw hand
-    dead_after: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
-    placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
-    boxed: tuple[str, ...] = ()  # boxed cards of the initial deal (uids)
-    relaxed: bool = False  # the stub ran short: the dealer reshuffles; order is not judged
-    void: bool = False
-    off: str = ""
-    acted: bool = False  # a voluntary action has been taken (not a post)
-    # Board games: the dealing procedure (board.py) keeps the cards; the engine is given
-    # placeholders (its betting and streets need only the counts) and the cards at the end.
-    deal: board.Deal | None = None
-    fed_board: int = 0  # board placeholders given to the engine
-    bet_street: int = 0  # the current (or last) betting round opened
-    street_acts: int = 0  # voluntary actions on that round
-    jokers: tuple[str, ...] = ()  # board games: joker tags drawn (scraps of paper, not cards)
-    discarded: tuple[str, ...] = ()  # Pineapple: the discards given to the engine (uids)
-    # board games: the seat each card was last read in (a Pineapple discard may be a
-    # replacement card, RR Section 5 r.1, which is no card of the starting hand)
-    last_seat: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    retrieved: tuple[int, ...] = ()  # stud, draw: seats whose folded hand was read back
-    # the seats not dealt in: why, and the missed blinds each owes (the table layer's word)
-    not_dealt: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
-    owes_blinds: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
-    _engine: engine.Hand | None = field(default=None, compare=False, repr=False)
-
-    # --- the engine ---------------------------------------------------------------------------
-
-    @property
-    def eng(self) -> engine.Hand:
-        """The engine after the log (read-only: commands go through ``_run``, onto a copy)."""
-        if self._engine is None:  # pragma: no cover - every constructor path builds it
-            return _build(self.variant, self.stakes, self.stacks, self.house, self.log)
-        return self._engine
-
-    def pos(self, seat: int) -> int | None:
-        try:
-            return self.seats.index(seat)
-        except ValueError:
-            return None
-
-    @property
-    def tournament(self) -> bool:
-        return self.rules.tournament
-
-    @property
-    def family(self) -> str:
-        return family(self.variant)
-
-    @property
-    def street(self) -> int:
-        return self.eng.street
-
-    @property
-    def to_act(self) -> int | None:
-        a = self.eng.actor
-        return None if a is None else self.seats[a]
-
-    @property
-    def live(self) -> tuple[int, ...]:
-        e = self.eng
-        return tuple(s for i, s in enumerate(self.seats) if not e.folded[i])
-
-    @property
-    def betting_open(self) -> bool:
-        return self.eng.actor is not None
-
-    @property
-    def betting_over(self) -> bool:
-        return self.eng.betting_over
-
-    def in_zone(self, zone: str) -> tuple[str, ...]:
-        if self.deal is not None:
-            return self.deal.in_zone(zone)
-        return tuple(c.name for c in self.cards.values() if c.zone == zone)
-
-    def hole(self, seat: int) -> tuple[str, ...]:
-        return self.in_zone(f"seat:{seat}")
-
-    def face_up(self, seat: int) -> tuple[str, ...]:
-        """Stud: the seat's cards lying face up, in the order dealt, as the shoe's flag and the
-        dealer's exposed key say (a card the plan deals up but the remedy of an exposed down
-        card deals down is not among them; the exposed down card is)."""
-        if self.deal is not None:
-            return ()
-        zone = f"seat:{seat}"
-        return tuple(c.name for c in sorted(self.cards.values(), key=lambda c: c.n)
-                     if c.zone == zone and c.face_up)
-
-    def upcards(self, seat: int) -> tuple[str, ...]:
-        p = self.pos(seat)
-        if p is None:
-            return ()
-        return tuple(c for c in self.eng.upcards(p) if c is not None)
-
-
-def _execute(h: engine.Hand, cmd: Cmd) -> None:
-    kind = cmd[0]
-    if kind == HOLE:
-        h.deal_hole(int(str(cmd[1])), list(cmd[2]))  # type: ignore[call-overload]
-    elif kind == BOARD:
-        h.deal_board(list(cmd[1]))  # type: ignore[call-overload]
-    elif kind == DISCARD:
-        h.stand_pat_or_discard(int(str(cmd[1])), list(cmd[2]))  # type: ignore[call-overload]
-    elif kind == FOLD:
-        h.fold(int(str(cmd[1])))
-    elif kind == CALL:
-        h.check_or_call(int(str(cmd[1])))
-    elif kind == BRING_IN:
-        h.post_bring_in(int(str(cmd[1])))
-    elif kind == RAISE:
-        h.complete_bet_or_raise_to(int(str(cmd[1])), int(str(cmd[2])))
-    elif kind == "kill":
-        h.kill(int(str(cmd[1])))
-
-
-def _run(h: GameHand, cmd: Cmd) -> GameHand:
-    """Apply one engine command to a copy; IllegalAction propagates to the caller."""
-    e = h.eng.copy()
-    _execute(e, cmd)
-    return replace(h, log=(*h.log, cmd), _engine=e)
-
-
-def _build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
-           house: engine.HouseSettings, log: Sequence[Cmd]) -> engine.Hand:
-    """The engine's hand rebuilt from a log of commands it accepted once (``Hand.replay``: an
-    open made before a hole card was known stays made once the card is known)."""
-    e = engine.Hand(variant, stakes, list(stacks), house)
-
-    def commands(hand: engine.Hand) -> None:
-        for cmd in log:
-            _execute(hand, cmd)
-
-    e.replay(commands)
-    return e
-
-
-def _rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:
-    """The hand with a rewritten log (a placeholder card replaced by the card itself, a card
-    or a player taken out). A log that no longer replays (the card is already in play
-    elsewhere: a stub reshuffled after a short deck, where cards are taken as they land) leaves
-    the hand as it was: the change is not made."""
-    try:
-        return replace(h, log=log, _engine=_build(h.variant, h.stakes, h.stacks, h.house, log))
-    except (engine.IllegalAction, ValueError):
-        return h
-
-
-# --- starting a hand ------------------------------------------------------------------------------
 
 
 def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
@@ -385,165 +222,6 @@ def _as_posted(posts: Sequence[tuple[int, str, int, bool]], seats: Sequence[int]
     return tuple(due)
 
 
-# --- board games: the dealing procedure of board.py on the engine's betting -----------------------
-
-
-@dataclass(frozen=True)
-class BoardBetting:
-    """The engine's betting as the board procedure sees it (``board.BettingView``)."""
-
-    h: GameHand
-
-    @property
-    def rounds_done(self) -> int:
-        # the engine's street is the round open now, or the street whose cards are awaited
-        # once the rounds before it are complete
-        return self.h.eng.street
-
-    @property
-    def no_more_betting(self) -> bool:
-        e = self.h.eng
-        return e.is_over or e.betting_over
-
-    @property
-    def hand_over(self) -> bool:
-        return len(self.h.live) <= 1
-
-    @property
-    def street(self) -> int:
-        return self.h.bet_street
-
-    @property
-    def actions(self) -> int:
-        return self.h.street_acts
-
-    @property
-    def to_act(self) -> int | None:
-        return self.h.to_act
-
-    @property
-    def post_due(self) -> tuple[int, str] | None:
-        if not self.h.posts_due:
-            return None
-        seat, kind, _ = self.h.posts_due[0]
-        return seat, POST_NAMES.get(kind, kind)
-
-
-def _sync_street(h: GameHand) -> GameHand:
-    """A betting round has opened on a new street: its action count starts again."""
-    e = h.eng
-    if e.actor is not None and e.street != h.bet_street:
-        return replace(h, bet_street=e.street, street_acts=0)
-    return h
-
-
-def _sync_discards(h: GameHand) -> GameHand:
-    """Pineapple: the seat due to discard has thrown a card into the muck: that is its discard
-    (JPN Pineapple: "discard one", in turn). A card thrown before the seat's turn counts when the
-    turn comes."""
-    d = h.deal
-    while d is not None:
-        e = h.eng
-        p = e.discarder
-        if p is None:
-            break
-        seat = h.seats[p]
-        home = f"seat:{seat}"
-        uid = next((u for u in d.sequence if u not in h.discarded and d.cards[u].zone == "muck"
-                    and (d.cards[u].home == home or h.last_seat.get(u) == seat)), None)
-        if uid is None:
-            break
-        try:
-            h = _run(h, (DISCARD, p, (None,)))
-        except engine.IllegalAction:  # pragma: no cover - the engine named the discarder
-            break
-        h = replace(h, discarded=(*h.discarded, uid))
-    return h
-
-
-def _sync_board(h: GameHand) -> GameHand:
-    """Board games: give the engine the street's board (as placeholders) once its cards are on
-    the board and the betting before them is over, so the next round opens; and the Pineapple
-    discards as they are made."""
-    d = h.deal
-    if d is None:
-        return h
-    on_board = len(d.board)
-    while True:
-        h = _sync_discards(h)
-        e = h.eng
-        need = e.board_needed
-        if e.is_over or e.actor is not None or not need or on_board < h.fed_board + need:
-            break
-        try:
-            h = _run(h, (BOARD, (None,) * need))
-        except engine.IllegalAction:  # pragma: no cover - the engine asked for these cards
-            break
-        h = replace(h, fed_board=h.fed_board + need)
-    return _sync_street(h)
-
-
-def _board_step(h: GameHand, d: board.Deal, out: list[Finding]) -> tuple[GameHand, list[Finding]]:
-    return _sync_board(replace(h, deal=d)), out
-
-
-def _board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
-                ) -> tuple[GameHand, list[Finding]]:
-    assert h.deal is not None
-    if card == JOKER and h.variant.deck != "joker":
-        if uid in h.jokers:
-            return h, []
-        # roberts-rules-v11.txt, Section 3, Irregularities, r.8: "A joker that appears in a game
-        # where it is not used is treated as a scrap of paper."
-        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, cards=[JOKER],
-                         fill={"where": "where it was going"})
-        return replace(h, jokers=(*h.jokers, uid)), [f]
-    d, out = board.draw(h.deal, uid, card, face_up, seq, BoardBetting(h), deck)
-    h = replace(h, deal=d)
-    if not out:
-        h = _foreign(h, card, seq, out)
-    return _sync_board(h), out
-
-
-def _foreign(h: GameHand, card: str | None, seq: int, out: list[Finding]) -> GameHand:
-    """A card of the registered deck that this game's deck does not hold (a two to five at
-    six-plus hold'em): the wrong deck is in play (jamies-poker-notes.md, Six Plus Hold'em;
-    roberts-rules-v11.txt, Section 3, Irregularities, r.3)."""
-    if card is None or card == JOKER or card in h.variant.deck_cards or is_void(h):
-        return h
-    f = make_finding("CARD_NOT_IN_GAME_DECK", seq, cards=[card], fill={
-        "game": h.variant.name, "deck_size": len(h.variant.deck_cards)})
-    out.append(f)
-    if h.deal is not None:
-        return replace(h, deal=replace(h.deal, void=True, off=f.code, remedy=None))
-    return replace(h, void=True, off=f.code, expect=())
-
-
-def _board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
-                ) -> tuple[GameHand, list[Finding]]:
-    assert h.deal is not None
-    if uid in h.jokers:
-        return h, []  # the joker is a scrap of paper: its moves are not dealing
-    out: list[Finding] = []
-    if uid not in h.deal.cards:
-        # The shoe did not report this card: count it as drawn now, then read.
-        h, out = _board_draw(h, uid, card, False, seq, deck)
-        if uid in h.jokers:
-            return h, out
-    assert h.deal is not None
-    if zone.startswith("seat:") and zone[5:].isdigit():
-        h = replace(h, last_seat=_set_str(h.last_seat, uid, int(zone[5:])))
-    assert h.deal is not None
-    d, more = board.read(h.deal, uid, zone, seq)
-    return _board_step(h, d, out + more)
-
-
-def _set_str(m: Mapping[str, int], key: str, value: int) -> Mapping[str, int]:
-    d = dict(m)
-    d[key] = value
-    return MappingProxyType(d)
-
-
 def stub_shuffled(h: GameHand) -> GameHand:
     """The stub was reshuffled during the hand (a remedy's reshuffle)."""
     if h.deal is not None:
@@ -573,14 +251,6 @@ def restake(h: GameHand, posts: Sequence[tuple[int, str, int, bool]], *, after: 
     except (engine.IllegalAction, ValueError):
         return None
     return _sync_street(replace(h, stakes=fresh.stakes, posts_due=(), _engine=e))
-
-
-# --- what the table layer asks of a hand ----------------------------------------------------------
-
-
-def is_void(h: GameHand) -> bool:
-    """A misdeal-level finding holds the hand void until ``misdeal.declared``."""
-    return h.deal.void if h.deal is not None else h.void
 
 
 def set_void(h: GameHand, void: bool) -> GameHand:
@@ -635,107 +305,6 @@ def first_command(before: GameHand, after: GameHand) -> Cmd | None:
     return after.log[len(before.log)] if len(after.log) > len(before.log) else None
 
 
-# --- findings helpers -----------------------------------------------------------------------------
-
-
-def _flag(h: GameHand, f: Finding, out: list[Finding]) -> GameHand:
-    out.append(f)
-    if CATALOGUE[f.code].severity == "misdeal":
-        return replace(h, void=True, off=f.code, expect=())
-    return h
-
-
-def _ref(f: Finding) -> str:
-    return f"{f.code} (seq {f.seq})"
-
-
-def _with(h: GameHand, c: CardSeen) -> GameHand:
-    cards = dict(h.cards)
-    cards[c.uid] = c
-    return replace(h, cards=MappingProxyType(cards))
-
-
-def _set(m: Mapping[int, _V], key: int, value: _V | None) -> Mapping[int, _V]:
-    d: dict[int, _V] = dict(m)
-    if value is None:
-        d.pop(key, None)
-    else:
-        d[key] = value
-    return MappingProxyType(d)
-
-
-# --- what comes next ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Slot:
-    """The next card the procedure expects: a burn, a card to a seat (face up or down), the
-    stud common card, or nothing (betting, a draw declaration, or the hand is over)."""
-
-    kind: str  # "burn", "seat", "board", "none"
-    seat: int | None = None
-    face_up: bool = False
-    why: str = ""
-
-
-def expected(h: GameHand) -> Slot:
-    """What the procedure expects of the next card off the shoe (remedies aside)."""
-    e = h.eng
-    if h.void or e.is_over:
-        return Slot("none", why="the hand is over")
-    if e.actor is not None:
-        return Slot("none", why="the betting round is open")
-    st = e.street
-    street = h.variant.streets[st]
-    if h.family == "draw" and street.draw:
-        return _expected_draw(h)
-    if street.burn and h.burned != st and not h.relaxed:
-        return Slot("burn")
-    if e.board_needed:
-        return Slot("board")
-    best: tuple[int, int] | None = None
-    for i, seat in enumerate(h.seats):
-        need = e.hole_needed(i) - h.owed.get(seat, 0)
-        if need > 0 and (best is None or need > best[0]):
-            best = (need, i)
-    if best is None:
-        if h.owed:
-            seat = min(h.owed, key=lambda s: h.seats.index(s))
-            return Slot("seat", seat, False, why="the replacement of an exposed card")
-        return Slot("none", why="no card is due")
-    need, i = best
-    flags = street.hole
-    up = flags[len(flags) - e.hole_needed(i)] if flags else False
-    seat = h.seats[i]
-    up = bool(h.face.get(seat, up))
-    return Slot("seat", seat, up)
-
-
-def _expected_draw(h: GameHand) -> Slot:
-    e = h.eng
-    t = h.turn
-    if t is not None:
-        # RR Section 11 r.10: four consecutive cards (the house setting draw_max_consecutive;
-        # JPN Five Card Draw: five, research D-20)
-        limit = h.rules.draw_max_consecutive if t.asked == 5 else t.asked
-        if t.given < min(limit, t.asked - h.deferred.get(t.seat, 0)):
-            if h.burned != e.street:
-                return Slot("burn")
-            return Slot("seat", t.seat, False)
-    if e.discarder is not None and not (t is not None and not t.fed
-                                        and h.seats[e.discarder] == t.seat):
-        # no card until the next player asks; deferred cards wait for everybody
-        return Slot("none", why=f"seat {h.seats[e.discarder]} to say how many cards")
-    if h.deferred:
-        seat = min(h.deferred, key=lambda s: h.seats.index(s))
-        if seat == h.last_asker and h.five_burned != e.street and h.deferred_five == seat:
-            # "If the last player wishes to draw five new cards, four are dealt right away, and a
-            # card is burned before the player receives a fifth card." (RR Section 11 r.10)
-            return Slot("burn", why=FIVE_BURN)
-        return Slot("seat", seat, False, why="the card held back until everybody drew")
-    return Slot("none", why="no card is due")
-
-
 def expectation(h: GameHand) -> str:
     """A short sentence of what the monitor expects next (the dealer's screen)."""
     if h.deal is not None:
@@ -757,9 +326,6 @@ def expectation(h: GameHand) -> str:
     if h.to_act is not None:
         return f"Seat {h.to_act} to act."
     return s.why.capitalize() + "." if s.why else ""
-
-
-# --- cards ----------------------------------------------------------------------------------------
 
 
 def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
@@ -813,16 +379,6 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
             h = _flag(h, make_finding("DUPLICATE_CARD", seq, seats=held_at, cards=[card]), out)
             return _with(h, replace(c, judged=True)), out
     return _with(h, c), out
-
-
-def _back_from_aside(h: GameHand, old: CardSeen) -> bool:
-    """Stud under the house setting ``stud_premature_removed`` = ``reshuffled_at_final_street``
-    (AZW Section 3 r.16(4), research D-12): "Once the final street is reached, the premature and
-    additional cards set to the side are placed back into the stub. The stub is re-shuffled
-    then the final street is dealt." A card set aside drawn again then is a new card."""
-    return (h.rules.stud_premature_removed == "reshuffled_at_final_street"
-            and h.family == "stud" and old.uid in h.aside and old.zone in ("aside", None)
-            and h.eng.street == len(h.variant.streets) - 1)
 
 
 def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
@@ -909,38 +465,6 @@ def _fulfil(h: GameHand, c: CardSeen, zone: str) -> GameHand:
     return h
 
 
-def _feed(h: GameHand, c: CardSeen, seat: int) -> GameHand:
-    """Give the card to the engine as this seat's next card."""
-    p = h.pos(seat)
-    if p is None or c.card is None:
-        return h
-    if h.turn is not None and h.turn.seat == seat and not h.turn.fed:
-        h = _feed_discard(h)
-    owed = h.owed.get(seat, 0)
-    replacing = owed > 0 and h.eng.hole_needed(p) - owed <= 0
-    if h.placeholders.get(seat):
-        # the card a short hand was missing (RR Section 12 r.5): put it in its placeholder
-        log = list(h.log)
-        for i, cmd in enumerate(log):
-            if cmd[0] == HOLE and cmd[1] == p and cmd[2] == (None,):
-                log[i] = (HOLE, p, (c.card,))
-                break
-        rebuilt = _rebuilt(h, tuple(log))
-        if rebuilt is h:
-            return h  # the card cannot go in its placeholder (it is in play elsewhere)
-        h = replace(rebuilt, placeholders=_set(h.placeholders, seat,
-                                               h.placeholders[seat] - 1 or None))
-    else:
-        try:
-            h = _run(h, (HOLE, p, (c.card,)))
-        except engine.IllegalAction:
-            return h
-    h = _with(h, replace(h.cards[c.uid], fed=True, seat=seat))
-    if replacing:
-        h = replace(h, owed=_set(h.owed, seat, owed - 1 or None))
-    return h
-
-
 def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
     """The first zone read of a card off the shoe, against what is expected now."""
     if h.void or c.card is None or (c.card == JOKER and h.variant.deck != "joker"):
@@ -1006,21 +530,6 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
     return _unexpected(h, c, zone, seq, out, slot.why or "no card is due now")
 
 
-def _run_or_keep(h: GameHand, cmd: Cmd) -> GameHand:
-    try:
-        return _run(h, cmd)
-    except engine.IllegalAction:
-        return h
-
-
-def _unexpected(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
-                why: str) -> GameHand:
-    detail = f"{c.name} went to {_zone_name(zone)}, but {why}."
-    out.append(make_finding("UNEXPECTED_CARD", seq, cards=[c.name], fill={"detail": detail},
-                            message=detail))
-    return h
-
-
 def _arm(h: GameHand) -> GameHand:
     """Expectations that wait for the deal: armed once only the owed cards are missing."""
     if not h.owed_after_deal or h.eng.street != 0:
@@ -1068,45 +577,6 @@ def _to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Findi
         return _draw_exposed_on_draw(h, c, seat, seq, out)
     h = _feed(h, c, seat)
     return _counted(h, seat)
-
-
-def _counted(h: GameHand, seat: int) -> GameHand:
-    """A replacement card given on the draw: count it for the player drawing (or held back)."""
-    t = h.turn
-    if h.family != "draw" or (h.eng.street == 0 and t is None):
-        return h
-    if t is not None and t.seat == seat and t.given < t.asked - h.deferred.get(seat, 0):
-        return replace(h, turn=replace(t, given=t.given + 1))
-    if seat in h.deferred:
-        left = h.deferred[seat] - 1
-        h = replace(h, deferred=_set(h.deferred, seat, left or None))
-        if t is not None and t.seat == seat:
-            h = replace(h, turn=replace(t, given=t.given + 1))
-    return h
-
-
-def _premature(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
-    """Stud: a card dealt while the betting round is open (roberts-rules-v11.txt, Section 8,
-    r.14): the premature card(s) are eliminated from play; once the round is over, one more
-    card for each player still active is eliminated too; then the dealer burns and play
-    resumes. Cards go to the set-aside zone (held off to the side in case the stub runs out)."""
-    name = _street_name(h.eng.street + 1)  # the street dealt early
-    if not h.premature_finding:
-        f = make_finding("STUD_PREMATURE_STREET", seq, cards=[c.name], fill={
-            "street": name, "betting": _street_name(h.eng.street)},
-            setting=h.rules.stud_premature_removed)
-        out.append(f)
-        h = replace(h, premature_finding=_ref(f))
-    h = replace(h, premature=(*h.premature, c.uid))
-    if zone.startswith("seat:"):
-        h = replace(h, expect=(*h.expect, _put(
-            "aside", c.uid, None, h.premature_finding,
-            f"{c.name} is eliminated from play: put it aside")))
-    return h
-
-
-def _street_name(st: int) -> str:
-    return ("third", "fourth", "fifth", "sixth", "seventh")[st] if 0 <= st < 5 else "last"
 
 
 def _burn_error(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding], *,
@@ -1159,230 +629,6 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
         # (RR Section 3, Misdeals, r.1), and the engine needs every card of it.
         h = _feed(h, c, landed)
     return _flag(h, f, out)
-
-
-def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
-                  fed: bool = False) -> GameHand:
-    """A third-street down card exposed by the dealer, dealt face up or keyed after it landed
-    (``fed``: already given to the seat) (roberts-rules-v11.txt, Section 8, r.1). Whether it is
-    a misdeal is the house setting ``stud_exposed_downcard`` (research D-15): RR's cash rule
-    and its tournament misdeal, AZW's misdeal always, or the cash rule always."""
-    mode = h.rules.stud_exposed_downcard
-    if mode == "misdeal" or (mode == "misdeal_in_tournament" and h.tournament):
-        # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)" (RR); "in
-        # stud, if any of the players' 2 down cards are exposed by dealer error" (AZW TDA #34)
-        return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
-                                     seats=[seat], cards=[c.name], setting=mode), out)
-    count = h.exposed.get(seat, 0) + 1
-    h = replace(h, exposed=_set(h.exposed, seat, count))
-    if count == 1:
-        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name],
-                         setting=mode if h.tournament else "")
-        out.append(f)
-        h = replace(h, face=_set(h.face, seat, False), face_why=_set(h.face_why, seat, _ref(f)))
-        return h if fed else _feed(h, c, seat)
-    first = [o.name for o in h.cards.values() if o.seat == seat and o.face_up and o.uid != c.uid]
-    f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat],
-                     cards=[*first, c.name], fill={"ante": _ante_of(h, seat)})
-    out.append(f)
-    if len(h.seats) <= 2:
-        # NIS: with two players a dead hand leaves no game; the floor redeals
-        return replace(h, void=True, off=f.code)
-    return _without(h, seat)
-
-
-def _ante_of(h: GameHand, seat: int) -> int:
-    p = h.pos(seat)
-    return h.stakes.antes[p] if p is not None and p < len(h.stakes.antes) else 0
-
-
-def _without(h: GameHand, seat: int) -> GameHand:
-    """The hand with a dead seat taken out before any betting: its ante goes back (RR Section 8
-    r.1, "you have a dead hand and receive your ante back") and it is dealt no more cards."""
-    p = h.seats.index(seat)
-
-    def drop(t: tuple[int, ...]) -> tuple[int, ...]:
-        return t[:p] + t[p + 1:] if len(t) > p else t
-
-    log: list[Cmd] = []
-    for cmd in h.log:
-        if cmd[0] == HOLE:
-            q = int(str(cmd[1]))
-            if q == p:
-                continue
-            cmd = (HOLE, q - 1 if q > p else q, cmd[2])
-        log.append(cmd)
-    stakes = replace(h.stakes, antes=drop(h.stakes.antes),
-                     blinds_or_straddles=drop(h.stakes.blinds_or_straddles))
-    cards = {u: (replace(c, fed=False) if c.seat == seat else c) for u, c in h.cards.items()}
-    new = replace(h, seats=drop(h.seats), stacks=drop(h.stacks), stakes=stakes,
-                  cards=MappingProxyType(cards), dead=(*h.dead, seat),
-                  posts_due=tuple(x for x in h.posts_due if x[0] != seat),
-                  face=_set(h.face, seat, None))
-    return _rebuilt(new, tuple(log))
-
-
-def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
-                   ) -> GameHand:
-    """The seventh-street card dealt face up (roberts-rules-v11.txt, Section 8, r.16, r.17)."""
-    p = h.seats.index(seat)
-    if h.eng.stacks[p] == 0:
-        f = make_finding("STUD_ALLIN_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name])
-        out.append(f)
-        return h
-    live = h.live
-    waiting = [s for s in live if s != seat and h.eng.hole_needed(h.seats.index(s)) > 0]
-    first = len(waiting) == len(live) - 1  # nobody has a last card yet: the first one
-    # r.17(b): heads-up, the first player's final card up: the second's is dealt up too; with
-    # more than two, RR r.17(a) deals the rest down, WSOP r.17(a) up when it was the first
-    rest_up = (len(live) == 2 and bool(waiting)) or (
-        len(live) > 2 and first and h.rules.stud_last_card_up == "rest_up_if_first")
-    f = make_finding("STUD_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name], fill={
-        "rest": "face up" if rest_up else "face down",
-        "others": ", ".join(str(s) for s in waiting) or "none"})
-    out.append(f)
-    if rest_up:
-        return replace(h, face=MappingProxyType({**h.face, **{s: True for s in waiting}}),
-                       face_why=MappingProxyType({**h.face_why,
-                                                  **{s: _ref(f) for s in waiting}}))
-    return h
-
-
-def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
-                       fed: bool = False) -> GameHand:
-    """A card of the initial deal dealt face up in a draw game. The misdeal list applies (RR
-    Section 11 r.1, Section 12 r.3): the first or second card, or a second exposed card, is a
-    misdeal; otherwise the game's table says whether the player must take it or it is replaced
-    once the deal is complete (MUST_TAKE)."""
-    count = h.exposed_deal + 1
-    h = replace(h, exposed_deal=count)
-    if c.n < 2:
-        return _flag(h, make_finding("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", seq, seats=[seat],
-                                     cards=[c.name],
-                                     fill={"ordinal": ("first", "second")[c.n]}), out)
-    if count >= 2:
-        shown = [o.name for o in h.cards.values() if o.face_up and o.judged and o.zone
-                 and o.zone.startswith("seat:")]
-        return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_CARDS_EXPOSED", seq,
-                                     cards=shown or [c.name]), out)
-    return _predraw_exposed(h, c, seat, seq, out, fed=fed)
-
-
-def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
-                     fed: bool) -> GameHand:
-    must = MUST_TAKE.get(h.variant.id)
-    if h.variant.id == "a5_lowball" and h.rules.a5_exposed_take == "five_or_under":
-        must = A5_FIVE_OR_UNDER
-    rank = (c.card or "?")[0]
-    take = must is None or rank in must
-    if take:
-        what = f"seat {seat} must take {c.name}: the player has no option"
-    else:
-        what = (f"{c.name} is replaced once the deal is complete: it goes to the burn and the "
-                f"next card off the deck goes to seat {seat}")
-    f = make_finding("DRAW_PREDRAW_EXPOSED_CARD", seq, seats=[seat], cards=[c.name],
-                     fill={"what": what, "game": h.variant.name})
-    out.append(f)
-    if take:
-        return h if fed else _feed(h, c, seat)
-    if fed:
-        h = _unfeed(h, c)
-    return replace(h, owed=_set(h.owed, seat, h.owed.get(seat, 0) + 1),
-                   owed_after_deal=(*h.owed_after_deal,
-                                    _put("burn", c.uid, None, _ref(f),
-                                           f"{c.name} goes to the burn"),
-                                    _put(f"seat:{seat}", None, False, _ref(f),
-                                           f"the next card goes to seat {seat}, face down")))
-
-
-def _unfeed(h: GameHand, c: CardSeen) -> GameHand:
-    """Take a card back out of the engine (an exposed card that must not be taken)."""
-    log = list(h.log)
-    for i in range(len(log) - 1, -1, -1):
-        cmd = log[i]
-        if cmd[0] == HOLE and cmd[2] == (c.card,):
-            del log[i]
-            break
-    else:
-        return h
-    h = _with(h, replace(c, fed=False, seat=None))
-    return _rebuilt(h, tuple(log))
-
-
-def _draw_exposed_on_draw(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
-                          ) -> GameHand:
-    """A replacement card dealt face up (roberts-rules-v11.txt, Section 11 Lowball r.9, Section
-    12 Draw High r.8: "On the draw, an exposed card cannot be taken. The draw is completed to
-    each player in order, and then the exposed card is replaced.")."""
-    if h.turn is not None and h.turn.seat == seat and not h.turn.fed:
-        h = _feed_discard(h)  # the player did discard: only the exposed card is not taken
-    others = [s for s in h.live if s != seat]
-    f = make_finding("DRAW_EXPOSED_ON_DRAW", seq, seats=[seat], cards=[c.name], fill={
-        "others": ", ".join(str(s) for s in others) or "none"})
-    out.append(f)
-    h = replace(h, deferred=_set(h.deferred, seat, h.deferred.get(seat, 0) + 1))
-    return replace(h, expect=(*h.expect, _put("muck", c.uid, None, _ref(f),
-                                                f"{c.name} cannot be taken: it goes to the "
-                                                "muck")))
-
-
-def _draw_extra(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding],
-                due: int | None) -> GameHand:
-    """A card to a seat during the draw that is not the card due."""
-    t = h.turn
-    if t is not None and seat == t.seat and t.asked == 5 and t.given == 4 and due != seat:
-        # RR Section 11 r.10: four at once, the fifth after everyone else has drawn
-        f = make_finding("DRAW_FIVE_CARDS_RULE", seq, seats=[seat], cards=[c.name])
-        out.append(f)
-        h = replace(h, deferred=_set(h.deferred, seat, None))
-        h = _feed(h, c, seat)
-        return replace(h, turn=replace(t, given=5), deferred_five=None)
-    last = t.seat if t is not None else None
-    if seat == last or (t is None and h.eng.street > 0 and seat in h.live):
-        held = len(h.hole(seat))
-        size = HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5)
-        f = make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[seat], cards=[c.name],
-                         fill={"held": held, "size": size})
-        out.append(f)
-        return replace(h, dead=(*h.dead, seat))
-    why = f"the next card was due to seat {due}" if due else "no card is due now"
-    return _unexpected(h, c, f"seat:{seat}", seq, out, why)
-
-
-def _feed_discard(h: GameHand) -> GameHand:
-    """Give the engine the discard of the player drawing now: the cards read in the muck, then
-    (for any not read) the seat's cards no longer read in its zone, then its oldest cards."""
-    t = h.turn
-    if t is None or t.fed:
-        return h
-    p = h.pos(t.seat)
-    if p is None:
-        return h
-    want = t.asked - h.placeholders.get(t.seat, 0)
-    held = [x for x in h.eng.holes[p]]
-    picked: list[str | None] = []
-    names = [h.cards[u].card for u in t.discards if u in h.cards]
-    for name in names:
-        if name in held and len(picked) < want:
-            held.remove(name)
-            picked.append(name)
-    gone = [x.card for x in h.cards.values() if x.seat == t.seat and x.zone != f"seat:{t.seat}"]
-    for name in gone:
-        if name in held and len(picked) < want:
-            held.remove(name)
-            picked.append(name)
-    while len(picked) < want and held:
-        picked.append(held.pop(0))
-    picked += [None] * h.placeholders.get(t.seat, 0)
-    try:
-        h = _run(h, (DISCARD, p, tuple(picked)))
-    except engine.IllegalAction:
-        return replace(h, turn=replace(t, fed=True))
-    return replace(h, turn=replace(t, fed=True),
-                   placeholders=_set(h.placeholders, t.seat, None))
-
-
-# --- dealer keys ----------------------------------------------------------------------------------
 
 
 def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Finding]]:
@@ -1478,16 +724,6 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
                                      cards=[*names, name]), out), out
     out.append(make_finding("BOXED_CARD_SINGLE", seq, cards=[name]))
     return replace(h, boxed=(*h.boxed, uid) if in_deal else h.boxed), out
-
-
-# --- betting and the draw -------------------------------------------------------------------------
-
-POST_NAMES = {
-    "small_blind": "small blind", "big_blind": "big blind", "straddle": "straddle",
-    "kill": "kill blind", "ante": "ante", "missed_small": "missed small blind (dead)",
-    "missed_big": "missed big blind", "new_player": "new player's big blind",
-    "bring_in": "bring-in",
-}
 
 
 def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | None, seq: int
@@ -1637,21 +873,6 @@ def _post(h: GameHand, seat: int, amount: int | None, seq: int, out: list[Findin
     return replace(h, posts_due=h.posts_due[1:], ticked=h.ticked + 1)
 
 
-def _wrong_bring_in(h: GameHand, seat: int, seq: int, out: list[Finding]) -> GameHand:
-    """The bring-in by a seat that is not the low card (roberts-rules-v11.txt, Section 8, r.5;
-    razz: the high card, Section 9 r.2). Feltguard never applies the wrong post, so the next
-    player has not acted: "the action will be corrected to the real lowcard, who now must
-    bet. The incorrect lowcard takes back the wager.\""""
-    e = h.eng
-    assert e.actor is not None
-    real = h.seats[e.actor]
-    up = h.upcards(real)
-    low = "high" if h.variant.streets[0].opener == "high_card" else "low"
-    out.append(make_finding("STUD_WRONG_LOWCARD_DESIGNATED", seq, seats=[seat, real],
-                            cards=list(up[:1]), fill={"real": real, "which": low}))
-    return h
-
-
 def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
     """After an action: arm the premature-card remedy once the round is over; predict a stub
     too short for seventh street (roberts-rules-v11.txt, Section 8, r.15)."""
@@ -1685,189 +906,6 @@ def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
             out.append(f)
             h = replace(h, relaxed=True, expect=())
     return h
-
-
-def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Finding]
-                  ) -> GameHand:
-    """A player asks for cards on the draw, in turn (RR Section 11 r.9)."""
-    h = _close_turn(h, seq, out)
-    e = h.eng
-    d = e.discarder
-    if d is None or h.seats[d] != seat:
-        who = f"seat {h.seats[d]} draws next" if d is not None else "no draw is due now"
-        detail = f"Seat {seat} asked for {asked} card(s): {who}."
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
-                                fill={"detail": detail}, message=detail))
-        return h
-    limit = h.variant.max_draw
-    missing = h.placeholders.get(seat, 0)
-    if asked > limit:
-        detail = f"Seat {seat} asked for {asked} cards; at most {limit} may be drawn."
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
-                                fill={"detail": detail}, message=detail))
-        return h
-    total = asked + missing
-    left = len(h.variant.deck_cards) - h.draws
-    burn = 1 if h.burned != e.street and total else 0
-    if total + burn > left and not h.relaxed:
-        f = make_finding("DRAW_DECK_EXHAUSTED", seq, seats=[seat], fill={
-            "left": left, "asked": total}, setting=h.rules.draw_deck_exhausted)
-        out.append(f)
-        h = replace(h, relaxed=True, expect=())
-    h = replace(h, turn=DrawTurn(seat, total), last_asker=seat,
-                drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)))
-    if total == 5 and limit == 5 and h.rules.draw_max_consecutive == 4:
-        # RR Section 11 r.10: the fifth card comes after everyone else has drawn
-        h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)
-    if total == 0:
-        h = _feed_discard(h)
-    return h
-
-
-def _close_turn(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
-    """The next player asks (or the betting starts): the player before has all the cards it
-    will get now; a wrong count is a fouled hand (RR Section 11 r.12; Section 12 r.5)."""
-    t = h.turn
-    if t is None:
-        return h
-    if not t.fed:
-        h = _feed_discard(h)
-    held_back = h.deferred.get(t.seat, 0)
-    if t.given + held_back < t.asked and not h.relaxed and t.seat not in h.dead:
-        size = HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5)
-        f = make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[t.seat], fill={
-            "held": len(h.hole(t.seat)), "size": size})
-        out.append(f)
-        h = replace(h, dead=(*h.dead, t.seat))
-    return replace(h, turn=None)
-
-
-def _short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
-    """The first action with the initial deal incomplete: a short hand (draw high RR Section 12
-    r.5, lowball Section 11 r.12: the button may still receive its missing card; another short
-    player completes the hand on the draw). The engine is given placeholders so the betting can
-    go on; the real cards take their place when they come."""
-    e = h.eng
-    if h.family != "draw" or e.street != 0 or e.actor is not None or h.acted or h.owed:
-        return h
-    short = [(s, e.hole_needed(i)) for i, s in enumerate(h.seats) if e.hole_needed(i) > 0]
-    if not short or any(x.zone.startswith("seat:") for x in h.expect):
-        return h
-    button = h.seats[-1]
-    for seat, k in short:
-        # The house setting dead_hand_card_count (research D-21): RR's "at lowball and draw
-        # high a hand with too few cards before the draw is live"; AZW's Dead Hands r.1(d) has
-        # no exception, so a short hand the button rule does not complete is dead.
-        dead = seat != button and h.rules.dead_hand_card_count == "no_exceptions"
-        f = make_finding("DRAW_SHORT_HAND_PREDRAW", seq, seats=[seat], fill={
-            "missing": k, "now": ("the button may receive its missing card now"
-                                  if seat == button else
-                                  "action has been taken: the player draws the missing card(s) "
-                                  "on the draw")},
-            setting="no_exceptions" if dead else "")
-        out.append(f)
-        if dead:
-            h = replace(h, dead=(*h.dead, seat),
-                        dead_after=MappingProxyType({**h.dead_after, seat: _ref(f)}))
-        p = h.seats.index(seat)
-        for _ in range(k):
-            h = _run_or_keep(h, (HOLE, p, (None,)))
-        h = replace(h, placeholders=_set(h.placeholders, seat, k))
-        if seat == button:
-            h = replace(h, expect=(*h.expect, *(_put(f"seat:{seat}", None, False, _ref(f),
-                                                       f"the button's missing card to seat "
-                                                       f"{seat}") for _ in range(k))))
-    return h
-
-
-# --- the end of the hand --------------------------------------------------------------------------
-
-
-def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],
-                                                dict[int, int], str]:
-    """``hand.end`` of a board game: every live hand must hold the game's cards, else it is
-    dead (RR Section 3, Dead Hands, r.1(d)); then the engine, given the cards the procedure
-    saw in place of its placeholders, makes the showdown and settles the pots."""
-    assert h.deal is not None
-    e = h.eng
-    hand_over = len(h.live) <= 1
-    if e.discarder is not None and not hand_over:
-        return h, [], (), {}, f"seat {h.seats[e.discarder]} has not discarded (Pineapple)"
-    size = len(h.variant.streets[0].hole) - sum(st.discard for st in h.variant.streets)
-    d, out = board.hand_end(h.deal, h.live, hand_over, size, seq)
-    dead = {s for f in out if f.code == "HAND_WRONG_CARD_COUNT_DEAD" for s in f.seats}
-    h = replace(h, deal=d)
-    if not (e.betting_over or e.is_over):
-        return h, out, (), {}, f"the {_board_street(e.street)} betting is not complete"
-    if not hand_over and len(d.board) != 5:
-        return h, out, (), {}, f"the board has {len(d.board)} cards; a showdown needs 5"
-    try:
-        e = e if e.is_over else _showdown(h, dead)
-        awards = _by_seat(h, e)
-    except (engine.IllegalAction, ValueError, AssertionError) as exc:
-        return h, out, (), {}, f"the pots cannot be settled: {exc}"
-    stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
-    return replace(h, _engine=e), out, awards, stacks, ""
-
-
-def _by_seat(h: GameHand, e: engine.Hand) -> tuple[PotAward, ...]:
-    """The engine's awards (by position) by seat, seats in order."""
-    return tuple(
-        PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
-                 winners=tuple(sorted(h.seats[i] for i in a.winners)),
-                 shares={h.seats[i]: v for i, v in a.shares.items()}, hand=a.hand)
-        for a in e.awards)
-
-
-def _board_street(st: int) -> str:
-    return ("preflop", "flop", "turn", "river")[min(st, 3)]
-
-
-def _showdown(h: GameHand, dead: set[int]) -> engine.Hand:
-    """The engine replayed with the cards seen in place of its placeholders, then the
-    showdown: dead hands are mucked, every other live hand is shown."""
-    assert h.deal is not None
-    d = h.deal
-    board_cards = list(d.board)
-    thrown = iter(h.discarded)  # the discards, in the order the engine took them
-    real: set[int] = set()  # positions given their real cards
-    log: list[Cmd] = []
-    for cmd in h.log:
-        if cmd[0] == HOLE:
-            p = int(str(cmd[1]))
-            k = len(cmd[2])  # type: ignore[arg-type]
-            home = f"seat:{h.seats[p]}"
-            gone = tuple(d.cards[u].name for u in h.discarded
-                         if d.cards[u].home == home or h.last_seat.get(u) == h.seats[p])
-            held = (*d.hole(h.seats[p]), *gone)
-            if h.seats[p] in dead or len(held) != k:
-                log.append((HOLE, p, (None,) * k))
-            else:
-                real.add(p)
-                log.append((HOLE, p, tuple(held)))
-        elif cmd[0] == DISCARD:
-            p = int(str(cmd[1]))
-            uid = next(thrown, None)
-            card = d.cards[uid].name if uid is not None and p in real else None
-            log.append((DISCARD, p, (card,)))
-        elif cmd[0] == BOARD:
-            k = len(cmd[1])  # type: ignore[arg-type]
-            log.append((BOARD, tuple(board_cards[:k])))
-            board_cards = board_cards[k:]
-        else:
-            log.append(cmd)
-    e = _build(h.variant, h.stakes, h.stacks, h.house, log)
-    for seat in sorted(dead):
-        pos = h.pos(seat)
-        if pos is not None and pos in e.showdown_pending and len(e.showdown_pending) > 1:
-            e.show_or_muck(pos, None)  # a dead hand is not shown (RR Section 3 Dead Hands)
-    for p in e.showdown_pending:
-        if e.is_over:
-            break
-        e.show_or_muck(p, ())
-    if not e.is_over:
-        e.show_all()
-    return e
 
 
 def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],

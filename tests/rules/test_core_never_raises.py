@@ -115,7 +115,7 @@ def test_a_held_card_flashed_during_its_players_draw_is_not_exposed_on_the_draw(
     # dealt before the draw. Only a replacement card is "exposed on the draw" (RR Section 11,
     # Lowball, r.9); a card the player already held is no draw irregularity, and the betting
     # the engine logged after it stands. Before the fix: IllegalAction when the card was taken
-    # back out of the engine's log (procedure._unfeed) and the calls after it replayed.
+    # back out of the engine's log (game_hand._unfeed) and the calls after it replayed.
     state, steps = _replay("""
 {"seq":1,"type":"table.setup","game":"27_triple","seats":2,"small_blind":1,"big_blind":2,"small_bet":2,"big_bet":4}
 {"seq":2,"type":"seat.take","seat":1,"player":"Ann","stack":200}
@@ -222,7 +222,7 @@ def test_an_open_made_before_a_card_was_known_stays_made_once_it_is():
     # the cards known, the open no longer has openers. An open is judged on what was known
     # when it was made; whether the opener held openers is the showdown's question (RRH Section
     # 12 Jacks-or-Better r.3). Before the fix: IllegalAction (OPENERS_REQUIRED) when the
-    # engine's log was replayed with the placeholder filled (procedure._rebuilt).
+    # engine's log was replayed with the placeholder filled (game_hand._rebuilt).
     state, steps = _replay("""
 {"seq":1,"type":"table.setup","game":"draw5_jacks","seats":4,"small_blind":1,"big_blind":2,"ante":1,"small_bet":2,"big_bet":4,"profile":"roberts"}
 {"seq":2,"type":"seat.take","seat":1,"player":"Ann","stack":200}

@@ -1,0 +1,228 @@
+"""The draw family's own rules: a card exposed on the deal or on the draw, the five-card rule,
+the draw in turn, a short hand before the draw (roberts-rules-v11.txt, Sections 11 and 12; WSOP
+Section 12 Badugi). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
+
+from controller.rules.catalogue import make_finding
+from controller.rules.findings import Finding
+from controller.rules.game_hand import (
+    HOLE,
+    CardSeen,
+    DrawTurn,
+    GameHand,
+    _feed,
+    _feed_discard,
+    _flag,
+    _put,
+    _ref,
+    _run_or_keep,
+    _set,
+    _unexpected,
+    _unfeed,
+)
+
+# Exposed before the draw, the ranks a player must take (research §1.N table; RR Section 11
+# Ace-to-Five r.3, Deuce-to-Seven r.2, No-Limit and Pot-Limit Lowball r.2; Section 12 r.4; WSOP
+# Section 12 Badugi r.6). Any other exposed card is replaced once the deal is complete. None:
+# every exposed card is kept (draw high).
+MUST_TAKE: Mapping[str, str | None] = MappingProxyType({
+    "draw5": None, "draw5_jacks": None, "draw5_joker": None,  # RR Section 12 Draw High r.4
+    # RR Section 11 Ace-to-Five r.3 (limit): seven or under; WSOP: five or under (the house
+    # setting a5_exposed_take, A5_FIVE_OR_UNDER)
+    "a5_lowball": "A234567",
+    "27_single": "23457",  # RR Section 11 NL/PL Lowball r.2(b)
+    "27_triple": "23457",  # RR Section 11 Deuce-to-Seven r.2
+    "badugi": "A234",  # WSOP Section 12 Badugi r.6
+})
+
+
+A5_FIVE_OR_UNDER = "A2345"  # WSOP Section 11 Ace-to-Five r.3
+
+
+HAND_SIZE_AFTER_DRAW = {"badugi": 4}  # every other draw game: five (RR Section 11 r.12)
+
+
+def _draw_exposed_deal(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                       fed: bool = False) -> GameHand:
+    """A card of the initial deal dealt face up in a draw game. The misdeal list applies (RR
+    Section 11 r.1, Section 12 r.3): the first or second card, or a second exposed card, is a
+    misdeal; otherwise the game's table says whether the player must take it or it is replaced
+    once the deal is complete (MUST_TAKE)."""
+    count = h.exposed_deal + 1
+    h = replace(h, exposed_deal=count)
+    if c.n < 2:
+        return _flag(h, make_finding("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", seq, seats=[seat],
+                                     cards=[c.name],
+                                     fill={"ordinal": ("first", "second")[c.n]}), out)
+    if count >= 2:
+        shown = [o.name for o in h.cards.values() if o.face_up and o.judged and o.zone
+                 and o.zone.startswith("seat:")]
+        return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_CARDS_EXPOSED", seq,
+                                     cards=shown or [c.name]), out)
+    return _predraw_exposed(h, c, seat, seq, out, fed=fed)
+
+
+def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                     fed: bool) -> GameHand:
+    must = MUST_TAKE.get(h.variant.id)
+    if h.variant.id == "a5_lowball" and h.rules.a5_exposed_take == "five_or_under":
+        must = A5_FIVE_OR_UNDER
+    rank = (c.card or "?")[0]
+    take = must is None or rank in must
+    if take:
+        what = f"seat {seat} must take {c.name}: the player has no option"
+    else:
+        what = (f"{c.name} is replaced once the deal is complete: it goes to the burn and the "
+                f"next card off the deck goes to seat {seat}")
+    f = make_finding("DRAW_PREDRAW_EXPOSED_CARD", seq, seats=[seat], cards=[c.name],
+                     fill={"what": what, "game": h.variant.name})
+    out.append(f)
+    if take:
+        return h if fed else _feed(h, c, seat)
+    if fed:
+        h = _unfeed(h, c)
+    return replace(h, owed=_set(h.owed, seat, h.owed.get(seat, 0) + 1),
+                   owed_after_deal=(*h.owed_after_deal,
+                                    _put("burn", c.uid, None, _ref(f),
+                                           f"{c.name} goes to the burn"),
+                                    _put(f"seat:{seat}", None, False, _ref(f),
+                                           f"the next card goes to seat {seat}, face down")))
+
+
+def _draw_exposed_on_draw(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                          ) -> GameHand:
+    """A replacement card dealt face up (roberts-rules-v11.txt, Section 11 Lowball r.9, Section
+    12 Draw High r.8: "On the draw, an exposed card cannot be taken. The draw is completed to
+    each player in order, and then the exposed card is replaced.")."""
+    if h.turn is not None and h.turn.seat == seat and not h.turn.fed:
+        h = _feed_discard(h)  # the player did discard: only the exposed card is not taken
+    others = [s for s in h.live if s != seat]
+    f = make_finding("DRAW_EXPOSED_ON_DRAW", seq, seats=[seat], cards=[c.name], fill={
+        "others": ", ".join(str(s) for s in others) or "none"})
+    out.append(f)
+    h = replace(h, deferred=_set(h.deferred, seat, h.deferred.get(seat, 0) + 1))
+    return replace(h, expect=(*h.expect, _put("muck", c.uid, None, _ref(f),
+                                                f"{c.name} cannot be taken: it goes to the "
+                                                "muck")))
+
+
+def _draw_extra(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding],
+                due: int | None) -> GameHand:
+    """A card to a seat during the draw that is not the card due."""
+    t = h.turn
+    if t is not None and seat == t.seat and t.asked == 5 and t.given == 4 and due != seat:
+        # RR Section 11 r.10: four at once, the fifth after everyone else has drawn
+        f = make_finding("DRAW_FIVE_CARDS_RULE", seq, seats=[seat], cards=[c.name])
+        out.append(f)
+        h = replace(h, deferred=_set(h.deferred, seat, None))
+        h = _feed(h, c, seat)
+        return replace(h, turn=replace(t, given=5), deferred_five=None)
+    last = t.seat if t is not None else None
+    if seat == last or (t is None and h.eng.street > 0 and seat in h.live):
+        held = len(h.hole(seat))
+        size = HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5)
+        f = make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[seat], cards=[c.name],
+                         fill={"held": held, "size": size})
+        out.append(f)
+        return replace(h, dead=(*h.dead, seat))
+    why = f"the next card was due to seat {due}" if due else "no card is due now"
+    return _unexpected(h, c, f"seat:{seat}", seq, out, why)
+
+
+def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Finding]
+                  ) -> GameHand:
+    """A player asks for cards on the draw, in turn (RR Section 11 r.9)."""
+    h = _close_turn(h, seq, out)
+    e = h.eng
+    d = e.discarder
+    if d is None or h.seats[d] != seat:
+        who = f"seat {h.seats[d]} draws next" if d is not None else "no draw is due now"
+        detail = f"Seat {seat} asked for {asked} card(s): {who}."
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h
+    limit = h.variant.max_draw
+    missing = h.placeholders.get(seat, 0)
+    if asked > limit:
+        detail = f"Seat {seat} asked for {asked} cards; at most {limit} may be drawn."
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
+                                fill={"detail": detail}, message=detail))
+        return h
+    total = asked + missing
+    left = len(h.variant.deck_cards) - h.draws
+    burn = 1 if h.burned != e.street and total else 0
+    if total + burn > left and not h.relaxed:
+        f = make_finding("DRAW_DECK_EXHAUSTED", seq, seats=[seat], fill={
+            "left": left, "asked": total}, setting=h.rules.draw_deck_exhausted)
+        out.append(f)
+        h = replace(h, relaxed=True, expect=())
+    h = replace(h, turn=DrawTurn(seat, total), last_asker=seat,
+                drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)))
+    if total == 5 and limit == 5 and h.rules.draw_max_consecutive == 4:
+        # RR Section 11 r.10: the fifth card comes after everyone else has drawn
+        h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)
+    if total == 0:
+        h = _feed_discard(h)
+    return h
+
+
+def _close_turn(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
+    """The next player asks (or the betting starts): the player before has all the cards it
+    will get now; a wrong count is a fouled hand (RR Section 11 r.12; Section 12 r.5)."""
+    t = h.turn
+    if t is None:
+        return h
+    if not t.fed:
+        h = _feed_discard(h)
+    held_back = h.deferred.get(t.seat, 0)
+    if t.given + held_back < t.asked and not h.relaxed and t.seat not in h.dead:
+        size = HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5)
+        f = make_finding("DRAW_WRONG_COUNT_AFTER_DRAW", seq, seats=[t.seat], fill={
+            "held": len(h.hole(t.seat)), "size": size})
+        out.append(f)
+        h = replace(h, dead=(*h.dead, t.seat))
+    return replace(h, turn=None)
+
+
+def _short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
+    """The first action with the initial deal incomplete: a short hand (draw high RR Section 12
+    r.5, lowball Section 11 r.12: the button may still receive its missing card; another short
+    player completes the hand on the draw). The engine is given placeholders so the betting can
+    go on; the real cards take their place when they come."""
+    e = h.eng
+    if h.family != "draw" or e.street != 0 or e.actor is not None or h.acted or h.owed:
+        return h
+    short = [(s, e.hole_needed(i)) for i, s in enumerate(h.seats) if e.hole_needed(i) > 0]
+    if not short or any(x.zone.startswith("seat:") for x in h.expect):
+        return h
+    button = h.seats[-1]
+    for seat, k in short:
+        # The house setting dead_hand_card_count (research D-21): RR's "at lowball and draw
+        # high a hand with too few cards before the draw is live"; AZW's Dead Hands r.1(d) has
+        # no exception, so a short hand the button rule does not complete is dead.
+        dead = seat != button and h.rules.dead_hand_card_count == "no_exceptions"
+        f = make_finding("DRAW_SHORT_HAND_PREDRAW", seq, seats=[seat], fill={
+            "missing": k, "now": ("the button may receive its missing card now"
+                                  if seat == button else
+                                  "action has been taken: the player draws the missing card(s) "
+                                  "on the draw")},
+            setting="no_exceptions" if dead else "")
+        out.append(f)
+        if dead:
+            h = replace(h, dead=(*h.dead, seat),
+                        dead_after=MappingProxyType({**h.dead_after, seat: _ref(f)}))
+        p = h.seats.index(seat)
+        for _ in range(k):
+            h = _run_or_keep(h, (HOLE, p, (None,)))
+        h = replace(h, placeholders=_set(h.placeholders, seat, k))
+        if seat == button:
+            h = replace(h, expect=(*h.expect, *(_put(f"seat:{seat}", None, False, _ref(f),
+                                                       f"the button's missing card to seat "
+                                                       f"{seat}") for _ in range(k))))
+    return h
