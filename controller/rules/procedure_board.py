@@ -137,8 +137,13 @@ def _board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int
             return h, []
         # roberts-rules-v11.txt, Section 3, Irregularities, r.8: "A joker that appears in a game
         # where it is not used is treated as a scrap of paper."
-        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, cards=[JOKER],
-                         fill={"where": "where it was going"})
+        # During the initial deal the seat it was going to is the seat due the next card.
+        d = h.deal
+        due = (d.target(d.draws) if d.draws < d.hole_total and d.remedy is None
+               and not d.void else None)
+        f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, seats=[due] if due else [],
+                         cards=[JOKER],
+                         fill={"where": f"seat {due}" if due else "where it was going"})
         return replace(h, jokers=(*h.jokers, uid)), [f]
     d, out = board.draw(h.deal, uid, card, face_up, seq, BoardBetting(h), deck)
     h = replace(h, deal=d)

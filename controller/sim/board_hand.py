@@ -162,7 +162,7 @@ class BoardHand(HandDealer):
             if i == boxed:
                 self.boxed(zone, dealt=kind == "boxed_card_dealt")
             if i == joker_at:
-                self.joker(zone, [])
+                self.joker(zone, [int(zone[5:])] if zone.startswith("seat:") else [])
             self.shoe(zone, up, uid=uid)
             self.initial.add(uid)
             if i == keyed:

@@ -81,7 +81,7 @@ PHRASE: dict[str, Callable[[Mistake], str]] = {
     "MISDEAL_FIRST_CARD_WRONG_POSITION": lambda m: m.cards[0],
     "MISDEAL_CARD_OUT_OF_SEQUENCE": lambda m: m.cards[0],
     "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED": lambda m: m.cards[0],
-    # stud and draw name the seat it was going to; a board game "where it was going"
+    # the seat it was going to, when the deal names one (a board game after the deal: none)
     "JOKER_IN_NON_JOKER_GAME": lambda m: "the next card off the deck goes to"
     + (f" seat {m.seats[0]}" if m.seats else ""),
     "DUPLICATE_CARD": lambda m: f"two different tags carry {m.cards[0]}",
