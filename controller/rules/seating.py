@@ -859,6 +859,12 @@ def _killer(s: Seating, cfg: Settings, kill_by: int | None, r: _Roles) -> int | 
         if not st.present or st.stack <= 0:
             raise SeatingError(f"seat {st.seat} cannot kill the pot: not present with chips")
         return kill_by
+    if due is not None:
+        killer = s.seats.get(due)
+        if killer is None or not killer.present or killer.stack <= 0:
+            # NOT IN THE RULEBOOKS: the player due to kill is away or out of chips, so not
+            # dealt in (RR Section 4 r.10); this pot is played without the kill.
+            return None
     return due
 
 

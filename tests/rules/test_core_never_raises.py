@@ -343,6 +343,18 @@ def test_a_card_that_passed_its_seat_then_boxed_is_not_a_crash_at_the_next_card(
     assert state.phase == "preflop"
 
 
+def test_a_player_due_to_kill_who_goes_away_is_not_a_crash_at_the_next_hand() -> None:
+    # Found by bench.fuzz's million-stream run (issue 9): seat 4 must kill the next pot (two
+    # pots in a row, kill pots on), goes away, and the next hand's plan posted its kill blind
+    # from a seat not dealt in (KeyError out of apply). The pot is played without the kill.
+    path = Path(__file__).parent / "regressions" / "killer_away.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
+    state, _ = _replay("\n".join(lines))
+    assert state.phase == "preflop"
+    hand = snapshot(state)["hand"]
+    assert hand["kill"] is None and hand["dealt_in"] == [1, 2, 3]
+
+
 # The suite's longest test (102,000 streams, about 3 minutes on an idle 2-core machine): the
 # default 300 s a test is too tight for it on a busy machine.
 @pytest.mark.timeout(900)
