@@ -10,7 +10,7 @@ and the small helpers that record a finding. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
@@ -478,3 +478,19 @@ POST_NAMES = {
     "missed_big": "missed big blind", "new_player": "new player's big blind",
     "bring_in": "bring-in",
 }
+
+
+def _show_down(h: GameHand, e: engine.Hand, dead: Iterable[int]) -> None:
+    """The showdown on ``e`` (a copy, changed in place): the ``dead`` seats' hands are mucked
+    unshown (roberts-rules-v11.txt, Section 3, Dead Hands; a fouled draw hand, Section 11
+    r.12), every other hand is shown, and the pots are settled."""
+    for seat in dead:
+        p = h.pos(seat)
+        if p is not None and p in e.showdown_pending and len(e.showdown_pending) > 1:
+            e.show_or_muck(p, None)
+    for p in e.showdown_pending:
+        if e.is_over:
+            break
+        e.show_or_muck(p, ())
+    if not e.is_over:
+        e.show_all()

@@ -62,6 +62,7 @@ from controller.rules.game_hand import (
     _run,
     _run_or_keep,
     _set,
+    _show_down,
     _street_name,
     _unexpected,
     _unfeed,
@@ -942,16 +943,7 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
                                             fill={"held": held, "size": size}))
     e = e.copy()
     try:
-        for seat in h.dead:
-            p = h.pos(seat)
-            if p is not None and p in e.showdown_pending and len(e.showdown_pending) > 1:
-                e.show_or_muck(p, None)  # a fouled hand is dead (RR Section 11 r.12)
-        for p in e.showdown_pending:
-            if e.is_over:
-                break
-            e.show_or_muck(p, ())
-        if not e.is_over:
-            e.show_all()
+        _show_down(h, e, h.dead)
         awards = _by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"

@@ -24,6 +24,7 @@ from controller.rules.game_hand import (
     _build,
     _run,
     _set_str,
+    _show_down,
     is_void,
 )
 from controller.rules.pots import PotAward
@@ -259,14 +260,5 @@ def _showdown(h: GameHand, dead: set[int]) -> engine.Hand:
         else:
             log.append(cmd)
     e = _build(h.variant, h.stakes, h.stacks, h.house, log)
-    for seat in sorted(dead):
-        pos = h.pos(seat)
-        if pos is not None and pos in e.showdown_pending and len(e.showdown_pending) > 1:
-            e.show_or_muck(pos, None)  # a dead hand is not shown (RR Section 3 Dead Hands)
-    for p in e.showdown_pending:
-        if e.is_over:
-            break
-        e.show_or_muck(p, ())
-    if not e.is_over:
-        e.show_all()
+    _show_down(h, e, sorted(dead))
     return e
