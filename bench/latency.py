@@ -8,16 +8,21 @@ sensing makes the event, the daemon journals it (SQLite WAL, a real file), appli
 rules core, sets the LEDs (gpiozero mock pins) and publishes the snapshot through the real
 Flask-SocketIO server to a real ``socketio.Client`` on ``/dealer`` over WebSocket.
 
+The client runs in a process of its own, as a browser does: in the server's process its reader
+threads would take the server's GIL and CPU time, and the figure would be the bench's, not the
+product's. Both processes time with ``time.perf_counter`` (CLOCK_MONOTONIC on Linux, one clock
+for the whole machine); the client sends its times back over a pipe.
+
 Per card frame it measures, from the moment ``os.write`` of the frame's last byte returned:
 (a) the reader-activity LED's pin change (every card event toggles it); (b) the arrival at the
 client of the state whose ``last_seq`` is that card's event: the moment the client's WebSocket
 read loop has the frame; and (c) the moment the client's ``state`` handler runs. (b) is the
 product's latency, the target's figure. (c) adds the Python client's own dispatch: for every
 message, python-engineio's client starts a new thread to run the handler
-(``_trigger_event(..., run_async=True)``), which costs milliseconds on a loaded 2-core machine
-and which a browser, dispatching on its event loop, does not have. It prints p50, p99 and max
-for each, against the target (p99 under 5 ms on a 2-core machine; on the real 115200-baud wire
-the frame itself adds about 1.7 ms before its last byte arrives).
+(``_trigger_event(..., run_async=True)``), which a browser, dispatching on its event loop, does
+not have. It prints p50, p99 and max for each, against the target (p99 under 5 ms on a 2-core
+machine; on the real 115200-baud wire the frame itself adds about 1.7 ms before its last byte
+arrives).
 """
 
 from __future__ import annotations
@@ -41,9 +46,46 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(cards: int = 1500, seed: int = 7) -> dict[str, list[float]]:
+def _client(url: str, token: str, conn: Any) -> None:
+    """The client process: a ``socketio.Client`` on ``/dealer`` that sends back, for every
+    ``state`` it gets, ``(kind, last_seq, perf_counter)``: kind "socket" when the WebSocket read
+    loop has the frame, "handler" when the state handler runs. Ends when the parent says so."""
     import socketio
     from engineio import packet as eio_packet
+
+    send_lock = threading.Lock()  # the read loop and the handler threads share the pipe
+
+    def tell(kind: str, seq: int, t: float) -> None:
+        with send_lock:
+            conn.send((kind, seq, t))
+
+    client = socketio.Client(reconnection=False)
+    receive = client.eio._receive_packet
+
+    def at_socket(pkt: Any) -> None:
+        t = time.perf_counter()
+        data = pkt.data
+        if pkt.packet_type == eio_packet.MESSAGE and isinstance(data, str) and '"state"' in data:
+            # a Socket.IO EVENT packet: 2/dealer,["state",{...}]
+            body = json.loads(data[data.index("["):])
+            tell("socket", int(body[1].get("last_seq") or 0), t)
+        receive(pkt)
+
+    def on_state(payload: dict[str, Any]) -> None:
+        tell("handler", int(payload.get("last_seq") or 0), time.perf_counter())
+
+    client.eio._receive_packet = at_socket
+    client.on("state", on_state, namespace="/dealer")
+    client.connect(url, namespaces=["/dealer"], auth={"token": token},
+                   transports=["websocket"], wait_timeout=5)
+    tell("ready", 0, 0.0)
+    conn.recv()  # the parent's "stop"
+    client.disconnect()
+
+
+def run(cards: int = 1500, seed: int = 7) -> dict[str, list[float]]:
+    import multiprocessing
+
     from gpiozero.pins.mock import MockFactory, MockPin
 
     from controller.daemon import TableDaemon
@@ -71,39 +113,39 @@ def run(cards: int = 1500, seed: int = 7) -> dict[str, list[float]]:
                 changed.set()
             return did
 
-    received: dict[int, float] = {}
-    arrived: dict[int, float] = {}  # at the client's WebSocket read loop
-    got = threading.Condition()
+    times: dict[str, dict[int, float]] = {"socket": {}, "handler": {}}
 
-    def at_socket(pkt: Any) -> None:
-        t = time.perf_counter()
-        data = pkt.data
-        if pkt.packet_type == eio_packet.MESSAGE and isinstance(data, str) and '"state"' in data:
-            # a Socket.IO EVENT packet: 2/dealer,["state",{...}]
-            body = json.loads(data[data.index("["):])
-            arrived.setdefault(int(body[1].get("last_seq") or 0), t)
-        receive(pkt)
-
-    def on_state(payload: dict[str, Any]) -> None:
-        t = time.perf_counter()
-        with got:
-            received.setdefault(int(payload.get("last_seq") or 0), t)
-            got.notify_all()
+    def heard(kind: str, seq: int, conn: Any, timeout: float) -> bool:
+        """Read the client's reports until ``kind`` has come for ``seq`` (or the timeout)."""
+        deadline = time.monotonic() + timeout
+        while seq not in times[kind]:
+            left = deadline - time.monotonic()
+            if left <= 0 or not conn.poll(left):
+                return False
+            what, s, t = conn.recv()
+            if what in times:
+                times[what].setdefault(s, t)
+        return True
 
     led_ms: list[float] = []
     sio_ms: list[float] = []
     handler_ms: list[float] = []
+    context = multiprocessing.get_context("spawn")  # never fork a process that runs threads
     with tempfile.TemporaryDirectory(prefix="feltguard-bench-") as tmp:
         factory = MockFactory(pin_class=TimedPin)
         leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
         app, sio, publisher = create_app(dealer_token="bench")
         server = run_server(app, sio, "127.0.0.1", 0)
-        client = socketio.Client(reconnection=False)
-        client.on("state", on_state, namespace="/dealer")
-        receive = client.eio._receive_packet
-        client.eio._receive_packet = at_socket
-        client.connect(server.url, namespaces=["/dealer"], auth={"token": "bench"},
-                       transports=["websocket"], wait_timeout=5)
+        conn, child_conn = context.Pipe()
+        client = context.Process(target=_client, args=(server.url, "bench", child_conn),
+                                 name="bench-client", daemon=True)
+        client.start()
+        # the greeting state (last_seq 0) may come before "ready": skip both
+        while conn.poll(20):
+            if conn.recv()[0] == "ready":
+                break
+        else:
+            raise RuntimeError("the client process did not connect")
         journal = Journal(Path(tmp) / "journal.sqlite")
         daemon = TableDaemon(journal, [lambda s: leds.show(led_plan(s)), publisher.publish])
         shoe = SimulatedReader(Path(tmp) / "shoe")
@@ -131,15 +173,18 @@ def run(cards: int = 1500, seed: int = 7) -> dict[str, list[float]]:
                         deadline = time.monotonic() + 5
                         while len(led_changes) <= n_led and time.monotonic() < deadline:
                             changed.wait(0.01)
-                        with got:
-                            got.wait_for(lambda s=seq: s in received, 5)
-                        if len(led_changes) > n_led and seq in received and seq in arrived:
+                        arrived = heard("socket", seq, conn, 5)
+                        handled = heard("handler", seq, conn, 5)
+                        if len(led_changes) > n_led and arrived and handled:
                             led_ms.append((led_changes[n_led] - t0) * 1000)
-                            sio_ms.append((arrived[seq] - t0) * 1000)
-                            handler_ms.append((received[seq] - t0) * 1000)
+                            sio_ms.append((times["socket"][seq] - t0) * 1000)
+                            handler_ms.append((times["handler"][seq] - t0) * 1000)
         finally:
             reader.stop(2)
-            client.disconnect()
+            conn.send("stop")
+            client.join(5)
+            if client.is_alive():
+                client.terminate()
             server.stop()
             shoe.close()
             leds.close()

@@ -37,6 +37,7 @@ from typing import Any
 from flask import Flask, Request, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_socketio import ConnectionRefusedError, SocketIO
+from socketio.packet import Packet
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from display.access import (
@@ -84,6 +85,17 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
+
+
+class JsonPacket(Packet):  # type: ignore[misc]
+    """Socket.IO packets that never carry binary attachments (python-socketio's ``serializer``).
+
+    A payload is built from a JSON snapshot and never holds bytes, so the scan that the default
+    packet makes of every emitted payload, looking for bytes to send as attachments, is skipped:
+    it walked each value of the payload in Python and was a third of an emit's time, on the card
+    reader's thread, before the state could leave (bench/latency.py)."""
+
+    uses_binary_events = False
 
 
 class Publisher:
@@ -228,6 +240,7 @@ def create_app(
     socketio = SocketIO(
         app,
         async_mode="threading",
+        serializer=JsonPacket,
         ping_interval=PING_INTERVAL,
         ping_timeout=PING_TIMEOUT,
         # Off (their default), said out loud: at DEBUG they would log every packet.
