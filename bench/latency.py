@@ -152,7 +152,7 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[fl
 
     times: dict[str, dict[int, float]] = {"socket": {}, "loop": {}, "handler": {}}
 
-    def heard(kind: str, seq: int, conn: Any, timeout: float) -> bool:
+    def heard(kind: str, seq: int, timeout: float = 5.0) -> bool:
         """Read the client's reports until ``kind`` has come for ``seq`` (or the timeout)."""
         deadline = time.monotonic() + timeout
         while seq not in times[kind]:
@@ -209,8 +209,8 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[fl
                         t0 = time.perf_counter()
                         # Only the client's reports wake this thread: woken by the daemon or the
                         # LED pin, it would take the server's GIL in the middle of the path timed.
-                        arrived = heard("socket", seq, conn, 5) and heard("loop", seq, conn, 5)
-                        handled = heard("handler", seq, conn, 5)
+                        arrived = heard("socket", seq) and heard("loop", seq)
+                        handled = heard("handler", seq)
                         if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
                             raise RuntimeError(f"frame for seq {seq} never applied")
                         if len(led_changes) > n_led and arrived and handled:

@@ -21,6 +21,7 @@ from display.server import (
     DEALER,
     SECURITY_HEADERS,
     TABLE,
+    JsonPacket,
     Publisher,
     ServerHandle,
     create_app,
@@ -170,6 +171,17 @@ def test_websocket_transport(live: tuple[ServerHandle, Publisher]) -> None:
         assert [p["last_seq"] for p in public.take(3)] == [s["last_seq"] for s in snaps[:3]]
     finally:
         public.close()
+
+
+def test_a_state_goes_out_as_one_json_event_packet() -> None:
+    # The server's packets skip python-socketio's scan for binary attachments (JsonPacket): a
+    # state must still be a single plain EVENT packet of JSON text, which the pages parse.
+    _, sio, _ = create_app(dealer_token=TOKEN)
+    assert sio.server.packet_class is JsonPacket
+    payload = dealer_payload(short_hand()[2])
+    encoded = JsonPacket(data=["state", payload], namespace=DEALER).encode()
+    assert isinstance(encoded, str) and encoded.startswith("2/dealer,")
+    assert json.loads(encoded[len("2/dealer,"):]) == ["state", payload]
 
 
 def test_publish_refuses_a_non_dict_and_keeps_the_latest(
