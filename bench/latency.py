@@ -25,7 +25,8 @@ the wait), the instrument's and not the product's. A real table is far slower: a
 ``--gap 20`` is still seven times faster than that. On a virtual machine a longer gap is not
 kinder: idle virtual CPUs wake up late.
 
-Per card frame it measures, from the moment ``os.write`` of the frame's last byte returned:
+Per card frame it measures, from the moment just before the frame is written into the pty
+(``os.write``, a few microseconds):
 (a) the reader-activity LED's pin change (every card event toggles it); (b) the arrival at the
 client of the state whose ``last_seq`` is that card's event: the moment the first bytes of its
 WebSocket frame come out of the client's socket (``_TimedSocket``); (c) the moment the client's
@@ -224,8 +225,10 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[fl
                         heard("waiting", daemon.seq, 1.0)
                         if gap:
                             time.sleep(gap)
-                        shoe.send_read(rid, ant, step.uid, face_up)
+                        # t0 just before the write: taken after it, a bench thread preempted
+                        # between the two (a loaded machine) would time less than the path
                         t0 = time.perf_counter()
+                        shoe.send_read(rid, ant, step.uid, face_up)
                         # Only the client's reports wake this thread: woken by the daemon or the
                         # LED pin, it would take the server's GIL in the middle of the path timed.
                         arrived = heard("socket", seq) and heard("loop", seq)
@@ -318,8 +321,8 @@ def floor(frames: int, gap: float = 0.0) -> list[float]:
             heard("waiting")
             if gap:
                 time.sleep(gap)
-            os.write(master, i.to_bytes(4, "big") + bytes(16))  # a card frame is 20 bytes
             t0 = time.perf_counter()
+            os.write(master, i.to_bytes(4, "big") + bytes(16))  # a card frame is 20 bytes
             arrived = heard("socket", i)
             if arrived is not None:
                 out.append((arrived - t0) * 1000)

@@ -52,7 +52,7 @@ from typing import Protocol
 
 from controller.rules.catalogue import CATALOGUE, ORDINALS, make_finding
 from controller.rules.findings import Finding
-from controller.rules.initial_deal import KILLED, WrongPlace, wrong_place
+from controller.rules.initial_deal import KILLED, WrongPlace, passed_over, wrong_place
 from controller.rules.remedy import (
     PUT,
     RETURN,
@@ -232,8 +232,9 @@ class Deal:
     # big blind, ...), and seats that owe missed blinds (seat -> what they owe).
     why: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     owes: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
-    # A first-pass hole card that passed the seat due it (uid): if the next card carries on
-    # from it, the dealer left that seat out altogether (refined to a dealt-out finding).
+    # A hole card that passed over the seat due it, to the next seat (uid), not ruled yet: the
+    # next card to the seat passed over is two cards out of sequence; otherwise the round's
+    # counts decide once it is complete (initial_deal.passed_over).
     skipped: str = ""
     # Boxed cards (uid, card name, found during the initial deal): scraps of paper, not dealt.
     boxed: tuple[tuple[str, str, bool], ...] = ()
@@ -556,6 +557,8 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
         return deal, out
     if c.n < deal.hole_total:
         return _judge_hole(deal, c, zone, out), out
+    if deal.skipped:  # a card past the round: it is over
+        deal = _passed_over(deal, True, out)
     if deal.pending_extra and not (c.how == EXTRA_OR_FLOP and zone.startswith("seat:")):
         deal, flushed = moving_on(deal)
         out.extend(flushed)
@@ -609,7 +612,7 @@ def _flag_card(deal: Deal, c: CardState, code: str, zone: str, out: list[Finding
 
 def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
     if deal.skipped:
-        return _dealt_out(deal, c, zone, out)
+        return _after_skip(deal, c, zone, out)
     expected = deal.target(c.n)
     if zone == f"seat:{expected}":
         return deal
@@ -618,26 +621,61 @@ def _judge_hole(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal
     if (landed is not None and landed == nxt and expected == deal.order[-1]
             and deal.button_skip < 0 and deal.short_hand == "button_two_consecutive"):
         return _button_passed(deal, c, landed, out)
-    if landed is not None and c.n > 0 and landed == deal.target(c.n + 1):
-        # The due seat was skipped: it can no longer get its card in proper sequence, so it
-        # ends the deal one card short (RR Section 3, Misdeals, r.2(e) and its exception).
-        ruling = WrongPlace("MISDEAL_INCORRECT_CARD_COUNT", (expected,), MappingProxyType({
-            "expected": expected, "landed": _zone_name(zone),
-            "detail": f"Seat {expected} was skipped: {c.name} went to seat {landed}, so seat "
-                      f"{expected} is dealt one card too few."}))
-    else:
-        # no board game keeps the lowball misdeal list
-        ruling = wrong_place(first=c.n == 0, due=expected, zone=zone, dealt_in=deal.order,
-                             owes=deal.owes, why=deal.why, empty_seat=deal.empty_seat,
-                             lowball=False)
+    if landed is not None and c.n > 0 and landed == nxt:
+        # The due seat was passed over. Whether that is a card out of sequence, a seat dealt
+        # out or a seat short is known only from the cards that follow (_after_skip).
+        return replace(deal, skipped=c.uid) if not deal.void and not deal.off else deal
+    # no board game keeps the lowball misdeal list
+    ruling = wrong_place(first=c.n == 0, due=expected, zone=zone, dealt_in=deal.order,
+                         owes=deal.owes, why=deal.why, empty_seat=deal.empty_seat,
+                         lowball=False)
     if ruling.code == KILLED:
         return _killed(deal, c, ruling, out)
     if not _may_flag(deal, ruling.code):
         return deal
-    n = len(deal.order)
-    if landed is not None and n >= 3 and c.n < n and landed == deal.target(c.n + 1):
-        deal = replace(deal, skipped=c.uid)  # the next card may show the seat was dealt out
     return _flag(deal, ruling.finding(c.seq, c.name), out)
+
+
+def _after_skip(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
+    """A hole card after one that passed over its seat (``Deal.skipped``). The card right after
+    it going to the seat passed over is two cards swapped: out of sequence (RR Section 3,
+    Misdeals, r.2(f)). Otherwise the dealing is off its sequence, its cards are not judged one
+    by one, and the counts are judged when the round is complete (``_passed_over``): at its
+    last card here, or when the dealer moves on (``moving_on``)."""
+    first = deal.cards.get(deal.skipped)
+    if first is None:  # that card was taken out of the count since (boxed): judge this one
+        return _judge_hole(replace(deal, skipped=""), c, zone, out)
+    due = deal.target(first.n)
+    if c.n == first.n + 1 and zone == f"seat:{due}":
+        deal = replace(deal, skipped="")
+        ruling = wrong_place(first=False, due=due, zone=first.home or first.zone or "",
+                             dealt_in=deal.order, owes=deal.owes, why=deal.why,
+                             empty_seat=deal.empty_seat, lowball=False)
+        if not _may_flag(deal, ruling.code):
+            return deal
+        return _flag(deal, ruling.finding(first.seq, first.name), out)
+    if c.n == deal.hole_total - 1 or not zone.startswith("seat:"):
+        return _passed_over(deal, True, out)
+    return deal
+
+
+def _passed_over(deal: Deal, complete: bool, out: list[Finding]) -> Deal:
+    """Rule the card that passed over its seat (``Deal.skipped``) from the round's counts
+    (``initial_deal.passed_over``; ``complete``: the round of dealing is over)."""
+    first = deal.cards.get(deal.skipped)
+    deal = replace(deal, skipped="")
+    if first is None:
+        return deal
+    # the cards each seat was dealt in the round (not what it holds now: a Pineapple hand may
+    # have discarded already)
+    homes = [x.home for x in deal.cards.values()]
+    counts = {s: homes.count(f"seat:{s}") for s in deal.order}
+    ruling = passed_over(due=deal.target(first.n), zone=first.home or first.zone or "",
+                         counts=counts, size=deal.hole_cards,
+                         complete=complete or deal.draws >= deal.hole_total)
+    if not _may_flag(deal, ruling.code):
+        return deal
+    return _flag(deal, ruling.finding(first.seq, first.name), out)
 
 
 def _killed(deal: Deal, c: CardState, ruling: WrongPlace, out: list[Finding]) -> Deal:
@@ -675,23 +713,6 @@ def _button_passed(deal: Deal, c: CardState, landed: int, out: list[Finding]) ->
     out.append(make_finding(code, c.seq, seats=[button], cards=[c.name],
                             fill={"landed": landed}, expect=((f"seat:{button}", None),)))
     return replace(deal, button_skip=c.n)
-
-
-def _dealt_out(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
-    """The card after one that passed its seat on the first pass. If it carries on from there,
-    the dealer left the seat out altogether: the first finding (first card to the wrong
-    position, or one card short) is refined to the seat dealt out (roberts-rules-v11.txt,
-    Section 3, Misdeals, r.2(j)). Either way it is a misdeal; the redeal is the same."""
-    first = deal.cards.get(deal.skipped)
-    deal = replace(deal, skipped="")
-    if first is None:  # that card was taken out of the count since (boxed): judge this one
-        return _judge_hole(deal, c, zone, out)
-    if c.n != first.n + 1 or zone != f"seat:{deal.target(c.n + 1)}":
-        return deal
-    seat = deal.target(first.n)
-    finding = make_finding("MISDEAL_ENTITLED_PLAYER_DEALT_OUT", first.seq, seats=[seat],
-                           cards=[first.name], fill={"landed": deal.target(first.n + 1)})
-    return _flag(deal, finding, out)
 
 
 def _judge_extra_or_flop(deal: Deal, c: CardState, zone: str, out: list[Finding]) -> Deal:
@@ -821,10 +842,14 @@ def _flag_fix(deal: Deal, c: CardState, code: str, out: list[Finding], detail: s
                                     expect=_expect(rem.steps), setting=setting), out, rem)
 
 
-def moving_on(deal: Deal) -> tuple[Deal, list[Finding]]:
-    """The dealer has moved on (an action, a card elsewhere, the hand's end): a single extra card
-    is now known to be one extra card, not the first of two."""
+def moving_on(deal: Deal, dealt: bool = True) -> tuple[Deal, list[Finding]]:
+    """The dealer has moved on (an action, a card elsewhere, the hand's end; ``dealt``: to the
+    betting or the board, so the round of dealing is over, unlike a misdeal declared in the
+    middle of it): a seat passed over is ruled from the counts, and a single extra card is now
+    known to be one extra card, not the first of two."""
     out: list[Finding] = []
+    if deal.skipped:
+        deal = _passed_over(deal, dealt, out)
     if not deal.pending_extra:
         return deal, out
     deal = replace(deal, pending_extra=False)

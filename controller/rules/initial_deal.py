@@ -72,3 +72,39 @@ def wrong_place(*, first: bool, due: int, zone: str, dealt_in: Collection[int],
         return WrongPlace("MISDEAL_FIRST_CARD_WRONG_POSITION", seats, MappingProxyType(fill))
     # RR Section 3, Misdeals, r.2(f): "Any card has been dealt out of the proper sequence."
     return WrongPlace("MISDEAL_CARD_OUT_OF_SEQUENCE", seats, MappingProxyType(fill))
+
+
+def passed_over(*, due: int, zone: str, counts: Mapping[int, int], size: int,
+                complete: bool) -> WrongPlace:
+    """The card due to seat ``due`` went to ``zone``, the next seat, and the next card did not
+    go to ``due`` (two cards swapped is the sequence, ``wrong_place``). Ruled when the round of
+    dealing is complete (``complete``: the dealer has moved on to the betting or the board, or
+    every card of the round is out), from each seat's count then (``counts``: seat -> cards
+    held; ``size``: a starting hand): a count can only be judged once the round is over, since
+    the seat may yet get its card in proper sequence (roberts-rules-v11.txt, Section 3, Misdeals,
+    r.2(e), "except the top card may be dealt if it goes to the player in proper sequence").
+
+    - ``due`` holds no card: it was dealt out (r.2(j));
+    - some seat holds too few: an incorrect number of cards (r.2(e));
+    - every count is right (or the round was stopped before it was complete, when no count can
+      be judged): the card was dealt out of the proper sequence (r.2(f))."""
+    fill: dict[str, object] = {"expected": due, "landed": zone_name(zone)}
+    landed = int(zone[5:]) if zone.startswith("seat:") and zone[5:].isdigit() else None
+    if complete:
+        if counts.get(due, 0) == 0:
+            # RR Section 3, Misdeals, r.2(j): "A player has been dealt out who is entitled to a
+            # hand."
+            return WrongPlace("MISDEAL_ENTITLED_PLAYER_DEALT_OUT", (due,), MappingProxyType(
+                {**fill, "seat": due, "landed": zone[5:] if landed is not None else zone}))
+        short = tuple(s for s, k in sorted(counts.items()) if k < size)
+        if short:
+            held = "; ".join(f"seat {s} holds {counts[s]}" for s in short)
+            # RR Section 3, Misdeals, r.2(e): "An incorrect number of cards has been dealt to a
+            # player"
+            return WrongPlace("MISDEAL_INCORRECT_CARD_COUNT", short, MappingProxyType({
+                **fill, "detail": f"Seat {due} was passed over: its card went to "
+                                  f"{zone_name(zone)}. The round of dealing is over and {held} "
+                                  f"of the {size} card(s) of a starting hand."}))
+    # RR Section 3, Misdeals, r.2(f): "Any card has been dealt out of the proper sequence."
+    return WrongPlace("MISDEAL_CARD_OUT_OF_SEQUENCE", (due,) if landed is None else (due, landed),
+                      MappingProxyType(fill))

@@ -268,12 +268,13 @@ def stand(h: GameHand) -> GameHand:
     return replace(h, void=False, off=h.off or "FLOOR_RULING", expect=())
 
 
-def moving_on(h: GameHand) -> tuple[GameHand, list[Finding]]:
-    """The dealer has moved on (a misdeal declared): a single extra card waiting to be judged
-    is one extra card."""
+def moving_on(h: GameHand, dealt: bool = False) -> tuple[GameHand, list[Finding]]:
+    """The dealer has moved on (``dealt``: to the betting, so the round of dealing is over; or a
+    misdeal declared): a single extra card waiting to be judged is one extra card; a seat
+    passed over is ruled (from the counts if the round is over)."""
     if h.deal is None:
         return h, []
-    d, out = board.moving_on(h.deal)
+    d, out = board.moving_on(h.deal, dealt=dealt)
     return replace(h, deal=d), out
 
 

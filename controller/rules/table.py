@@ -720,9 +720,15 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
         special = _post(state, h, body, seq)
         if special is not None:
             return special
+    # The dealer has moved on to the betting: what the deal left pending is ruled first, as of
+    # before this action (a seat passed over is a misdeal only if attention comes before the
+    # cut-off, RR Section 3, Misdeals, r.1).
+    g, moved = procedure.moving_on(h.game, dealt=True)
+    h, moved = _alerted(state.settings, replace(h, game=g), moved)
     g = h.game
     before = procedure.current_bet(g)
     g2, found = procedure.action(g, body.seat, body.kind, body.amount, body.blind, seq)
+    found = moved + found
     cmd = procedure.first_command(g, g2)
     oot = any(f.code == "OOT_ACTION" for f in found)
     if body.kind not in ("post", "draw") and (cmd is not None or oot):

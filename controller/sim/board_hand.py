@@ -133,6 +133,11 @@ class BoardHand(HandDealer):
             zones[p] = f"seat:{landed}" if landed is not None else "burn"
             seats = [due] if kind == "seat_one_card_short" or landed is None else [due, landed]
             self.record(kind, seats, [tags[uids[p]]])
+        elif kind == "seat_passed_over_dealt_next":
+            p = self.rng.randrange(1, total - 1)
+            due, landed = order[p % n], order[(p + 1) % n]
+            zones[p], zones[p + 1] = f"seat:{landed}", f"seat:{due}"
+            self.record(kind, [due, landed], [tags[uids[p]]])
         elif kind == "first_card_wrong_seat":
             zones[0] = f"seat:{order[1]}"
             self.record(kind, [order[0], order[1]], [tags[uids[0]]])

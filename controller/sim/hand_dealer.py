@@ -128,6 +128,11 @@ class HandDealer:
             due, landed = order[stop % n], order[(stop - 1) % n]
             zones[stop] = f"seat:{landed}"
             self.record(kind, [due, landed], [tags[uids[stop]]])
+        elif kind == "seat_passed_over_dealt_next":
+            stop = rng.randrange(1, total - 1)
+            due, landed = order[stop % n], order[(stop + 1) % n]
+            zones[stop], zones[stop + 1] = f"seat:{landed}", f"seat:{due}"
+            self.record(kind, [due, landed], [tags[uids[stop]]])
         elif kind == "joker_dealt":
             # not a misdeal: "treated as a scrap of paper" (RR Section 3 Irregularities r.8):
             # out to the muck, and the card it hid goes where the joker went

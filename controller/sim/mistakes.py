@@ -67,6 +67,8 @@ KINDS: Mapping[str, Kind] = MappingProxyType({
     # --- board games: hold'em, Omaha, five-card Omaha, the Pineapples, short deck ------------
     "first_or_second_face_up": _k("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", BOARD),
     "first_or_second_exposed_key": _k("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", BOARD, key=EXPOSED),
+    # Misdeals r.2(e): a seat passed over, the next seat given the next card too; judged once
+    # the round of dealing is complete
     "seat_one_card_short": _k("MISDEAL_INCORRECT_CARD_COUNT", BOARD),
     "one_extra_card": _k("EXTRA_CARD_SINGLE_BECOMES_BURN", BOARD),
     "two_extra_cards": _k("MISDEAL_TWO_OR_MORE_EXTRA_CARDS", BOARD),
@@ -94,6 +96,10 @@ KINDS: Mapping[str, Kind] = MappingProxyType({
     "missing_burn_flop_then_extra_burn_river": _k("BURN_MISSING_OR_EXTRA", BOARD, PLAY),
     # noticed after the misdeal cut-off (Misdeals r.1): the deal is played
     "seat_skipped_noticed_late": _k("HAND_WRONG_CARD_COUNT_DEAD", BOARD, players=4, late=True),
+    # every family, Misdeals r.2(f): a seat passed over and given its card right after (two
+    # cards swapped). Listed after the board kinds so that the board scenarios written before it
+    # (tests/scenarios/make_family_scenarios.py, one game per kind in turn) keep their games.
+    "seat_passed_over_dealt_next": _k("MISDEAL_CARD_OUT_OF_SEQUENCE", ALL),
 
     # --- stud, razz, stud/8 (RR Sections 8-10) ----------------------------------------------
     "stud_downcard_exposed": _k("STUD_ONE_HOLECARD_EXPOSED", STUD),  # Section 8 r.1

@@ -212,7 +212,10 @@ def test_absent_stud_hand_killed_after_the_deal_under_roberts(tmp_path: Path) ->
 def test_button_passed_over_is_a_misdeal_under_roberts(tmp_path: Path) -> None:
     path = SCENARIOS / "setting_short_hand_exception_button_two_consecutive.jsonl"
     found, _, _ = _run(path, tmp_path, profile="roberts")
-    assert _codes(found)[0] == "MISDEAL_INCORRECT_CARD_COUNT"
+    # Every seat ends the round with two cards, but the button's came out of sequence
+    # (RR Section 3, Misdeals, r.2(f)): ruled once the round is complete, at its last card.
+    assert _codes(found)[0] == "MISDEAL_CARD_OUT_OF_SEQUENCE"
+    assert found[0].seats == (1, 2) and found[0].cards == ("As",)
 
 
 def test_the_button_passed_over_twice_is_still_a_misdeal() -> None:
@@ -223,8 +226,9 @@ def test_the_button_passed_over_twice_is_still_a_misdeal() -> None:
     for seq, seat in enumerate((2, 3, 2, 3, 1, 2, 3, 2), start=1):
         deal, got = _hole(deal, seq, next(cards), seat)
         codes += got
-    assert codes[0] == "BUTTON_DEALT_TWO_CONSECUTIVE"
-    assert any(c.startswith("MISDEAL_") for c in codes[1:])
+    assert codes == ["BUTTON_DEALT_TWO_CONSECUTIVE"]  # the second pass-over: not ruled yet
+    deal, found = board.moving_on(deal)  # the dealer moves on to the betting: counts are final
+    assert [(f.code, f.seats) for f in found] == [("MISDEAL_INCORRECT_CARD_COUNT", (1, 3))]
 
 
 def test_heads_up_button_two_consecutive() -> None:

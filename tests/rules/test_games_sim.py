@@ -36,7 +36,7 @@ DRAW_GAMES = tuple(g for g, v in VARIANTS.items() if family(v) == "draw")
 GAMES = STUD_GAMES + DRAW_GAMES
 # The mistakes after which the floor declares a misdeal right after the mistaken card.
 MISDEAL_KINDS = frozenset({"first_card_wrong_seat", "card_out_of_sequence", "duplicate_card",
-                           "draw_first_card_exposed"})
+                           "draw_first_card_exposed", "seat_passed_over_dealt_next"})
 
 
 class ContractError(AssertionError):
@@ -337,6 +337,10 @@ def _check_misdeal(steps: list[SimStep], truth: list[Mistake], dealer: SimDealer
         assert len(shoe) == 1 and last.zone == f"seat:{t.seats[1]}"
     elif t.kind == "card_out_of_sequence":
         assert len(shoe) > 1 and last.zone == f"seat:{t.seats[1]}" != f"seat:{t.seats[0]}"
+    elif t.kind == "seat_passed_over_dealt_next":
+        # stud and draw rule the first card at once; the misdeal comes before the second
+        due, landed = t.seats
+        assert len(shoe) > 1 and last.zone == f"seat:{landed}" != f"seat:{due}"
     elif t.kind == "joker_dealt":
         assert t.cards == ("Xx",) and last.uid == dealer.joker_uid
     elif t.kind == "duplicate_card":

@@ -117,12 +117,14 @@ PHRASE: dict[str, Callable[[Mistake], str]] = {
 STUD = [("stud", k) for k in (
     "stud_downcard_exposed", "stud_both_downcards_exposed", "stud_exposed_remedy_ignored",
     "stud_burn_missing", "stud_burn_extra", "stud_premature_street", "stud_final_card_faceup",
-    "first_card_wrong_seat", "card_out_of_sequence", "joker_dealt", "duplicate_card",
-    "draw_after_hand_end")] + [("razz", "stud_wrong_bring_in"), ("stud8", "stud_burn_missing")]
+    "first_card_wrong_seat", "card_out_of_sequence", "seat_passed_over_dealt_next",
+    "joker_dealt", "duplicate_card", "draw_after_hand_end")] + [
+    ("razz", "stud_wrong_bring_in"), ("stud8", "stud_burn_missing")]
 DRAW = [("27_triple", k) for k in (
     "draw_first_card_exposed", "draw_exposed_on_draw", "draw_five_consecutive",
     "draw_button_short", "draw_wrong_count", "draw_burn_missing", "first_card_wrong_seat",
-    "card_out_of_sequence", "joker_dealt", "duplicate_card", "draw_after_hand_end")] + [
+    "card_out_of_sequence", "seat_passed_over_dealt_next", "joker_dealt", "duplicate_card",
+    "draw_after_hand_end")] + [
     ("draw5", "draw_predraw_exposed"), ("a5_lowball", "draw_predraw_exposed"),
     ("badugi", "draw_exposed_on_draw")]
 # every kind the dealer makes at a board game, at the board games other than nlhe in turn
