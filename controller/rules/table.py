@@ -811,10 +811,21 @@ def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
 # --- the end of a hand ----------------------------------------------------------------------------
 
 
+# Findings after which "all action is void and all chips in the pot are returned to the players
+# who wagered them" (roberts-rules-v11.txt, Section 3, Irregularities, r.3 a card of another
+# deck, r.4 two cards of the same rank and suit): not subject to the misdeal cut-off.
+VOIDS_ALL_ACTION = frozenset({"DUPLICATE_CARD", "UNKNOWN_TAG", "CARD_NOT_IN_GAME_DECK"})
+
+
 def _hand_end(state: TableState, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         return _out_of_place(state, seq, "There is no hand in progress to award.")
+    if procedure.is_void(h.game) and any(f.code in VOIDS_ALL_ACTION for f in state.findings):
+        # The award key on a hand whose action is void awards nothing: every chip goes back to
+        # whoever wagered it, as at a misdeal (RR Section 3, Irregularities, r.3-4), with no
+        # separate misdeal key needed. A floor ruling that the hand stands clears the void.
+        return _misdeal(state, seq)
     return _game_end(state, h, h.game, seq)
 
 
