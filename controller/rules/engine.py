@@ -103,6 +103,7 @@ class Hand(_Cards, _Betting, _Streets, _Showdown):
         "_round_heads_up",
         "_s",
         "_seen",
+        "_table_ante",
         "_uncontested",
         "_unit",
         "_unit_big_taken",
@@ -187,6 +188,8 @@ class Hand(_Cards, _Betting, _Streets, _Showdown):
         self._uncontested = None
         self.carry_over = 0
         self._kill_factor = f.kill_factor
+        # One player posts the ante for the table (a big-blind or button ante): dead money.
+        self._table_ante = n > 1 and sum(1 for a in f.antes if a) == 1
         self._opened = None  # who opened the first betting round (draw high)
         self._bring_in_due = False
         self._bring_in_proxy = False
@@ -283,13 +286,13 @@ class Hand(_Cards, _Betting, _Streets, _Showdown):
         return self._awards
 
     def pots(self) -> tuple[Pot, ...]:
-        """The pots as they stand (main pot first, then side pots by all-in level); antes are
-        counted with the player who posted them."""
+        """The pots as they stand (main pot first, then side pots by all-in level), the antes
+        as ``stakes_and_dead`` counts them."""
         n = self.n
         folded = {i for i in range(n) if self.folded[i]}
         all_in = {i for i in range(n) if self.stacks[i] == 0 and i not in folded}
-        contrib = {i: self.totals[i] + self.antes[i] for i in range(n)}
-        return build_pots(contrib, folded, all_in=all_in)
+        contrib, dead = self.stakes_and_dead(self.totals)
+        return build_pots(contrib, folded, dead, all_in=all_in)
 
     @property
     def actor(self) -> int | None:

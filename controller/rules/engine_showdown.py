@@ -125,6 +125,20 @@ class _Showdown(_HandState):
                 return
         self._settle()
 
+    def stakes_and_dead(self, chips: Sequence[int]) -> tuple[dict[int, int], int]:
+        """Each position's stake for building the pots (``chips``: what it put in beyond its
+        ante) and the dead money for the main pot. An ante one player posts for the table (a
+        big-blind or button ante) is dead money, "not considered part of a particular player's
+        bet" (roberts-rules-v11.txt, Glossary, DEAD MONEY; research/button-blinds-betting.md
+        §1.13: antes are dead money, never matched): it never comes back as an uncalled bet or a
+        pot of its own. Antes every player posts for himself are his own stake, which comes to
+        the same as dead money while every ante is whole; a player all in for less than his ante
+        plays for the part of the antes he matched (RR Section 12 r.14)."""
+        n = self.n
+        if self._table_ante:
+            return {i: chips[i] for i in range(n)}, sum(self.antes)
+        return {i: chips[i] + self.antes[i] for i in range(n)}, 0
+
     def _settle(self) -> None:
         """Award every pot: the uncalled bet back, the pots by all-in level, each pot on its
         own (RR Section 3 Ties r.5(d)), side pots first (RR Section 3 Showdown r.7)."""
@@ -143,10 +157,9 @@ class _Showdown(_HandState):
         folded = {i for i in range(n) if self.folded[i]}
         remaining, returned = return_uncalled(contrib, folded)
         all_in = {i for i in range(n) if self.stacks[i] == 0 and i not in folded}
-        # antes count toward a player's stake, so a player all-in for the ante plays for the
-        # antes matched (RR Section 12 r.14)
-        with_antes = {i: remaining[i] + self.antes[i] for i in range(n)}
-        pots = build_pots(with_antes, folded, all_in=all_in)
+        # the antes: dead money, or each player's own stake (Hand.stakes_and_dead)
+        stakes, dead = self.stakes_and_dead([remaining[i] for i in range(n)])
+        pots = build_pots(stakes, folded, dead, all_in=all_in)
         live = [i for i in range(n) if i not in folded]
         # A hand mucked at the showdown gives up the pots it contests, not a pot nobody else is
         # eligible for (RR Section 3 Showdown: a pot goes to the best hand among its players).

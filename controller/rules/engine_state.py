@@ -103,6 +103,7 @@ class _HandState:
     _units: tuple[int, ...]  # fourth street's open pair: the small and the big bet
     _unit_big_taken: bool
     _kill_factor: tuple[int, int]
+    _table_ante: bool  # one player posts the ante for the table: dead money
     _opener_pos: int  # who acts first on the first round
     _opened: int | None  # who opened the first betting round (draw high)
     _rot: tuple[tuple[int, ...], ...]  # per position, the others clockwise after it

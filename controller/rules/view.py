@@ -16,14 +16,15 @@ from controller.rules.variants import ROTATIONS, family, first_game, structure_n
 
 def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
     """Main pot first, then side pots, from the engine: chips gathered plus bets on the felt
-    (antes and dead posts counted with the seat that posted them)."""
+    (the antes as ``Hand.stakes_and_dead`` counts them: a table ante is dead money)."""
     e = g.eng
-    contrib = {s: e.totals[i] + e.antes[i] for i, s in enumerate(g.seats)}
-    if not sum(contrib.values()):
+    stakes, dead = e.stakes_and_dead(e.totals)
+    contrib = {s: stakes[i] for i, s in enumerate(g.seats)}
+    if not sum(contrib.values()) + dead:
         return []
     folded = frozenset(s for i, s in enumerate(g.seats) if e.folded[i])
     all_in = frozenset(s for i, s in enumerate(g.seats) if e.stacks[i] == 0 and not e.folded[i])
-    return [p.to_json() for p in build_pots(contrib, folded, all_in=all_in)]
+    return [p.to_json() for p in build_pots(contrib, folded, dead, all_in=all_in)]
 
 
 def _expect(h: Hand) -> str:
