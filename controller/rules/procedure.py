@@ -656,6 +656,13 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         if e.street == 0 and len(e.holes[p]) <= 2 and not e.upcards(p) and not h.acted:
             # a down card of third street: as if dealt face up (the card is already given)
             return _stud_exposed(h, c, seat, seq, out, fed=True), out
+        last = len(h.variant.streets) - 1
+        full = sum(len(st.hole) for st in h.variant.streets)
+        if (e.street == last and len(e.holes[p]) == full and e.holes[p][-1] == c.card
+                and _dealt_since_betting(h, c)):
+            # the last card, just dealt down, turned up by the dealer: as if dealt face up
+            # (roberts-rules-v11.txt, Section 8, r.16-17; the profile's stud_last_card_up)
+            return _stud_final_up(h, c, seat, seq, out), out
         return h, out
     if e.street == 0 and not h.acted:
         return _draw_exposed_deal(h, c, seat, seq, out, fed=True), out
@@ -664,6 +671,16 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         h = _counted_back(h, seat)
         return _draw_exposed_on_draw(h, c, seat, seq, out), out
     return h, out
+
+
+def _dealt_since_betting(h: GameHand, c: CardSeen) -> bool:
+    """Was ``c`` given with no betting action since (only cards dealt after it)?"""
+    for cmd in reversed(h.log):
+        if cmd[0] != HOLE:
+            return False
+        if c.card in tuple(cmd[2]):  # type: ignore[arg-type]
+            return True
+    return False
 
 
 def _given_this_turn(h: GameHand, c: CardSeen) -> bool:

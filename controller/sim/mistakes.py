@@ -111,6 +111,7 @@ KINDS: Mapping[str, Kind] = MappingProxyType({
     "stud_burn_extra": _k("STUD_BURN_ERROR", STUD, PLAY),  # Section 8 r.13
     "stud_premature_street": _k("STUD_PREMATURE_STREET", STUD, PLAY),  # Section 8 r.14
     "stud_final_card_faceup": _k("STUD_FINAL_CARD_FACEUP", STUD, PLAY),  # Section 8 r.17
+    "stud_final_card_exposed_key": _k("STUD_FINAL_CARD_FACEUP", STUD, PLAY, key=EXPOSED),
     # --- draw games (RR Sections 11-12; WSOP Section 12 Badugi) -----------------------------
     "draw_first_card_exposed": _k("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", DRAW),
     "draw_first_card_exposed_key": _k("MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED", DRAW, key=EXPOSED),

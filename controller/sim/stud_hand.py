@@ -29,6 +29,8 @@ from controller.sim.remedies import stud_rest_up
 if TYPE_CHECKING:
     from controller.sim.dealer import SimDealer
 
+# the last card turned up: by the shoe (dealt face up) or by the dealer's exposed key
+FINAL_UP_KINDS = ("stud_final_card_faceup", "stud_final_card_exposed_key")
 EXPOSED_KINDS = ("stud_downcard_exposed", "stud_downcard_exposed_key",
                  "stud_exposed_remedy_ignored", "stud_both_downcards_exposed")
 
@@ -46,7 +48,7 @@ class StudHand(HandDealer):
         rng = self.rng
         if kind == "stud_both_downcards_exposed":
             self.dead = rng.choice(self.order)
-        if kind in ("stud_premature_street", "stud_final_card_faceup"):
+        if kind in ("stud_premature_street", *FINAL_UP_KINDS):
             # fewer players, so that the set-aside cards fit in the deck (no common card)
             self.keep = rng.choice((2, 3, 4) if kind == "stud_premature_street" else (2, 3))
             self.mistake_street = rng.choice((1, 2, 3)) if kind == "stud_premature_street" else 4
@@ -142,14 +144,18 @@ class StudHand(HandDealer):
             for _ in due:
                 self.shoe("aside")
         faces = dict.fromkeys(due, face)
-        if kind == "stud_final_card_faceup":
+        keyed = None
+        if kind in FINAL_UP_KINDS:
             able = [s for s in due if e.stacks[g.seats.index(s)] > 0]
             if able:
                 target = self.rng.choice(able)
-                faces[target] = True
                 if stud_rest_up(len(due), target == due[0]):
                     for s in due:
                         faces[s] = True
+                if kind == "stud_final_card_exposed_key":
+                    faces[target], keyed = False, target  # dealt down, then turned up
+                else:
+                    faces[target] = True
                 self.record(kind, [target], [self.name(self.deck[-2 - due.index(target)])])
         if kind == "stud_burn_missing":
             first = due[0]
@@ -167,7 +173,9 @@ class StudHand(HandDealer):
         else:
             self.shoe("burn")
         for seat in due:
-            self.shoe(f"seat:{seat}", faces[seat])
+            uid = self.shoe(f"seat:{seat}", faces[seat])
+            if seat == keyed:
+                self.expose_key(uid)
 
     # --- betting -------------------------------------------------------------------------------
 

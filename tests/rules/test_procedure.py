@@ -175,6 +175,25 @@ def test_stud_last_card_up_first_of_three_rest_down_under_roberts_up_under_wsop(
     assert "REMEDY_NOT_FOLLOWED" in [f.code for f in wsop]  # the dealer dealt them down
 
 
+def test_stud_last_card_turned_up_by_the_dealers_key_as_if_dealt_up() -> None:
+    """Issue 11: the dealer's exposed key on a seventh-street card is the last card dealt face
+    up (RR Section 8 r.16-17; WSOP Section 8 r.17 differs), with the other last cards expected
+    face down (RR) or face up (WSOP) when it was the first of three."""
+    def first_of_three(truth, bodies, d):
+        draws = [b for b in bodies if isinstance(b, ShoeDraw)][-3:]
+        keyed = [b for b in bodies if isinstance(b, CardExposed)]
+        return len(draws) == 3 and len(keyed) == 1 and keyed[0].uid == draws[0].uid
+
+    rr, truth = _with_profile("stud", "stud_final_card_exposed_key", "roberts", first_of_three)
+    assert [(f.code, f.seats, f.cards) for f in rr] == [
+        ("STUD_FINAL_CARD_FACEUP", truth[0].seats, truth[0].cards)]
+    assert "remaining last cards face down" in " ".join(rr[0].remedy)
+    wsop, _ = _with_profile("stud", "stud_final_card_exposed_key", "wsop-2009", first_of_three)
+    assert wsop[0].code == "STUD_FINAL_CARD_FACEUP"
+    assert "remaining last cards face up" in " ".join(wsop[0].remedy)
+    assert "REMEDY_NOT_FOLLOWED" in [f.code for f in wsop]  # the dealer dealt them down
+
+
 def test_draw_high_antes_nobody_opens_carry_to_the_next_pot() -> None:
     """RR Section 12 r.14: a deal nobody opens keeps its antes for the next; they join that
     deal's main pot and no chip is lost."""

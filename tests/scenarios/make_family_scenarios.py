@@ -117,6 +117,7 @@ PHRASE: dict[str, Callable[[Mistake], str]] = {
 STUD = [("stud", k) for k in (
     "stud_downcard_exposed", "stud_both_downcards_exposed", "stud_exposed_remedy_ignored",
     "stud_burn_missing", "stud_burn_extra", "stud_premature_street", "stud_final_card_faceup",
+    "stud_final_card_exposed_key",
     "first_card_wrong_seat", "card_out_of_sequence", "seat_passed_over_dealt_next",
     "joker_dealt", "duplicate_card", "draw_after_hand_end")] + [
     ("razz", "stud_wrong_bring_in"), ("stud8", "stud_burn_missing")]
