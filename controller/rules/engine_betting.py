@@ -123,7 +123,7 @@ class _Betting(_HandState):
             raise IllegalAction("BAD_AMOUNT", f"an amount is an int, got {amount!r}")
         lo, hi, allowed = self._raise_bounds(player)
         if allowed is not None:
-            if amount not in allowed:
+            if amount not in allowed and not self._covers_every_caller(player, amount, allowed):
                 raise IllegalAction(
                     "WRONG_AMOUNT",
                     f"at fixed limit the only raise now is to {' or '.join(map(str, allowed))} "
@@ -311,6 +311,21 @@ class _Betting(_HandState):
                     "check-raise is not permitted in limit ace-to-five lowball (RR Section 11 "
                     "Ace-to-Five r.2)")
         return None
+
+    def _covers_every_caller(self, i: int, amount: int, allowed: tuple[int, ...]) -> bool:
+        """Fixed limit: a raise to less than the limit's amount that puts every opponent who can
+        still call all in is complete in effect. All games are table stakes ("Only the chips in
+        front of a player at the start of a deal may play for that hand", roberts-rules-v11.txt,
+        Section 2, r.8): the rest of a full raise could never be called and would come straight
+        back as the uncalled bet. So any raise-to from the largest opponent's all-in total up to
+        the limit's amount is taken; what nobody can call goes back at the settlement. Found on
+        a recorded razz hand: a raise "to 750,000", the full raise being to 1,200,000, with the
+        last opponent all in at 750,000 (issue 11)."""
+        if not self._current < amount < allowed[-1] or amount > self.stacks[i] + self.bets[i]:
+            return False
+        reach = [self.bets[j] + self.stacks[j] for j in range(self.n)
+                 if j != i and not self.folded[j] and self.stacks[j] > 0]
+        return bool(reach) and amount >= max(reach)
 
     def _raise_bounds(self, i: int) -> tuple[int, int, tuple[int, ...] | None]:
         """(min, max, the only amounts allowed or None) for the actor's complete/bet/raise."""
