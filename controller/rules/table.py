@@ -11,7 +11,9 @@ the seats, the button and every blind obligation, under the table's house-rules 
 - ``hand.start``: ``seating.plan_hand`` gives the button (which may sit in front of an empty seat:
   dead button), the blinds, every forced post due and the seats dealt in, in dealing order. A
   button named by the event that differs from the plan raises MISDEAL_BUTTON_OUT_OF_POSITION
-  (roberts-rules-v11.txt, Section 3, Misdeals, r.2(g)); the hand runs on the plan. Before the
+  (roberts-rules-v11.txt, Section 3, Misdeals, r.2(g)); the hand runs on the plan. So does the
+  first small blind posted by a seat the plan does not make a blind (``_button_seen_in_posts``:
+  the button not moved, or moved wrongly, seen through the blinds). Before the
   first hand a named button places it (as the draw would, Section 2, Seating, r.6). After a
   misdeal the redeal is an exact re-play of the same plan (azwine-tour-tournament-rules.txt,
   Misdeals (TDA #34) r.2: "the button does not move").
@@ -550,13 +552,7 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
         except SeatingError as exc:
             return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if body.button is not None and plan.button is not None and body.button != plan.button:
-        blinds = (f"small blind seat {plan.small_blind}" if plan.small_blind is not None
-                  else "no small blind") + f", big blind seat {plan.big_blind}"
-        method = "dead" if state.settings.button_method == "dead" else "moving"
-        out.append(make_finding("MISDEAL_BUTTON_OUT_OF_POSITION", seq,
-                                seats=[body.button, plan.button],
-                                fill={"expected": plan.button, "method": method,
-                                      "blinds": blinds}))
+        out.append(_button_misplaced(state, plan, body.button, seq))
     number = state.hand_number + 1
     try:
         hand = _new_hand(replace(state, seating=table), plan, number, v)
@@ -750,7 +746,12 @@ def _post(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
         return None
     seat, kind, _ = g.posts_due[0]
     name = procedure.POST_NAMES.get(kind, kind)
+    if procedure.is_void(g) and any(f.code == BUTTON_MISPLACED for f in state.findings):
+        return Step(state)  # the hand is void for the button: its posts are moot
     if body.seat != seat:
+        misplaced = _button_seen_in_posts(state, h, body, seq)
+        if misplaced is not None:
+            return misplaced
         why = h.plan.why.get(body.seat, "") if h.plan is not None else ""
         reason = why or (f"seat {seat} is the {name} by the seating plan")
         f = make_finding("BLIND_WRONG_SEAT", seq, seats=[body.seat, seat], fill={
@@ -763,6 +764,53 @@ def _post(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
                       "from it now."})
         return Step(_raise(state, [f]), (f,))
     return None
+
+
+BUTTON_MISPLACED = "MISDEAL_BUTTON_OUT_OF_POSITION"
+
+
+def _button_misplaced(state: TableState, plan: HandPlan, placed: int, seq: int) -> Finding:
+    """The button found on seat ``placed`` where the plan puts it elsewhere (``plan.button``):
+    a misdeal (roberts-rules-v11.txt, Section 3, Misdeals, r.2(g): "The button was out of
+    position")."""
+    assert plan.button is not None
+    blinds = (f"small blind seat {plan.small_blind}" if plan.small_blind is not None
+              else "no small blind") + f", big blind seat {plan.big_blind}"
+    method = "dead" if state.settings.button_method == "dead" else "moving"
+    return make_finding(BUTTON_MISPLACED, seq, seats=[placed, plan.button],
+                        fill={"expected": plan.button, "method": method, "blinds": blinds})
+
+
+def _button_seen_in_posts(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
+    """The first post of the hand is the small blind (by its name or its amount) from a seat
+    that is not this hand's small blind (nor, with three or more dealt in, its big blind): the
+    button is where that post places it (the seat before it in the dealing order; heads-up the
+    button itself posts the small blind), not where the seating plan puts it. The
+    button was not moved, or moved wrongly (at a heads-up transition, after a big blind busts
+    under TDA #31): a misdeal by RR Section 3, Misdeals, r.2(g), seen through the blinds when
+    no button sensor or named button says so. The hand is void and its posts are moot."""
+    plan = h.plan
+    g = h.game
+    if (plan is None or plan.button is None or plan.small_blind is None
+            or g.posts_due[0][0] != plan.small_blind or h.acts
+            or body.seat not in plan.dealt_in):
+        return None
+    says_small = body.blind == "small_blind" or (
+        body.blind is None and body.amount == plan.small_blind_amount)
+    heads_up = len(plan.dealt_in) == 2
+    # With three or more, the big blind posting first is the blinds out of order; heads-up the
+    # big blind posting the small blind is the button left (or put) on it.
+    if not says_small or (body.seat == plan.big_blind and not heads_up):
+        return None
+    order = sorted(plan.dealt_in)
+    placed = body.seat if heads_up else order[order.index(body.seat) - 1]
+    if placed == plan.button:
+        return None
+    f = _button_misplaced(state, plan, placed, seq)
+    if g.deal is not None:
+        g = replace(g, deal=replace(g.deal, void=True, off=f.code))
+    g = replace(g, void=True, off=f.code)
+    return Step(_raise(replace(state, hand=replace(h, game=g)), [f]), (f,))
 
 
 def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
