@@ -52,10 +52,13 @@ class CardSeen:
         return self.card or f"tag {self.uid}"
 
 
-def _put(zone: str, uid: str | None, face_up: bool | None, after: str, text: str) -> Step:
+def _put(zone: str, uid: str | None, face_up: bool | None, after: str, text: str, *,
+         any_order: bool = False) -> Step:
     """A move a remedy calls for (``remedy.Step``): ``uid`` None: the next card off the shoe;
-    ``face_up`` None: either way up; ``after``: the finding; ``text``: the rule's words."""
-    return Step(PUT, zone, uid or "", face_up=face_up, after=after, text=text)
+    ``face_up`` None: either way up; ``after``: the finding; ``text``: the rule's words;
+    ``any_order``: it may come before the finding's steps listed ahead of it."""
+    return Step(PUT, zone, uid or "", face_up=face_up, after=after, text=text,
+                any_order=any_order)
 
 
 @dataclass(frozen=True)

@@ -449,6 +449,9 @@ def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
         if h.expect[0].fits(c.uid, zone, c.face_up):
             return _fulfil(h, c, zone)
         return _not_followed(h, c, zone, seq, out)
+    later = _fits_later(h, c, zone)
+    if later:
+        return _fulfil(h, c, zone, later)
     t = h.turn
     if (zone == "muck" and t is not None and c.fed and c.seat == t.seat and not t.fed
             and c.uid not in t.discards):
@@ -457,9 +460,27 @@ def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
     return h
 
 
-def _fulfil(h: GameHand, c: CardSeen, zone: str) -> GameHand:
-    """The card goes where the remedy said: take the expectation off and apply the card."""
-    h = replace(h, expect=h.expect[1:])
+def _fits_later(h: GameHand, c: CardSeen, zone: str) -> int:
+    """The index of a later step of the remedy now expected that this card meets (0: none).
+    Where a remedy's steps may come in any order the rulebooks leave open, a step met before
+    the one listed first is taken: at ace-to-five lowball the exposed card's replacement comes
+    first and "this first exposed card is used as the burncard" (roberts-rules-v11.txt, Section
+    11, Ace-to-Five Lowball, r.3), but a dealer who burns it first ends with the same cards."""
+    if not h.expect:
+        return 0
+    ref = h.expect[0].after
+    for i, x in enumerate(h.expect[1:], start=1):
+        if x.after != ref or not x.any_order:
+            return 0
+        if x.fits(c.uid, zone, c.face_up):
+            return i
+    return 0
+
+
+def _fulfil(h: GameHand, c: CardSeen, zone: str, i: int = 0) -> GameHand:
+    """The card goes where the remedy said: take the expectation (the ``i``-th) off and apply
+    the card."""
+    h = replace(h, expect=h.expect[:i] + h.expect[i + 1:])
     if zone == "burn":
         return replace(h, burned=h.eng.street)
     if zone.startswith("seat:") and not c.fed:
@@ -483,6 +504,9 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
         x = h.expect[0]
         if x.fits(c.uid, zone, c.face_up):
             return _fulfil(h, c, zone)
+        later = _fits_later(h, c, zone)
+        if later:
+            return _fulfil(h, c, zone, later)
         if not x.uid or x.uid not in h.cards or h.cards[x.uid].zone != x.zone:
             h = _not_followed(h, c, zone, seq, out)
             if h.expect and h.expect[0].fits(c.uid, zone, c.face_up):

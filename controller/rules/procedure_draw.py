@@ -78,8 +78,8 @@ def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Fi
     if take:
         what = f"seat {seat} must take {c.name}: the player has no option"
     else:
-        what = (f"{c.name} is replaced once the deal is complete: it goes to the burn and the "
-                f"next card off the deck goes to seat {seat}")
+        what = (f"{c.name} is replaced once the deal is complete: the next card off the deck "
+                f"goes to seat {seat}, and {c.name} is used as the burn card")
     f = make_finding("DRAW_PREDRAW_EXPOSED_CARD", seq, seats=[seat], cards=[c.name],
                      fill={"what": what, "game": h.variant.name})
     out.append(f)
@@ -87,12 +87,15 @@ def _predraw_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Fi
         return h if fed else _feed(h, c, seat)
     if fed:
         h = _unfeed(h, c)
+    # RR Section 11, Ace-to-Five Lowball, r.3: "replaced after the deal has been completed.
+    # This first exposed card is used as the burncard": the replacement, then the exposed card
+    # to the burn; burned first it ends in the same cards, so either order is taken.
     return replace(h, owed=_set(h.owed, seat, h.owed.get(seat, 0) + 1),
                    owed_after_deal=(*h.owed_after_deal,
-                                    _put("burn", c.uid, None, _ref(f),
-                                           f"{c.name} goes to the burn"),
                                     _put(f"seat:{seat}", None, False, _ref(f),
-                                           f"the next card goes to seat {seat}, face down")))
+                                           f"the next card goes to seat {seat}, face down"),
+                                    _put("burn", c.uid, None, _ref(f),
+                                           f"{c.name} goes to the burn", any_order=True)))
 
 
 def _draw_exposed_on_draw(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]

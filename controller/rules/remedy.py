@@ -49,6 +49,9 @@ class Step:
     # names its finding ("<CODE> (seq N)"); board games keep one remedy at a time, which does.
     after: str = ""
     text: str = ""  # what the rule says to do, where it words the move itself
+    # The step may come before the steps of the same finding listed ahead of it: the rulebooks
+    # leave the order open, and either order ends in the same cards.
+    any_order: bool = False
 
     def fits(self, uid: str, zone: str, face_up: bool) -> bool:
         """Is a card ``uid`` read in ``zone`` this PUT move?"""

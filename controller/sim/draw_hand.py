@@ -123,11 +123,11 @@ class DrawHand(HandDealer):
             if i == keyed:
                 self.expose_key(uid)
         if replace_at >= 0:
-            # replaced once the deal is complete; the exposed card is used as the burn card (RR
-            # Section 11 Ace-to-Five r.3)
+            # replaced once the deal is complete, then the exposed card is used as the burn
+            # card (RR Section 11 Ace-to-Five r.3)
             seat = order[replace_at % n]
-            self.move(uids[replace_at], f"seat:{seat}", "burn", face_up=True)
             self.shoe(f"seat:{seat}")
+            self.move(uids[replace_at], f"seat:{seat}", "burn", face_up=True)
         if self.held is not None:
             self.first_action_short()
 

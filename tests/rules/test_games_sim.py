@@ -454,14 +454,13 @@ def _check_draw(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: S
         if must is None or t.cards[0][0] in must:
             assert out == []
         else:
-            # after the deal is complete: the exposed card to the burn, a new card to the seat
+            # after the deal is complete: a new card to the seat, then the exposed card to
+            # the burn (RR Section 11 Ace-to-Five r.3)
             ((i, x),) = out
-            last_deal = max(j for j, y in moves if y.from_shoe and y is not m
-                            and j < i)
-            assert x.zone == "burn" and x.from_zone == m.zone and i == last_deal + 1
-            nxt = steps[i + 1]
-            assert isinstance(nxt, CardMove) and nxt.from_shoe and nxt.zone == m.zone
-            assert not nxt.face_up
+            assert x.zone == "burn" and x.from_zone == m.zone
+            new = steps[i - 1]
+            assert isinstance(new, CardMove) and new.from_shoe and new.zone == m.zone
+            assert not new.face_up
     elif kind == "draw_exposed_on_draw":
         i, m = next((i, m) for i, m in moves if m.from_shoe and m.face_up)
         assert tags[m.uid] == t.cards[0] and m.zone == f"seat:{t.seats[0]}"

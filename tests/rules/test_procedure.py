@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from controller.events import CardExposed, Event, ShoeDraw, ZoneRead
+from controller.events import CardExposed, Event, ShoeDraw, ZoneLeave, ZoneRead
 from controller.rules import apply, initial_state, snapshot
 from controller.rules.catalogue_games import GAME_ENTRIES
 from controller.rules.engine import Hand, Stakes
@@ -156,6 +156,38 @@ def test_a5_exposed_six_is_taken_under_roberts_and_replaced_under_wsop() -> None
     assert "is replaced once the deal is complete" in " ".join(wsop[0].remedy)
     # the dealer (following Robert's) lets the player keep it: under WSOP that is not followed
     assert "REMEDY_NOT_FOLLOWED" in [f.code for f in wsop]
+
+
+def test_a5_exposed_card_replaced_then_burned_in_either_order() -> None:
+    """Issue 11: an ace-to-five card exposed on the deal that must be replaced: the replacement
+    comes, and "this first exposed card is used as the burncard" (RR Section 11 Ace-to-Five
+    r.3). The simulated dealer deals the replacement first; the same hand with the exposed card
+    burned first ends in the same cards, and both raise only the exposed card, and settle."""
+    from controller.events import HandEnd
+
+    for seed in range(300):
+        d = SimDealer(random.Random(seed), seats=4, game="a5_lowball")
+        bodies = [b for step in d.next_hand("draw_predraw_exposed") for b in expand(step)]
+        if not d.truth or d.truth[0].cards[0][0] in "A234567":
+            continue  # a card the player must take: no replacement
+        burn = next(i for i, b in enumerate(bodies) if isinstance(b, ZoneRead)
+                    and b.zone == "burn" and not isinstance(bodies[i - 1], ShoeDraw))
+        # the replacement (drawn, read in the seat), then the exposed card off the seat, to
+        # the burn
+        assert isinstance(bodies[burn - 3], ShoeDraw) and isinstance(bodies[burn - 1], ZoneLeave)
+        swapped = [*bodies[:burn - 3], *bodies[burn - 1:burn + 1], *bodies[burn - 3:burn - 1],
+                   *bodies[burn + 1:]]
+        for order in (bodies, swapped):
+            state, found, awarded = initial_state(), [], False
+            for seq, body in enumerate(order, start=1):
+                step = apply(state, Event(seq, 0, body))
+                state = step.state
+                found += [f.code for f in step.findings]
+                awarded = awarded or (isinstance(body, HandEnd) and bool(step.results))
+            assert found == ["DRAW_PREDRAW_EXPOSED_CARD"]
+            assert awarded
+        return
+    raise AssertionError("no such hand")
 
 
 def test_stud_last_card_up_first_of_three_rest_down_under_roberts_up_under_wsop() -> None:
