@@ -337,6 +337,15 @@ class SimDealer:
         hand = self._snap()["hand"]
         order = list(hand["dealt_in"])
         kind = self._pick(forced, v, order) if make else None
+        if kind == "button_not_moved":
+            # the button left where it was (or, on the first hand, put one seat short): the
+            # seat it should be on posts the small blind a button one seat before would make it
+            # post (RR Section 3, Misdeals, r.2(g))
+            button = hand["button"]
+            seats = sorted(order)
+            self.record(kind, [seats[seats.index(button) - 1], button], [])
+            small = next(p["amount"] for p in hand["posts"] if p["kind"] == "small_blind")
+            self.emit(Action(seat=button, kind="post", amount=small))
         for post in hand["posts"]:  # every forced post the seating plan has due, in order
             self.emit(Action(seat=post["seat"], kind="post", amount=post["amount"],
                              blind=post["kind"]))
@@ -360,6 +369,12 @@ class SimDealer:
             return False
         if kind == "draw_button_short" and v.forced == "blinds" and n <= 3:
             return False  # the first to act would be the button itself
+        if kind == "button_not_moved":
+            # blinds, a small blind, and the button on a seat dealt in (not a dead button)
+            hand = self._snap()["hand"]
+            return (v.forced == "blinds" and hand.get("small_blind") is not None
+                    and hand.get("button") in order
+                    and any(p["kind"] == "small_blind" for p in hand["posts"]))
         if fam == "board" and KINDS[kind].stage == PLAY:
             # the hand must reach the street of the mistake with its betting open
             stacks = self.stacks

@@ -100,6 +100,10 @@ KINDS: Mapping[str, Kind] = MappingProxyType({
     # cards swapped). Listed after the board kinds so that the board scenarios written before it
     # (tests/scenarios/make_family_scenarios.py, one game per kind in turn) keep their games.
     "seat_passed_over_dealt_next": _k("MISDEAL_CARD_OUT_OF_SEQUENCE", ALL),
+    # the button games with blinds, Misdeals r.2(g): the button not moved, the blinds posted as
+    # for the hand before (listed last, for the same reason)
+    "button_not_moved": _k("MISDEAL_BUTTON_OUT_OF_POSITION", frozenset({BOARD, DRAW}),
+                           players=3),
 
     # --- stud, razz, stud/8 (RR Sections 8-10) ----------------------------------------------
     "stud_downcard_exposed": _k("STUD_ONE_HOLECARD_EXPOSED", STUD),  # Section 8 r.1
@@ -144,7 +148,7 @@ def players_needed(kind: str, fam: str) -> int:
 def mistakes_for(v: Variant) -> tuple[str, ...]:
     """The kinds the dealer can make in a hand of ``v``, sorted: its family's, less those the
     game rules out (the joker in a game that plays it; a five-card draw where at most four are
-    drawn)."""
+    drawn; the button seen through the blinds in a game without blinds)."""
     fam = family(v)
     out = []
     for name, kind in KINDS.items():
@@ -154,5 +158,7 @@ def mistakes_for(v: Variant) -> tuple[str, ...]:
             continue
         if name == "draw_five_consecutive" and v.max_draw < 5:
             continue
+        if name == "button_not_moved" and v.forced != "blinds":
+            continue  # an ante game's button posts nothing that could show where it is
         out.append(name)
     return tuple(sorted(out))

@@ -573,6 +573,15 @@ def test_each_mistake_emits_its_sequence_and_truth(game: str, kind: str) -> None
         if kind in MISDEAL_KINDS:
             _check_misdeal(steps, truth, dealer)
             assert dealer.stacks == before
+        elif kind == "button_not_moved":
+            # the first post is the small blind from the seat the button should be on; the
+            # floor declares the misdeal before a card is dealt
+            (made_it,) = truth
+            assert isinstance(steps[-1], MisdealDeclared) and not _moves(steps)
+            post = steps[-2]
+            assert isinstance(post, Action) and post.kind == "post"
+            assert post.seat == made_it.seats[1]
+            assert dealer.stacks == before
         elif kind == "draw_after_hand_end":
             assert isinstance(steps[-2], HandEnd)
             assert steps[-1] == ShoeDraw(steps[-1].uid, True)  # type: ignore[union-attr]

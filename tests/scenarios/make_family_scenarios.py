@@ -112,6 +112,7 @@ PHRASE: dict[str, Callable[[Mistake], str]] = {
     "TURN_PREMATURE": lambda m: f"Card {m.cards[0]} left the shoe while the flop betting",
     "RIVER_PREMATURE": lambda m: f"Card {m.cards[0]} left the shoe while the turn betting",
     "HAND_WRONG_CARD_COUNT_DEAD": lambda m: f"Seat(s) {_seats(m)}: the hand is dead",
+    "MISDEAL_BUTTON_OUT_OF_POSITION": lambda m: f"it belongs on seat {m.seats[1]} this hand",
 }
 # (game, kind) per family; the common kinds once per family
 STUD = [("stud", k) for k in (
@@ -125,7 +126,7 @@ DRAW = [("27_triple", k) for k in (
     "draw_first_card_exposed", "draw_exposed_on_draw", "draw_five_consecutive",
     "draw_button_short", "draw_wrong_count", "draw_burn_missing", "first_card_wrong_seat",
     "card_out_of_sequence", "seat_passed_over_dealt_next", "joker_dealt", "duplicate_card",
-    "draw_after_hand_end")] + [
+    "draw_after_hand_end", "button_not_moved")] + [
     ("draw5", "draw_predraw_exposed"), ("a5_lowball", "draw_predraw_exposed"),
     ("badugi", "draw_exposed_on_draw")]
 # every kind the dealer makes at a board game, at the board games other than nlhe in turn
