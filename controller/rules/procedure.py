@@ -683,7 +683,7 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         last = len(h.variant.streets) - 1
         full = sum(len(st.hole) for st in h.variant.streets)
         if (e.street == last and len(e.holes[p]) == full and e.holes[p][-1] == c.card
-                and _dealt_since_betting(h, c)):
+                and _dealt_since_betting(h, p, c.card)):
             # the last card, just dealt down, turned up by the dealer: as if dealt face up
             # (roberts-rules-v11.txt, Section 8, r.16-17; the profile's stud_last_card_up)
             return _stud_final_up(h, c, seat, seq, out), out
@@ -697,12 +697,13 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
     return h, out
 
 
-def _dealt_since_betting(h: GameHand, c: CardSeen) -> bool:
-    """Was ``c`` given with no betting action since (only cards dealt after it)?"""
+def _dealt_since_betting(h: GameHand, p: int, card: str | None) -> bool:
+    """Was ``card`` given to position ``p`` with nothing but cards dealt since (no bet, no
+    discard)?"""
     for cmd in reversed(h.log):
         if cmd[0] != HOLE:
             return False
-        if c.card in tuple(cmd[2]):  # type: ignore[arg-type]
+        if cmd[1] == p and cmd[2] == (card,):
             return True
     return False
 
@@ -716,12 +717,8 @@ def _given_this_turn(h: GameHand, c: CardSeen) -> bool:
     p = h.pos(t.seat) if t is not None else None
     if t is None or not t.fed or p is None or c.seat != t.seat:
         return False
-    for cmd in reversed(h.log):
-        if cmd[0] != HOLE:
-            return False  # the discard (or a bet) comes after the card: dealt before the draw
-        if cmd[1] == p and cmd[2] == (c.card,):
-            return True
-    return False
+    # the discard (or a bet) after the card: it was dealt before the draw
+    return _dealt_since_betting(h, p, c.card)
 
 
 def _last_logged(h: GameHand, c: CardSeen) -> bool:

@@ -552,17 +552,14 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
         except SeatingError as exc:
             return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if body.button is not None and plan.button is not None and body.button != plan.button:
-        out.append(_button_misplaced(state, plan, body.button, seq))
+        out.append(_button_misplaced(state, plan, body.button, plan.button, seq))
     number = state.hand_number + 1
     try:
         hand = _new_hand(replace(state, seating=table), plan, number, v)
     except ValueError as exc:  # the hand engine refuses these stakes for this game
         return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if out:
-        g = hand.game
-        if g.deal is not None:
-            g = replace(g, deal=replace(g.deal, void=True, off=out[0].code))
-        hand = replace(hand, game=replace(g, void=True, off=out[0].code))
+        hand = replace(hand, game=_voided(hand.game, out[0].code))
     new = replace(state, seating=table, hand=hand, hand_number=number, findings=(),
                   last_button=plan.button, redeal=False, shuffled=False,
                   mix=mixed.dealt(mix, len(plan.dealt_in)))
@@ -769,16 +766,15 @@ def _post(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
 BUTTON_MISPLACED = "MISDEAL_BUTTON_OUT_OF_POSITION"
 
 
-def _button_misplaced(state: TableState, plan: HandPlan, placed: int, seq: int) -> Finding:
-    """The button found on seat ``placed`` where the plan puts it elsewhere (``plan.button``):
-    a misdeal (roberts-rules-v11.txt, Section 3, Misdeals, r.2(g): "The button was out of
-    position")."""
-    assert plan.button is not None
+def _button_misplaced(state: TableState, plan: HandPlan, placed: int, expected: int,
+                      seq: int) -> Finding:
+    """The button found on seat ``placed`` where the plan puts it on ``expected``: a misdeal
+    (roberts-rules-v11.txt, Section 3, Misdeals, r.2(g): "The button was out of position")."""
     blinds = (f"small blind seat {plan.small_blind}" if plan.small_blind is not None
               else "no small blind") + f", big blind seat {plan.big_blind}"
     method = "dead" if state.settings.button_method == "dead" else "moving"
-    return make_finding(BUTTON_MISPLACED, seq, seats=[placed, plan.button],
-                        fill={"expected": plan.button, "method": method, "blinds": blinds})
+    return make_finding(BUTTON_MISPLACED, seq, seats=[placed, expected],
+                        fill={"expected": expected, "method": method, "blinds": blinds})
 
 
 def _button_seen_in_posts(state: TableState, h: Hand, body: Action, seq: int) -> Step | None:
@@ -806,11 +802,16 @@ def _button_seen_in_posts(state: TableState, h: Hand, body: Action, seq: int) ->
     placed = body.seat if heads_up else order[order.index(body.seat) - 1]
     if placed == plan.button:
         return None
-    f = _button_misplaced(state, plan, placed, seq)
+    f = _button_misplaced(state, plan, placed, plan.button, seq)
+    return Step(_raise(replace(state, hand=replace(h, game=_voided(g, f.code))), [f]), (f,))
+
+
+def _voided(g: procedure.GameHand, code: str) -> procedure.GameHand:
+    """The hand void for ``code`` from its start: it waits for ``misdeal.declared`` and the
+    monitor judges nothing more of it."""
     if g.deal is not None:
-        g = replace(g, deal=replace(g.deal, void=True, off=f.code))
-    g = replace(g, void=True, off=f.code)
-    return Step(_raise(replace(state, hand=replace(h, game=g)), [f]), (f,))
+        g = replace(g, deal=replace(g.deal, void=True, off=code))
+    return replace(g, void=True, off=code)
 
 
 def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:

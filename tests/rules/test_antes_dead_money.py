@@ -42,10 +42,10 @@ def test_the_pots_during_the_hand_hold_the_ante_as_dead_money() -> None:
         h.deal_hole(p, cards)
     h.check_or_call(2)  # the button, all in for 60
     h.fold(0)  # the small blind
-    pots = h.pots()
-    assert sum(p.amount for p in pots) == 50 + 100 + 60 + 100
-    assert pots[0].amount >= 60 + 60 + 50 + 100  # the ante is in the main pot, p3 eligible
-    assert 2 in pots[0].eligible
+    main, side = h.pots()
+    # the ante in the main pot the all-in button contests; the big blind's unmatched 40 apart
+    assert (main.amount, main.eligible) == (60 + 60 + 50 + 100, (1, 2))
+    assert (side.amount, side.eligible) == (40, (1,))
 
 
 def test_pokerkit_agrees_when_told_not_to_trim_antes() -> None:
