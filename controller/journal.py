@@ -24,15 +24,16 @@ connection runs a PASSIVE checkpoint every few seconds, which neither blocks nor
 appender. A PASSIVE checkpoint never starts the WAL over, though: SQLite rewinds the WAL only
 when a write begins after every frame was copied, and a busy table always has frames newer than
 the last checkpoint. Left alone, the WAL (and the wal-index mapped into the daemon's memory)
-grew by about 260 KB a hand, 786 MB in 3,000 simulated hands. So once the WAL is due (the
-checkpointer saw more than ``WAL_LIMIT_FRAMES`` frames, or more than that many commits went by
-since the WAL last started over, each commit being at least one frame), the appender itself runs
-a TRUNCATE checkpoint right after its commit. It is the only writer, so it cannot lose that race
+grew by about 260 KB a hand, 786 MB in 3,000 simulated hands. So once the WAL holds more than
+``WAL_LIMIT_FRAMES`` frames (read from its size after each commit), the appender itself runs a
+TRUNCATE checkpoint right after its commit. It is the only writer, so it cannot lose that race
 to itself (a TRUNCATE from the background thread lost it to a busy appender, and the WAL grew
 to thousands of frames); the PASSIVE rounds already copied most frames, so it costs the few
-frames left and an fsync, once every few dozen hands. It waits at most ``RESTART_WAIT`` for
-readers (a replay or a surveillance query in another process); if one holds on, it tries again
-an eighth of the limit later.
+frames left and an fsync, once every few dozen hands. A lock keeps the background round and the
+TRUNCATE apart (SQLite refuses a checkpoint while another runs); if the round holds it, the
+next commit tries again, and an eighth of the limit later the appender waits for it. The
+TRUNCATE waits at most ``RESTART_WAIT`` for readers (a replay or a surveillance query in another
+process); if one holds on, it tries again an eighth of the limit later.
 
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
@@ -67,6 +68,7 @@ WAL_LIMIT_FRAMES = 4096
 RESTART_WAIT = 0.05
 """Seconds a TRUNCATE checkpoint may wait for another process's readers, holding appends back."""
 BUSY_TIMEOUT_MS = 5000  # sqlite3.connect's default, restored after a TRUNCATE
+WAL_HEADER, WAL_FRAME_HEADER = 32, 24  # bytes (sqlite.org/fileformat2.html, "WAL File Format")
 FORMAT = "feltguard-journal/2"  # 2: HMAC-SHA256 chain with an external key and anchors
 KEY_BYTES = 32
 
@@ -396,8 +398,11 @@ class Journal:
         self._anchors = AnchorLog(self.anchor_path, key)
         self.anchor("open")
         self.wal_limit_frames = wal_limit_frames
-        self._truncate_due = False  # set by the checkpointer; read by the appender
-        self._commits = 0  # commits since the WAL last started over (or a TRUNCATE last failed)
+        self._wal = Path(f"{self.path}-wal")
+        self._page_size: int = self._db.execute("PRAGMA page_size").fetchone()[0]
+        self._retry_at = 0  # WAL frames at which a TRUNCATE held back by a reader is tried again
+        self._slack = max(1, wal_limit_frames // 8)
+        self._checkpointing = threading.Lock()  # one checkpoint at a time within this process
         self._halt = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if checkpoint_every:
@@ -411,28 +416,42 @@ class Journal:
         db = sqlite3.connect(str(self.path), isolation_level=None)
         try:
             while not self._halt.wait(every):
-                try:
-                    _busy, frames, _done = db.execute(
-                        "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                except sqlite3.Error:  # busy now; the next round will do it
-                    continue
-                if frames > self.wal_limit_frames:
-                    self._truncate_due = True
+                # Held so the appender's TRUNCATE never finds this checkpoint running (SQLite
+                # would answer it SQLITE_BUSY at once, and the WAL would grow past its bound).
+                with self._checkpointing, contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # busy: the next round does it
         finally:
             db.close()
 
-    def _start_wal_over(self) -> None:
+    def _wal_frames(self) -> int:
+        """Frames in the WAL now, from its size (a stat: no SQLite call, no lock)."""
+        try:
+            size = self._wal.stat().st_size
+        except OSError:
+            return 0
+        return max(0, size - WAL_HEADER) // (WAL_FRAME_HEADER + self._page_size)
+
+    def _start_wal_over(self, frames: int, wait: bool) -> None:
         """A TRUNCATE checkpoint on the appender's own connection (module docstring)."""
         busy = 1
-        with contextlib.suppress(sqlite3.Error):  # the event is committed; this is upkeep
-            self._db.execute(f"PRAGMA busy_timeout={int(RESTART_WAIT * 1000)}")
-            try:
-                busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            finally:
-                self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        self._truncate_due = False
-        # On success the count starts over; held back by a reader, try again an eighth later.
-        self._commits = 0 if not busy else self.wal_limit_frames - self.wal_limit_frames // 8
+        # The background checkpointer mid-round would make SQLite refuse at once. Just past the
+        # limit, skip this commit's attempt rather than wait, and try at the next; once an
+        # eighth past it, wait for the round to end (a round outlasting many commits, on a slow
+        # disk, would otherwise let the WAL grow for as long as rounds keep coming).
+        if not self._checkpointing.acquire(blocking=wait):
+            return
+        try:
+            with contextlib.suppress(sqlite3.Error):  # the event is committed; this is upkeep
+                self._db.execute(f"PRAGMA busy_timeout={int(RESTART_WAIT * 1000)}")
+                try:
+                    busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                finally:
+                    self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        finally:
+            self._checkpointing.release()
+        # Held back by another process's reader: try again an eighth of the limit later, so a
+        # long replay costs one RESTART_WAIT per eighth, not one per commit.
+        self._retry_at = 0 if not busy else frames + self._slack
 
     def append(self, event: Event) -> None:
         """Commit one event; returns only once it is in the WAL."""
@@ -445,9 +464,10 @@ class Journal:
             (event.seq, event.ts, event.type, line, self._last_hash, digest),
         )
         self.last_seq, self._last_hash = event.seq, digest
-        self._commits += 1
-        if self._truncate_due or self._commits > self.wal_limit_frames:
-            self._start_wal_over()
+        frames = self._wal_frames()
+        due = max(self.wal_limit_frames, self._retry_at)
+        if frames > due:
+            self._start_wal_over(frames, wait=frames > due + self._slack)
 
     def anchor(self, why: str, hand: int = 0) -> None:
         """Record the chain head in the anchor file (at a hand's end, the open and the close)."""
