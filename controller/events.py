@@ -177,11 +177,25 @@ class ChipRaceEnd:
 
 @dataclass(frozen=True)
 class DeckRegister:
-    """A deck's tags: RFID uid -> card (``As``, ``Td``, ``2c``). Replaces any earlier deck."""
+    """A deck's tags: RFID uid -> card (``As``, ``Td``, ``2c``). It becomes the deck in play and
+    the deck in play before it stays known as another deck of the table (a card of it seen in a
+    hand is a card with a different back). ``idle``: the deck is known but not put in play (the
+    second deck of a two-deck rotation, RR Section 2 r.22)."""
 
     TYPE: ClassVar[str] = "deck.register"
     deck: str
     tags: Mapping[str, str]
+    idle: bool = False
+
+
+@dataclass(frozen=True)
+class DeckAudit:
+    """The deck read through the shoe (between hands: the whole deck; during a hand: the stub),
+    every tag read once: ``uids``. The core compares it with the deck in play, counting the
+    cards out on the felt as present (MISSING_CARDS_FROM_DECK, FOREIGN_BACK_CARD_IN_STUB)."""
+
+    TYPE: ClassVar[str] = "deck.audit"
+    uids: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -330,6 +344,7 @@ Body = (
     | ChipRaceStart
     | ChipRaceEnd
     | DeckRegister
+    | DeckAudit
     | HandStart
     | ShuffleDone
     | ShoeDraw
@@ -362,6 +377,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         ChipRaceStart,
         ChipRaceEnd,
         DeckRegister,
+        DeckAudit,
         HandStart,
         ShuffleDone,
         ShoeDraw,
@@ -402,7 +418,7 @@ class Event:
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
-                          "structure") \
+                          "structure", "idle") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             out[f.name] = value
@@ -430,7 +446,8 @@ STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kin
                         "outcome"})
 CHOICE_STR_FIELDS = frozenset({"structure"})  # a string, "" for the default
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
-BOOL_FIELDS = frozenset({"face_up", "post"})
+BOOL_FIELDS = frozenset({"face_up", "post", "idle"})
+STR_LIST_FIELDS = frozenset({"uids"})  # a JSON list of strings, held as a tuple
 MAPPING_FIELDS = frozenset({"settings", "cards", "stacks", "tags", "levels"})
 
 
@@ -483,6 +500,9 @@ def _check_types(body: Body) -> None:
         elif name in BOOL_FIELDS:
             if not isinstance(value, bool):
                 raise EventError(f"field '{name}' must be true or false, got {value!r}")
+        elif name in STR_LIST_FIELDS:  # a JSON list, held as a tuple (the body is frozen)
+            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+                raise EventError(f"field '{name}' must be a list of strings")
         elif name == "levels":  # a JSON list, held as a tuple (the body is frozen)
             if not isinstance(value, tuple) or not all(isinstance(v, Mapping) for v in value):
                 raise EventError("field 'levels' must be a list of level objects")
@@ -565,6 +585,10 @@ def validate_body(body: Body) -> None:
             if not isinstance(card, str) or not TAG_CARD_RE.fullmatch(card):
                 raise EventError(f"field 'tags': uid {uid} maps to {card!r}, not a card like "
                                  "'As' (or the joker 'Xx')")
+    elif isinstance(body, DeckAudit):
+        bad = next((u for u in body.uids if not u.strip()), None)
+        if bad is not None:
+            raise EventError(f"field 'uids': bad uid {bad!r}")
     elif isinstance(body, HandStart):
         if body.button is not None and not 1 <= body.button <= 10:
             raise EventError(f"field 'button' must be 1..10, got {body.button}")
@@ -686,6 +710,10 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
             if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
                 raise EventError("field 'levels' must be a list of level objects")
             value = tuple(dict(v) for v in value)
+        elif name in STR_LIST_FIELDS:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise EventError(f"field '{name}' must be a list of strings")
+            value = tuple(value)
         elif name == "tags":
             if not isinstance(value, Mapping):
                 raise EventError("field 'tags' must be an object of uid -> card")

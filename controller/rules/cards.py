@@ -7,7 +7,7 @@ suits c d h s), the notation of PHH and PokerKit.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 RANKS = "23456789TJQKA"
@@ -32,14 +32,36 @@ class DeckRegistry:
 
     deck: str = ""
     tags: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # The table's other registered decks (the deck in play before, an idle deck of a two-deck
+    # rotation): uid -> (deck id, card). A tag found here is a card with a different back.
+    others: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def of(cls, deck: str, tags: Mapping[str, str]) -> DeckRegistry:
         return cls(deck=deck, tags=MappingProxyType(dict(tags)))
 
+    def put_in_play(self, deck: str, tags: Mapping[str, str]) -> DeckRegistry:
+        """``deck`` becomes the deck in play; the one in play before stays known as another."""
+        others = {u: d for u, d in self.others.items() if u not in tags and d[0] != deck}
+        if self.deck != deck:
+            others.update({u: (self.deck, c) for u, c in self.tags.items() if u not in tags})
+        return DeckRegistry(deck, MappingProxyType(dict(tags)), MappingProxyType(others))
+
+    def with_idle(self, deck: str, tags: Mapping[str, str]) -> DeckRegistry:
+        """``deck`` is known (a card of it in play is a foreign card) but not put in play."""
+        if deck == self.deck:
+            return self
+        others = {u: d for u, d in self.others.items() if d[0] != deck}
+        others.update({u: (deck, c) for u, c in tags.items() if u not in self.tags})
+        return replace(self, others=MappingProxyType(others))
+
     def card_of(self, uid: str) -> str | None:
         """The card a tag carries, or None for a tag that is not in this deck."""
         return self.tags.get(uid)
+
+    def foreign(self, uid: str) -> tuple[str, str] | None:
+        """(deck id, card) of a tag of another registered deck, or None."""
+        return None if uid in self.tags else self.others.get(uid)
 
     def __len__(self) -> int:
         return len(self.tags)

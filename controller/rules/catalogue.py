@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from string import Formatter
 
+from controller.rules.catalogue_deck import DECK_ENTRIES, DECK_REMEDY_BY_SETTING
 from controller.rules.catalogue_entry import Entry, cite
 from controller.rules.catalogue_games import GAME_ENTRIES
 from controller.rules.findings import Citation, Finding
@@ -757,7 +758,7 @@ _ENTRIES: tuple[Entry, ...] = (
 )
 
 # The stud and draw families' entries live beside this table (catalogue_games.py).
-CATALOGUE: Mapping[str, Entry] = {e.code: e for e in (*_ENTRIES, *GAME_ENTRIES)}
+CATALOGUE: Mapping[str, Entry] = {e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *DECK_ENTRIES)}
 
 WSOP = "wsop-2009-live-action-rules.md"
 AZW = "azwine-tour-tournament-rules.txt"
@@ -917,6 +918,7 @@ REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = 
          "The error is corrected whenever it is found before the pot is awarded "
          "(Irregularities, rule 15)."),
     ),
+    **DECK_REMEDY_BY_SETTING,
 }
 
 # The ordinals the exposed-card remedy names.

@@ -275,6 +275,15 @@ class Settings:
         "seven", ("seven", "five", "off"),
         f"{RR} Section 11 Ace-to-Five Lowball r.4; {WSOP} Section 11 Ace-to-Five r.4; {RRH} "
         "Section 11 Ace-to-Five r.4")
+    # D-09, a card with a different back (research/irregularities.md §1.I). In play: RR and
+    # WSOP Section 3 Irregularities r.3 "all action is void"; AZW Section 3 Irregularities r.3
+    # "unless substantial action has occurred". In the stub: RR "all action stands"; WSOP only
+    # if it "will not appear in any hand or on the board and substantial action has taken
+    # place". Substantial action is each book's own (the misdeal cut-off's WSOP and TDA tests).
+    foreign_card: Literal["rr", "wsop", "tda"] = _choice(
+        "rr", ("rr", "wsop", "tda"),
+        f"{RR} Section 3 Irregularities r.3; {WSOP} Section 3 Irregularities r.3; {AZW} "
+        "Section 3 Irregularities r.3")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -345,6 +354,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         allin_burn_fix="before_award",               # WSOP Section 3 Irregularities r.15
         absent_hand_kill="stud_window_card_until_turn",  # WSOP Section 8 r.8 (D-28)
         a5_sevens_rule="five",                       # WSOP Section 11 Ace-to-Five r.4 (D-19)
+        foreign_card="wsop",                         # WSOP Section 3 Irregularities r.3 (D-09)
     ),
     "tda-tournament": Settings(
         tournament=True,
@@ -361,6 +371,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         stud_exposed_downcard="misdeal",           # AZW Section 5 Misdeals r.1(e) (D-15)
         dead_hand_card_count="no_exceptions",      # AZW Dead Hands r.1(d) (D-21)
         short_hand_exception="button_two_consecutive",  # AZW Section 5 Misdeals r.1(f) (D-34)
+        foreign_card="tda",                        # AZW Section 3 Irregularities r.3 (D-09)
     ),
 })
 

@@ -284,6 +284,13 @@ def betting_over(h: GameHand) -> bool:
     return e.is_over or e.betting_over
 
 
+def seen(h: GameHand) -> frozenset[str]:
+    """Every tag this hand has seen (dealt, burned, mucked, set aside): out of the stub."""
+    if h.deal is not None:
+        return frozenset((*h.deal.cards, *h.jokers))
+    return frozenset(h.cards)
+
+
 def cards_out(h: GameHand) -> int:
     """Cards off the shoe this hand."""
     return h.deal.draws if h.deal is not None else h.draws
@@ -385,7 +392,85 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
 
 def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
          ) -> tuple[GameHand, list[Finding]]:
-    """A card is read in a zone: its first read is judged; later reads are moves."""
+    """A card is read in a zone: its first read is judged; later reads are moves. A hole card
+    that moves from its seat into another player's hand is judged here, for every family."""
+    was = _zone_of(h, uid)
+    h, out = _read(h, uid, zone, seq, card, deck)
+    if was is not None and was != zone and zone.startswith("seat:"):
+        h = _thrown(h, card, was, int(zone[5:]), seq, out)
+    return h, out
+
+
+def _zone_of(h: GameHand, uid: str) -> str | None:
+    c = h.deal.cards.get(uid) if h.deal is not None else h.cards.get(uid)
+    return None if c is None else c.zone
+
+
+def _holder(h: GameHand, card: str) -> int | None:
+    """The seat whose hand holds ``card`` in the engine (the cards it plays), if any."""
+    return next((h.seats[p] for p, held in enumerate(h.eng.holes) if card in held), None)
+
+
+def _judging_moves(h: GameHand) -> bool:
+    """Moves between hands are judged when no remedy is moving cards and the monitor is on."""
+    board_remedy = h.deal is not None and (h.deal.remedy is not None or h.deal.void
+                                          or bool(h.deal.off))
+    return not (h.void or h.off or h.relaxed or h.expect or board_remedy)
+
+
+def _kill_for(h: GameHand, seat: int, code: str) -> GameHand:
+    """``seat``'s hand is dead by ``code``: it folds when the action reaches it (a dead hand
+    acting is a remedy not followed, as for the other fouled hands)."""
+    if seat in h.dead:
+        return h
+    return replace(h, dead=(*h.dead, seat),
+                   dead_after=MappingProxyType({**h.dead_after, seat: code}))
+
+
+def _thrown(h: GameHand, card: str | None, was: str, to: int, seq: int, out: list[Finding]
+            ) -> GameHand:
+    """A hole card of one hand read in another dealt-in hand: "Cards thrown into another
+    player's hand are dead, whether they are faceup or facedown" (roberts-rules-v11.txt,
+    Section 3, Dead Hands, r.3). The zone antennas name the exact card and both seats."""
+    if card is None or not _judging_moves(h):
+        return h
+    owner = _holder(h, card)
+    p = h.pos(to)
+    if owner is None or owner == to or was != f"seat:{owner}" or p is None or h.eng.folded[p]:
+        return h
+    out.append(make_finding("CARDS_THROWN_INTO_ANOTHER_HAND", seq, seats=[owner, to],
+                            cards=[card], fill={"from_seat": owner, "to_seat": to}))
+    return _kill_for(h, owner, "CARDS_THROWN_INTO_ANOTHER_HAND")
+
+
+def unprotected(h: GameHand, seq: int, folding: int | None = None
+                ) -> tuple[GameHand, list[Finding]]:
+    """Before the next action or card: a live hand (not folded, not dead) whose cards were all
+    read in the muck was killed without a fold. "If you fail to protect your hand, you will
+    have no redress if it becomes fouled or the dealer accidentally kills it"
+    (roberts-rules-v11.txt, Section 3, Irregularities, r.2). Judged only then, so a player who
+    pushes the cards in before the fold is keyed (``folding``) raises nothing; not once the
+    betting is over, when the dealer kills the losing hands."""
+    out: list[Finding] = []
+    if not _judging_moves(h) or h.eng.betting_over or h.turn is not None:
+        return h, out  # (a draw turn open: its discards are in the muck until it closes)
+    where = ({c.card: c.zone for c in h.deal.cards.values()} if h.deal is not None
+             else {c.card: c.zone for c in h.cards.values()})
+    for p, held in enumerate(h.eng.holes):
+        seat = h.seats[p]
+        if h.eng.folded[p] or seat in h.dead or seat == folding:
+            continue
+        cards = [c for c in held if c is not None]
+        gone = [c for c in cards if where.get(c) == "muck"]
+        if gone and len(gone) == len(cards):  # the whole hand: one card mucked is a count error
+            out.append(make_finding("UNPROTECTED_HAND_KILLED_OR_FOULED", seq, seats=[seat],
+                                    cards=gone))
+            h = _kill_for(h, seat, "UNPROTECTED_HAND_KILLED_OR_FOULED")
+    return h, out
+
+
+def _read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
+          ) -> tuple[GameHand, list[Finding]]:
     if h.deal is not None:
         return _board_read(h, uid, zone, seq, card, deck)
     out: list[Finding] = []

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Literal
 
 from controller.events import (
     Action,
@@ -37,6 +38,7 @@ from controller.events import (
     CardFlashed,
     ChipRaceEnd,
     ChipRaceStart,
+    DeckAudit,
     DeckRegister,
     Event,
     FloorRuling,
@@ -118,6 +120,7 @@ class Hand:
     window: tuple[int, ...] = ()
     acts: tuple[Act, ...] = ()  # the voluntary actions so far (for the misdeal cut-off)
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
+    foreign: tuple[str, ...] = ()  # tags of another registered deck seen in this hand
 
     @property
     def in_play(self) -> bool:
@@ -225,7 +228,11 @@ def _apply(state: TableState, event: Event) -> Step:
     if isinstance(body, DeckRegister):
         if state.hand is not None and state.hand.in_play:
             return _out_of_place(state, seq, "A new deck cannot be registered during a hand.")
-        return Step(replace(state, deck=DeckRegistry.of(body.deck, body.tags)))
+        deck = (state.deck.with_idle(body.deck, body.tags) if body.idle
+                else state.deck.put_in_play(body.deck, body.tags))
+        return Step(replace(state, deck=deck))
+    if isinstance(body, DeckAudit):
+        return _audit(state, body, seq)
     if isinstance(body, HandStart):
         return _hand_start(state, body, seq)
     if isinstance(body, ShuffleDone):
@@ -553,6 +560,7 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
             return _out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if body.button is not None and plan.button is not None and body.button != plan.button:
         out.append(_button_misplaced(state, plan, body.button, plan.button, seq))
+    late = _button_wrong_last_hand(state, plan, seq) if not redeal and not out else None
     number = state.hand_number + 1
     try:
         hand = _new_hand(replace(state, seating=table), plan, number, v)
@@ -563,7 +571,30 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
     new = replace(state, seating=table, hand=hand, hand_number=number, findings=(),
                   last_button=plan.button, redeal=False, shuffled=False,
                   mix=mixed.dealt(mix, len(plan.dealt_in)))
+    if late is not None:
+        out.append(late)
     return Step(_raise(new, out), tuple(out))
+
+
+def _button_wrong_last_hand(state: TableState, plan: HandPlan, seq: int) -> Finding | None:
+    """The hand before was played to its end with the button out of position (the error was
+    found past the misdeal cut-off, held with nobody calling attention, or let stand by the
+    floor): "the button and blinds will be corrected for the new hand in a manner that gives
+    every player one chance for each position on the round" (roberts-rules-v11.txt, Section 3,
+    Irregularities, r.1). The seating layer moved the button on from where it belonged, so this
+    hand's plan is the correction; the finding says so, and the last hand's result stands."""
+    last = state.hand
+    if last is None or last.phase != "complete" or plan.button is None:
+        return None
+    wrong = next((f for f in (*state.findings, *last.held) if f.code == BUTTON_MISPLACED), None)
+    if wrong is None or len(wrong.seats) != 2:
+        return None
+    placed, expected = wrong.seats
+    blinds = (f"small blind seat {plan.small_blind}" if plan.small_blind is not None
+              else "no small blind") + f", big blind seat {plan.big_blind}"
+    return make_finding("BUTTON_MISPLACED_PREVIOUS_HAND", seq, seats=[placed, expected],
+                        fill={"previous": last.number, "placed": placed, "expected": expected,
+                              "button": plan.button, "blinds": blinds})
 
 
 def _engine_posts(plan: HandPlan) -> list[tuple[int, str, int, bool]]:
@@ -612,6 +643,9 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
     g = h.game
     card = state.deck.card_of(body.uid)
     deck = state.deck.deck
+    foreign = state.deck.foreign(body.uid) if card is None else None
+    if foreign is not None or body.uid in h.foreign:
+        return _foreign_card(state, h, body, foreign, seq)
     out: list[Finding] = []
     if isinstance(body, ShoeDraw):
         if not procedure.cards_out(g) and g.posts_due and not h.warned_blind:
@@ -620,6 +654,8 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
             out.append(make_finding("BLIND_NOT_POSTED", seq, seats=[seat], fill={
                 "blind": procedure.POST_NAMES.get(kind, kind), "amount": amount}))
             h = replace(h, warned_blind=True)
+        g, killed = procedure.unprotected(g, seq)
+        out += killed
         g, more = procedure.draw(g, body.uid, card, body.face_up, seq, deck)
     elif isinstance(body, ZoneRead):
         g, more = procedure.read(g, body.uid, body.zone, seq, card, deck)
@@ -717,7 +753,8 @@ def _action(state: TableState, body: Action, seq: int) -> Step:
     # before this action (a seat passed over is a misdeal only if attention comes before the
     # cut-off, RR Section 3, Misdeals, r.1).
     g, moved = procedure.moving_on(h.game, dealt=True)
-    h, moved = _alerted(state.settings, replace(h, game=g), moved)
+    g, killed = procedure.unprotected(g, seq, body.seat if body.kind == "fold" else None)
+    h, moved = _alerted(state.settings, replace(h, game=g), [*moved, *killed])
     g = h.game
     before = procedure.current_bet(g)
     g2, found = procedure.action(g, body.seat, body.kind, body.amount, body.blind, seq)
@@ -857,13 +894,96 @@ def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
     return Step(_raise(replace(state, hand=h), out), tuple(out))
 
 
+# --- the deck: cards of another deck, deck audits --------------------------------------------
+
+
+def _substantial(settings: Settings, h: Hand, book: Literal["wsop", "tda"]) -> bool:
+    """Substantial action by ``book``'s own test (the misdeal cut-off's)."""
+    return cutoff_passed(replace(settings, misdeal_cutoff=book), h)
+
+
+def _foreign_card(state: TableState, h: Hand, body: CardBody, foreign: tuple[str, str] | None,
+                  seq: int) -> Step:
+    """A tag of another deck the table registered: a card with a different back (RR Section 3,
+    Irregularities, r.3: "all action is void and all chips in the pot are returned to the
+    respective bettors"; AZW: "unless substantial action has occurred", the ``foreign_card``
+    setting). Raised once, where the card is first seen; the procedure monitor never counts it
+    (it is not a card of this deal), so the hand waits for the award key or the misdeal key,
+    which give every chip back (``VOIDS_ALL_ACTION``)."""
+    if foreign is None or body.uid in h.foreign or isinstance(body, ZoneLeave):
+        return Step(state)
+    other, card = foreign
+    rule = state.settings.foreign_card
+    stands = rule == "tda" and _substantial(state.settings, h, "tda")
+    zone = getattr(body, "zone", "")
+    seats = [int(zone[5:])] if zone.startswith("seat:") else []
+    f = make_finding(
+        "FOREIGN_BACK_CARD_IN_PLAY", seq, seats=seats, cards=[card],
+        setting="tda" if rule == "tda" else "",
+        fill={"uid": body.uid, "foreign": other, "deck": state.deck.deck or "none",
+              "stands": ("Substantial action has occurred: all action stands; the floor rules "
+                         "on the hand that holds the card." if stands else
+                         "No substantial action has occurred: all action is void, every chip "
+                         "goes back to the player who wagered it.")},
+        message=f"Tag {body.uid} is {card} of deck {other}: a card with a different back.")
+    g = procedure.stand(h.game) if stands else _voided(h.game, f.code)
+    h = replace(h, game=g, foreign=(*h.foreign, body.uid))
+    return Step(_raise(replace(state, hand=h), [f]), (f,))
+
+
+def _audit(state: TableState, body: DeckAudit, seq: int) -> Step:
+    """The deck read through the shoe: between hands the whole deck, during a hand the stub
+    (the cards out on the felt count as present). Cards missing "does not invalidate the
+    results of a hand" (RR Section 3, Irregularities, r.10); a card of another deck in the stub
+    leaves "all action stands" (r.3; WSOP: only after substantial action, the ``foreign_card``
+    setting)."""
+    reg = state.deck
+    if not len(reg):
+        return _out_of_place(state, seq, "No deck is registered to audit.")
+    h = state.hand if _in_play(state) else None
+    felt = procedure.seen(h.game) if h is not None else frozenset()
+    read = set(body.uids)
+    gone = [u for u in reg.tags if u not in read and u not in felt]
+    out: list[Finding] = []
+    if gone:
+        cards = sorted({reg.tags[u] for u in gone}, key=_deck_order)
+        out.append(make_finding("MISSING_CARDS_FROM_DECK", seq, cards=cards, fill={
+            "count": len(gone), "size": len(reg), "deck": reg.deck or "none"}))
+    strangers = [u for u in dict.fromkeys(body.uids) if u not in reg.tags]
+    if strangers:
+        known = [reg.others[u] for u in strangers if u in reg.others]
+        names = [f"{c} of deck {d} (tag {u})" for u, (d, c) in
+                 ((u, reg.others[u]) for u in strangers if u in reg.others)]
+        names += [f"tag {u} of no registered deck" for u in strangers if u not in reg.others]
+        void = (h is not None and state.settings.foreign_card == "wsop"
+                and not _substantial(state.settings, h, "wsop"))
+        f = make_finding(
+            "FOREIGN_BACK_CARD_IN_STUB", seq, cards=[c for _, c in known],
+            setting="wsop" if state.settings.foreign_card == "wsop" else "",
+            fill={"foreign": "; ".join(names),
+                  "stands": ("No substantial action has taken place: all action is void, every "
+                             "chip goes back to the player who wagered it." if void else
+                             "All action stands: substantial action has taken place, and the "
+                             "card is taken out before it can appear in a hand or on the "
+                             "board." if h is not None else "All action stands.")})
+        out.append(f)
+        if void and h is not None:
+            state = replace(state, hand=replace(h, game=_voided(h.game, f.code)))
+    return Step(_raise(state, out), tuple(out))
+
+
+def _deck_order(card: str) -> tuple[int, int]:
+    return ("cdhsx".find(card[1:2].lower()), "23456789TJQKAX".find(card[:1]))
+
+
 # --- the end of a hand ----------------------------------------------------------------------------
 
 
 # Findings after which "all action is void and all chips in the pot are returned to the players
 # who wagered them" (roberts-rules-v11.txt, Section 3, Irregularities, r.3 a card of another
 # deck, r.4 two cards of the same rank and suit): not subject to the misdeal cut-off.
-VOIDS_ALL_ACTION = frozenset({"DUPLICATE_CARD", "UNKNOWN_TAG", "CARD_NOT_IN_GAME_DECK"})
+VOIDS_ALL_ACTION = frozenset({"DUPLICATE_CARD", "UNKNOWN_TAG", "CARD_NOT_IN_GAME_DECK",
+                              "FOREIGN_BACK_CARD_IN_PLAY", "FOREIGN_BACK_CARD_IN_STUB"})
 
 
 def _hand_end(state: TableState, seq: int) -> Step:

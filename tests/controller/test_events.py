@@ -122,7 +122,7 @@ def test_every_stake_must_be_a_whole_number(key, value):
 
 # One value of a JSON type no field takes, for each kind of field.
 WRONG = {"int": "x", "optional int": "x", "str": 5, "optional str": 5, "choice str": 5,
-         "bool": 1, "mapping": [], "levels": {}}
+         "bool": 1, "mapping": [], "levels": {}, "str list": "AA"}
 
 
 def _kind(name: str) -> str:
@@ -131,7 +131,7 @@ def _kind(name: str) -> str:
     kinds = {"int": events.INT_FIELDS, "optional int": events.OPTIONAL_INT_FIELDS,
              "str": events.STR_FIELDS, "optional str": events.OPTIONAL_STR_FIELDS,
              "choice str": events.CHOICE_STR_FIELDS, "bool": events.BOOL_FIELDS,
-             "levels": {"levels"},
+             "levels": {"levels"}, "str list": events.STR_LIST_FIELDS,
              "mapping": events.MAPPING_FIELDS - {"levels"}}
     [kind] = [k for k, names in kinds.items() if name in names]
     return kind
@@ -166,6 +166,8 @@ def test_every_field_of_every_event_type_has_one_kind_and_a_wrong_type_is_refuse
         ('{"type": "seat.take", "seat": 1, "player": "  ", "stack": 5}', "non-empty string"),
         ('{"type": "floor.ruling", "text": ""}', "non-empty string"),
         ('{"type": "deck.register", "deck": "d", "tags": {" ": "As"}}', "bad uid"),
+        ('{"type": "deck.audit", "uids": ["AA", " "]}', "field 'uids': bad uid"),
+        ('{"type": "deck.audit", "uids": ["AA", 5]}', "field 'uids' must be a list of strings"),
         ('{"type": "chiprace.end", "stacks": {"1": 9007199254740992}}', "0..9007199254740991"),
         ('{"type": "tournament.setup", "levels": [{"small_blind": 1, "big_blind": '
          '9007199254740992}]}', "0..9007199254740991"),
@@ -219,7 +221,8 @@ _GOOD = {
     "text": st.just("ruled"), "outcome": st.sampled_from(["stand", "void"]),
     "blind": st.none() | st.sampled_from(POST_KINDS),
     "code": st.none() | st.just("MISDEAL_LOCKOUT"), "face_up": st.booleans(),
-    "post": st.booleans(), "settings": st.just({}) | st.just({"button_method": "moving"}),
+    "post": st.booleans(), "idle": st.booleans(),
+    "uids": st.lists(st.sampled_from(_UIDS), max_size=6).map(tuple), "settings": st.just({}) | st.just({"button_method": "moving"}),
     "cards": st.dictionaries(st.integers(1, 10), st.sampled_from(FULL_DECK), min_size=2,
                              max_size=4),
     "stacks": st.dictionaries(st.integers(1, 10), st.integers(0, 500), max_size=3),
@@ -240,7 +243,8 @@ _BAD = {"int": _ANY_INT, "optional int": _ANY_INT, "str": _ANY_STR, "optional st
                                    _ANY_INT | _ANY_STR, max_size=3) | st.just([]),
         "levels": st.lists(st.dictionaries(st.sampled_from(
             ["small_blind", "big_blind", "ante", "minutes", "x"]), _ANY_INT, max_size=4),
-            max_size=3).map(tuple) | st.just([{"small_blind": 1, "big_blind": 2}])}
+            max_size=3).map(tuple) | st.just([{"small_blind": 1, "big_blind": 2}]),
+        "str list": st.lists(_ANY_STR, max_size=3).map(tuple) | st.just(["AA"])}
 
 
 @st.composite
