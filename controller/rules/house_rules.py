@@ -275,6 +275,13 @@ class Settings:
         "seven", ("seven", "five", "off"),
         f"{RR} Section 11 Ace-to-Five Lowball r.4; {WSOP} Section 11 Ace-to-Five r.4; {RRH} "
         "Section 11 Ace-to-Five r.4")
+    # Cards a player drops onto the floor (research/irregularities.md
+    # PLAYER_DROPS_CARDS_ON_FLOOR): RR Section 3 Irregularities r.14 (RRH, AZW the same) "you
+    # must still play them"; WSOP Section 3 Irregularities r.14 "you may not receive
+    # replacements and, at the discretion of the Floor Supervisor your hand may be dead".
+    dropped_cards: Literal["play", "floor_may_kill"] = _choice(
+        "play", ("play", "floor_may_kill"),
+        f"{RR} Section 3 Irregularities r.14; {WSOP} Section 3 Irregularities r.14")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -345,6 +352,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         allin_burn_fix="before_award",               # WSOP Section 3 Irregularities r.15
         absent_hand_kill="stud_window_card_until_turn",  # WSOP Section 8 r.8 (D-28)
         a5_sevens_rule="five",                       # WSOP Section 11 Ace-to-Five r.4 (D-19)
+        dropped_cards="floor_may_kill",              # WSOP Section 3 Irregularities r.14
     ),
     "tda-tournament": Settings(
         tournament=True,
