@@ -26,6 +26,10 @@ stack = 200
 url = "/dev/pokershoe"     # any pyserial URL: /dev/ttyUSB0, socket://host:port, loop://
 baudrate = 115200
 
+[sensing]
+lost_after_ms = 1500       # a tag not read for this long has left the felt (readers repeat a
+                           # resting tag every 250 ms): a lost zone.leave (docs/events.md)
+
 [antennas]                 # "READER:ANTENNA" = zone (default: hardware/reader-protocol.md)
 "1:0" = "shoe"
 "2:11" = "board"
@@ -71,9 +75,12 @@ from typing import Any
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
 from controller.rules.house_rules import PROFILES, SettingsError, settings_for
 from controller.rules.variants import game_problem
-from controller.sensing import DEFAULT_ANTENNAS, parse_antenna_map
+from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
 
 LED_DRIVERS = ("gpio", "shift_register")
+# sensing.lost_after_ms: above the readers' 250 ms repeat (with room for one missed repeat), at
+# most a minute.
+LOST_AFTER_MS = (500, 60_000)
 
 
 class ConfigError(ValueError):
@@ -109,6 +116,7 @@ class Config:
     players: tuple[PlayerConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
     antennas: Mapping[tuple[int, int], str] = field(default_factory=lambda: dict(DEFAULT_ANTENNAS))
+    lost_after_ms: int = int(DEFAULT_LOST_AFTER_S * 1000)
     leds_enabled: bool = True
     led_pin_factory: str = ""
     led_pins: Mapping[str, Any] | None = None
@@ -137,6 +145,7 @@ _SECTIONS = {
     "players": None,
     "readers": None,
     "antennas": None,
+    "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "dealer_token"},
     "journal": {"path", "key_file", "anchor_file"},
@@ -250,6 +259,10 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             kw["antennas"] = {**DEFAULT_ANTENNAS, **parse_antenna_map(raw["antennas"])}
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+
+    sensing = raw.get("sensing", {})
+    if "lost_after_ms" in sensing:
+        kw["lost_after_ms"] = _int_in(sensing, "lost_after_ms", "sensing", *LOST_AFTER_MS)
 
     leds = raw.get("leds", {})
     if "enabled" in leds:

@@ -150,6 +150,17 @@ class TableDaemon:
                     self.rejected_reads += 1
                     log.warning("read dropped: %s", exc)
 
+    def tick(self, now: float) -> None:
+        """Periodic call (``now``: the readers' monotonic clock) so sensing can notice silence:
+        a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event."""
+        with self._cond:
+            for body in self.sensing.tick(now):
+                try:
+                    self.submit(body)
+                except EventError as exc:
+                    self.rejected_reads += 1
+                    log.warning("lost-tag event dropped: %s", exc)
+
     def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` holds after some event, or the timeout passes."""
         with self._cond:

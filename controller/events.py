@@ -22,6 +22,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+# A lost zone.leave from the shoe: a card drawn that no zone read in time (sensing's time-out).
+SHOE_ZONE = "shoe"
 ZONE_RE = re.compile(r"^(seat:(?:[1-9]|10)|board|burn|muck|aside)$")
 SEAT_KEY_RE = re.compile(r"0|[1-9][0-9]{0,2}")
 CARD_RE = re.compile(r"^[23456789TJQKA][cdhs]$")
@@ -234,11 +236,14 @@ class ZoneRead:
 
 @dataclass(frozen=True)
 class ZoneLeave:
-    """A card is no longer read in a zone."""
+    """A card is no longer read in a zone. ``lost``: it was read nowhere else, sensing's time-out
+    ran out (a card lifted off the felt); with ``lost`` the zone may be ``shoe``: a card drawn
+    that no zone read in time."""
 
     TYPE: ClassVar[str] = "zone.leave"
     uid: str
     zone: str
+    lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -418,7 +423,7 @@ class Event:
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
-                          "structure", "idle") \
+                          "structure", "idle", "lost") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             out[f.name] = value
@@ -446,7 +451,7 @@ STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kin
                         "outcome"})
 CHOICE_STR_FIELDS = frozenset({"structure"})  # a string, "" for the default
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
-BOOL_FIELDS = frozenset({"face_up", "post", "idle"})
+BOOL_FIELDS = frozenset({"face_up", "post", "idle", "lost"})
 STR_LIST_FIELDS = frozenset({"uids"})  # a JSON list of strings, held as a tuple
 MAPPING_FIELDS = frozenset({"settings", "cards", "stacks", "tags", "levels"})
 
@@ -592,6 +597,10 @@ def validate_body(body: Body) -> None:
     elif isinstance(body, HandStart):
         if body.button is not None and not 1 <= body.button <= 10:
             raise EventError(f"field 'button' must be 1..10, got {body.button}")
+    elif isinstance(body, ZoneLeave) and body.zone == SHOE_ZONE:
+        if not body.lost:
+            raise EventError("field 'zone': 'shoe' only with lost true (a card drawn that no "
+                             "zone read in time)")
     elif isinstance(body, (ZoneRead, ZoneLeave)):
         if not ZONE_RE.fullmatch(body.zone):
             raise EventError(

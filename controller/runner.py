@@ -14,6 +14,7 @@ import secrets
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -101,6 +102,17 @@ def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -
         daemon.submit(body)
 
 
+# How often sensing looks for tags gone quiet: a tenth of the readers' repeat period would be
+# wasted work; a lost card is then reported at most this much after its time-out.
+TICK_S = 0.1
+
+
+def _tick(daemon: TableDaemon, halt: threading.Event) -> None:
+    """Sensing's clock: silence is noticed only when someone asks (``Sensing.tick``)."""
+    while not halt.wait(TICK_S):
+        daemon.tick(time.monotonic())
+
+
 def run_table(
     config: Config, stdin: TextIO = sys.stdin, halt: threading.Event | None = None
 ) -> int:
@@ -125,7 +137,8 @@ def run_table(
             leds.close()
         return 2
     try:
-        daemon = TableDaemon(journal, sensing=Sensing(dict(config.antennas)))
+        daemon = TableDaemon(journal, sensing=Sensing(
+            dict(config.antennas), lost_after_s=config.lost_after_ms / 1000))
     except JournalError as exc:  # a journal whose chain does not check out is not resumed
         print(f"feltguard run: {exc}", file=sys.stderr)
         journal.close()
@@ -165,6 +178,8 @@ def run_table(
     for reader in readers:
         reader.start()
     halt = halt or threading.Event()
+    ticker = threading.Thread(target=_tick, args=(daemon, halt), daemon=True, name="sensing-tick")
+    ticker.start()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
     console = threading.Thread(target=_console, args=(daemon, stdin), daemon=True,
@@ -177,8 +192,10 @@ def run_table(
     except KeyboardInterrupt:
         pass
     finally:
+        halt.set()  # a Ctrl-C: the ticker stops too, before the journal closes
         for reader in readers:
             reader.stop()
+        ticker.join()
         if leds is not None:
             leds.close()
         if server is not None:

@@ -5,6 +5,12 @@ and a tag lying on an antenna is seen again and again. Sensing turns that stream
 the rules core reasons about: a card left the shoe (``shoe.draw``), a card arrived in a zone
 (``zone.read``), a card left a zone because it was read in another (``zone.leave``).
 
+It also notices silence. Readers repeat a resting tag every 250 ms, so a tag not read for
+``lost_after_s`` has left the felt: ``tick(now)``, called periodically by the daemon's owner,
+gives a ``zone.leave`` with ``lost`` for it, and one from ``shoe`` for a tag drawn that no zone
+read in time (a card dealt off the table). A lost card read again later is an ordinary
+``zone.read``.
+
 It maps antennas to zones from configuration (hardware/reader-protocol.md gives the default),
 debounces repeated reads, and counts reads from antennas it does not know. Time comes in with
 each read (the reader thread's monotonic clock), so the class itself has no clock.
@@ -17,9 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from controller.events import ZONE_RE, Body, ShoeDraw, ZoneLeave, ZoneRead
+from controller.events import SHOE_ZONE, ZONE_RE, Body, ShoeDraw, ZoneLeave, ZoneRead
 
-SHOE = "shoe"
+SHOE = SHOE_ZONE
+# Six of the readers' 250 ms repeat periods: a card a player lifts to look at is read again well
+# within it (the table config's sensing.lost_after_ms overrides it).
+DEFAULT_LOST_AFTER_S = 1.5
 
 # reader 1 is the shoe (antenna 0); reader 2 is the felt multiplexer.
 DEFAULT_ANTENNAS: dict[tuple[int, int], str] = {
@@ -69,9 +78,12 @@ class Sensing:
     # Readers repeat a read every 250 ms while a tag is in the field (hardware/reader-protocol.md);
     # the same card read again at the shoe within this window of its last read is the same draw.
     shoe_debounce_s: float = 0.6
+    lost_after_s: float = DEFAULT_LOST_AFTER_S
     unknown_antenna_reads: int = 0
     _zone_of: dict[str, str] = field(default_factory=dict)
     _last_shoe_read: dict[str, float] = field(default_factory=dict)
+    _last_felt_read: dict[str, float] = field(default_factory=dict)  # tags in _zone_of
+    _in_flight: dict[str, float] = field(default_factory=dict)  # drawn, no zone read yet
 
     def on_read(self, read: TagReadLike) -> list[Body]:
         where = self.antennas.get((read.reader, read.antenna))
@@ -82,6 +94,9 @@ class Sensing:
         if where == SHOE:
             last = self._last_shoe_read.get(uid)
             self._last_shoe_read[uid] = read.received_monotonic
+            # The time-out runs from the card's last read at the shoe.
+            if uid in self._in_flight:
+                self._in_flight[uid] = read.received_monotonic
             # Within the window it is the same draw, unless the card has been read on the felt
             # since: then it came back to the stub and this is a new draw (a remedy's re-deal).
             if (last is not None and read.received_monotonic - last < self.shoe_debounce_s
@@ -90,10 +105,14 @@ class Sensing:
             # A card drawn again was back in the stub: it is in no zone any more.
             out: list[Body] = []
             old = self._zone_of.pop(uid, None)
+            self._last_felt_read.pop(uid, None)
             if old is not None:
                 out.append(ZoneLeave(uid=uid, zone=old))
             out.append(ShoeDraw(uid=uid, face_up=read.face_up))
+            self._in_flight[uid] = read.received_monotonic
             return out
+        self._in_flight.pop(uid, None)
+        self._last_felt_read[uid] = read.received_monotonic
         old = self._zone_of.get(uid)
         if old == where:
             return []  # still lying on the same antenna
@@ -104,7 +123,27 @@ class Sensing:
         events.append(ZoneRead(uid=uid, zone=where))
         return events
 
+    def tick(self, now: float) -> list[Body]:
+        """Silence at ``now`` (the readers' monotonic clock): a lost ``zone.leave`` for each tag
+        not read for longer than ``lost_after_s``, in the order they went quiet; from ``shoe``
+        for a tag drawn that no zone read. Whether it matters (a card off the table, dropped, or
+        only gathered after the hand) is the rules core's question."""
+        quiet = [(t, uid, self._zone_of[uid]) for uid, t in self._last_felt_read.items()
+                 if now - t > self.lost_after_s]
+        quiet += [(t, uid, SHOE) for uid, t in self._in_flight.items()
+                  if now - t > self.lost_after_s]
+        out: list[Body] = []
+        for _, uid, zone in sorted(quiet):
+            if zone == SHOE:
+                del self._in_flight[uid]
+            else:
+                del self._zone_of[uid], self._last_felt_read[uid]
+            out.append(ZoneLeave(uid=uid, zone=zone, lost=True))
+        return out
+
     def new_hand(self) -> None:
         """Forget where cards were: the deck has been gathered and shuffled."""
         self._zone_of.clear()
         self._last_shoe_read.clear()
+        self._last_felt_read.clear()
+        self._in_flight.clear()

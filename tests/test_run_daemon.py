@@ -160,3 +160,86 @@ file = "{tmp_path / 'deck.json'}"
     # the key and the anchors where the config put them, and the journal checks out with them
     assert not (tmp_path / "journal.sqlite.key").exists()
     assert check(journal, key_path=tmp_path / "journal.key", anchors=tmp_path / "anchors").ok
+
+
+def test_a_card_that_stops_being_read_at_its_seat_is_a_dropped_card_in_the_journal(tmp_path):
+    """The real serial path: the felt reader repeats the tag at seat 2 while it rests there,
+    then stops; ``feltguard run``'s ticker turns the silence (sensing.lost_after_ms) into a
+    lost zone.leave, and the rules core into PLAYER_DROPS_CARDS_ON_FLOOR."""
+    from controller.journal import read_findings
+
+    deck = {"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"}
+    (tmp_path / "deck.json").write_text(json.dumps(deck))
+    link = tmp_path / "pokershoe"
+    journal = tmp_path / "journal.sqlite"
+    config_file = tmp_path / "table.toml"
+    config_file.write_text(f"""
+[table]
+seats = 2
+
+[[players]]
+seat = 1
+name = "Ann"
+stack = 200
+
+[[players]]
+seat = 2
+name = "Bob"
+stack = 200
+
+[[readers]]
+url = "{link}"
+
+[sensing]
+lost_after_ms = 500
+
+[leds]
+enabled = false
+
+[display]
+port = 0
+
+[journal]
+path = "{journal}"
+
+[deck]
+file = "{tmp_path / 'deck.json'}"
+""")
+    config = load(config_file)
+    halt = threading.Event()
+    stdin = io.StringIO("hand 1\npost 1 1\npost 2 2\n")
+
+    def types():
+        try:
+            return [e.type for e in read_events(journal)]
+        except (OSError, JournalError, sqlite3.Error):
+            return []
+
+    def codes():
+        try:
+            return [f.code for f in read_findings(journal)]
+        except (OSError, JournalError, sqlite3.Error):
+            return []
+
+    with SimulatedReader(link) as felt:
+        runner = threading.Thread(target=run_table, args=(config, stdin, halt))
+        runner.start()
+        try:
+            assert _wait_for(lambda: types().count("action") == 2)
+            felt.send_read(1, 0, "04A1B2C3D4E5F6", False)  # leaves the shoe
+            for _ in range(4):  # resting at seat 2: the reader repeats it
+                felt.send_read(2, 2, "04A1B2C3D4E5F6", False)
+                time.sleep(0.1)
+            assert codes() == []  # read within the time-out: nothing
+            # the reader stops seeing it: the card has left the felt
+            assert _wait_for(lambda: "PLAYER_DROPS_CARDS_ON_FLOOR" in codes())
+        finally:
+            halt.set()
+            runner.join(10)
+    assert not runner.is_alive()
+    events = list(read_events(journal))
+    assert events[-1].type == "zone.leave"
+    assert (events[-1].body.zone, events[-1].body.lost) == ("seat:2", True)
+    [dropped] = [f for f in read_findings(journal) if f.code == "PLAYER_DROPS_CARDS_ON_FLOOR"]
+    assert dropped.seq == events[-1].seq
+    assert dropped.data["seats"] == [2] and dropped.data["cards"] == ["As"]

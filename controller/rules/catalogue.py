@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from string import Formatter
 
+from controller.rules.catalogue_cards_lost import CARDS_LOST_ENTRIES, CARDS_LOST_REMEDIES
 from controller.rules.catalogue_deck import DECK_ENTRIES, DECK_REMEDY_BY_SETTING
 from controller.rules.catalogue_entry import Entry, cite
 from controller.rules.catalogue_games import GAME_ENTRIES
@@ -757,8 +758,10 @@ _ENTRIES: tuple[Entry, ...] = (
     ),
 )
 
-# The stud and draw families' entries live beside this table (catalogue_games.py).
-CATALOGUE: Mapping[str, Entry] = {e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *DECK_ENTRIES)}
+# The stud and draw families' entries live beside this table (catalogue_games.py), and so do
+# the cards that leave the table (catalogue_cards_lost.py) and the deck's (catalogue_deck.py).
+CATALOGUE: Mapping[str, Entry] = {
+    e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *CARDS_LOST_ENTRIES, *DECK_ENTRIES)}
 
 WSOP = "wsop-2009-live-action-rules.md"
 AZW = "azwine-tour-tournament-rules.txt"
@@ -909,6 +912,7 @@ REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = 
          "proper replacement card; if they are not, the error is not corrected: call the "
          "floor (Irregularities, rule 16)."),
     ),
+    **CARDS_LOST_REMEDIES,
     ("BURN_MISSING_OR_EXTRA", "before_award"): (
         cite("Section 3, Irregularities", "15", "On the last round, if there was no betting "
              "because a player was all-in, the error should be corrected if discovered before "

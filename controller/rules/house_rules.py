@@ -284,6 +284,13 @@ class Settings:
         "rr", ("rr", "wsop", "tda"),
         f"{RR} Section 3 Irregularities r.3; {WSOP} Section 3 Irregularities r.3; {AZW} "
         "Section 3 Irregularities r.3")
+    # Cards a player drops onto the floor (research/irregularities.md
+    # PLAYER_DROPS_CARDS_ON_FLOOR): RR Section 3 Irregularities r.14 (RRH, AZW the same) "you
+    # must still play them"; WSOP Section 3 Irregularities r.14 "you may not receive
+    # replacements and, at the discretion of the Floor Supervisor your hand may be dead".
+    dropped_cards: Literal["play", "floor_may_kill"] = _choice(
+        "play", ("play", "floor_may_kill"),
+        f"{RR} Section 3 Irregularities r.14; {WSOP} Section 3 Irregularities r.14")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -355,6 +362,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         absent_hand_kill="stud_window_card_until_turn",  # WSOP Section 8 r.8 (D-28)
         a5_sevens_rule="five",                       # WSOP Section 11 Ace-to-Five r.4 (D-19)
         foreign_card="wsop",                         # WSOP Section 3 Irregularities r.3 (D-09)
+        dropped_cards="floor_may_kill",              # WSOP Section 3 Irregularities r.14
     ),
     "tda-tournament": Settings(
         tournament=True,

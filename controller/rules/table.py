@@ -60,7 +60,7 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import mixed, procedure, seating
+from controller.rules import lost_cards, mixed, procedure, seating
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
@@ -660,7 +660,7 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
     elif isinstance(body, ZoneRead):
         g, more = procedure.read(g, body.uid, body.zone, seq, card, deck)
     elif isinstance(body, ZoneLeave):
-        g, more = procedure.leave(g, body.uid, body.zone), []
+        g, more = lost_cards.leave(g, body.uid, body.zone, body.lost, seq)
     elif isinstance(body, CardBoxed):
         g, more = procedure.boxed(g, body.uid, card, seq)
     else:

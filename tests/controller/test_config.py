@@ -61,6 +61,9 @@ path = "/var/lib/feltguard/journal.sqlite"
         ({"readers": [{"baudrate": 9600}]}, r"readers\[0\].url: missing"),
         ({"antennas": {"2:3": "table"}}, "antennas.2:3"),
         ({"display": {"port": 70000}}, "display.port"),
+        ({"sensing": {"lost_after_ms": 100}}, "sensing.lost_after_ms: must be 500..60000"),
+        ({"sensing": {"lost_after_ms": 1.5}}, "sensing.lost_after_ms: must be int"),
+        ({"sensing": {"lost_after": 1500}}, "sensing.lost_after: unknown key"),
         ({"leds": {"pin_factory": "magic"}}, "leds.pin_factory"),
         ({"table": {"profile": "vegas"}}, "table.profile: unknown house-rules profile 'vegas'"),
         ({"table": {"settings": {"buton_method": "dead"}}}, "table.settings: unknown setting"),
@@ -70,6 +73,11 @@ path = "/var/lib/feltguard/journal.sqlite"
 def test_bad_config_names_the_key(raw, key):
     with pytest.raises(ConfigError, match=key):
         from_mapping(raw)
+
+
+def test_the_lost_tag_time_out_defaults_to_six_reader_repeats_and_is_configurable():
+    assert from_mapping({}).lost_after_ms == 1500
+    assert from_mapping({"sensing": {"lost_after_ms": 2000}}).lost_after_ms == 2000
 
 
 def test_profile_and_single_setting_overrides():

@@ -22,6 +22,7 @@ from controller.events import (
     SeatTake,
     ShoeDraw,
     TableSetup,
+    ZoneLeave,
     iter_lines,
     make,
     parse_event,
@@ -61,6 +62,10 @@ def test_scenario_lines_are_numbered_when_seq_is_missing():
         ('{"type": "deck.register", "deck": "d", "tags": {"AA": "1s"}}', "not a card"),
         ('{"type": "seat.take", "seat": 1, "player": "A", "stack": true}', "integer"),
         ("[1, 2]", "must be a JSON object"),
+        ('{"type": "zone.leave", "uid": "AA", "zone": "shoe"}', "'shoe' only with lost true"),
+        ('{"type": "zone.leave", "uid": "AA", "zone": "seat:2", "lost": 1}',
+         "field 'lost' must be true or false"),
+        ('{"type": "zone.leave", "uid": "AA", "zone": "floor", "lost": true}', "field 'zone'"),
     ],
 )
 def test_a_malformed_line_names_the_line_and_the_problem(tmp_path, line, message):
@@ -70,6 +75,14 @@ def test_a_malformed_line_names_the_line_and_the_problem(tmp_path, line, message
         read_scenario(p)
     assert str(info.value).startswith(f"{p}:3: ")
     assert message in str(info.value)
+
+
+def test_a_lost_leave_round_trips_and_a_plain_one_keeps_its_v1_line():
+    lost = Event(5, 0, ZoneLeave(uid="AA", zone="shoe", lost=True))
+    assert parse_event(lost.to_json()) == lost
+    plain = Event(6, 0, ZoneLeave(uid="AA", zone="seat:3"))
+    assert "lost" not in plain.to_json()  # journals written before the field read the same
+    assert parse_event(plain.to_json()).body == ZoneLeave(uid="AA", zone="seat:3", lost=False)
 
 
 def test_seq_must_increase():
@@ -221,8 +234,9 @@ _GOOD = {
     "text": st.just("ruled"), "outcome": st.sampled_from(["stand", "void"]),
     "blind": st.none() | st.sampled_from(POST_KINDS),
     "code": st.none() | st.just("MISDEAL_LOCKOUT"), "face_up": st.booleans(),
-    "post": st.booleans(), "idle": st.booleans(),
-    "uids": st.lists(st.sampled_from(_UIDS), max_size=6).map(tuple), "settings": st.just({}) | st.just({"button_method": "moving"}),
+    "post": st.booleans(), "idle": st.booleans(), "lost": st.booleans(),
+    "uids": st.lists(st.sampled_from(_UIDS), max_size=6).map(tuple),
+    "settings": st.just({}) | st.just({"button_method": "moving"}),
     "cards": st.dictionaries(st.integers(1, 10), st.sampled_from(FULL_DECK), min_size=2,
                              max_size=4),
     "stacks": st.dictionaries(st.integers(1, 10), st.integers(0, 500), max_size=3),
