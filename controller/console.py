@@ -26,6 +26,9 @@ standard input; they are the same events the console keys produce (docs/events.m
     draw SEAT=CARD ...   the high-card draw for the button (e.g. draw 1=Kh 2=As)
     level N              the tournament level clock moved to level N
     race start | race end [SEAT=STACK ...]   the colour-up chip race
+    fault KIND [CUTTER]  a deck fault (KIND: shuffle_insufficient, cut_missing,
+                         cut_wrong_player, bottom_card_exposed, stub_fouled)
+    drew SEAT [BY]       a player (BY) asks how many cards SEAT drew
     {"type": ...}        any event of the vocabulary as JSON
 """
 
@@ -44,6 +47,8 @@ from controller.events import (
     CardFlashed,
     ChipRaceEnd,
     ChipRaceStart,
+    DeckFault,
+    DrawQuery,
     EventError,
     FloorRuling,
     GameChoose,
@@ -180,10 +185,20 @@ def _parse(line: str) -> Body:
         if args[:1] == ["end"]:
             return ChipRaceEnd(stacks=_pairs(args[1:], "race end [SEAT=STACK ...]", int))
         raise EventError("usage: race start | race end [SEAT=STACK ...]")
+    if cmd == "fault":
+        if len(args) not in (1, 2):
+            raise EventError("usage: fault KIND [CUTTER]")
+        return DeckFault(kind=args[0], cutter=_int(args[1], "cutter") if len(args) > 1 else None)
+    if cmd == "drew":
+        if len(args) not in (1, 2):
+            raise EventError("usage: drew SEAT [BY]")
+        return DrawQuery(seat=_int(args[0], "seat"),
+                         asked_by=_int(args[1], "asked_by") if len(args) > 1 else None)
     if cmd == "leave":
         if len(args) != 1:
             raise EventError("usage: leave SEAT")
         return SeatLeave(seat=_int(args[0], "seat"))
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
                      "call, check, fold, allin, exposed, flashed, boxed, attention, ruling, undo, "
-                     "misdeal, end, game, sit, leave, away, back, move, draw, level, race")
+                     "misdeal, end, game, sit, leave, away, back, move, draw, level, race, fault, "
+                     "drew")

@@ -336,6 +336,33 @@ class HandEnd:
     TYPE: ClassVar[str] = "hand.end"
 
 
+# The deck faults a dealer or floor key reports (docs/events.md, deck.fault): the antennas see
+# cards, not how the deck was shuffled, cut or held.
+DECK_FAULTS: tuple[str, ...] = ("shuffle_insufficient", "cut_missing", "cut_wrong_player",
+                                "bottom_card_exposed", "stub_fouled")
+
+
+@dataclass(frozen=True)
+class DeckFault:
+    """The dealer's or floor's deck-fault key: ``kind`` (DECK_FAULTS) is what went wrong with
+    the shuffle, the cut, the cut card or the stub; ``cutter`` the seat that cut, with
+    ``cut_wrong_player``."""
+
+    TYPE: ClassVar[str] = "deck.fault"
+    kind: str
+    cutter: int | None = None
+
+
+@dataclass(frozen=True)
+class DrawQuery:
+    """A player asks how many cards ``seat`` drew (draw games); ``asked_by`` is the asking seat
+    when the console names it (RR Section 11 r.13: the question of another active player)."""
+
+    TYPE: ClassVar[str] = "draw.query"
+    seat: int
+    asked_by: int | None = None
+
+
 Body = (
     TableSetup
     | SeatTake
@@ -365,6 +392,8 @@ Body = (
     | MisdealDeclared
     | Action
     | HandEnd
+    | DeckFault
+    | DrawQuery
 )
 
 BODY_TYPES: dict[str, type[Any]] = {
@@ -398,6 +427,8 @@ BODY_TYPES: dict[str, type[Any]] = {
         MisdealDeclared,
         Action,
         HandEnd,
+        DeckFault,
+        DrawQuery,
     )
 }
 
@@ -423,7 +454,7 @@ class Event:
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
-                          "structure", "idle", "lost") \
+                          "structure", "idle", "lost", "cutter", "asked_by") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             out[f.name] = value
@@ -446,7 +477,7 @@ INT_MAX = 2**53 - 1
 # field of every body type is listed here.
 INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "ante", "bring_in",
                         "small_bet", "big_bet", "to", "level"})
-OPTIONAL_INT_FIELDS = frozenset({"button", "amount"})
+OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
                         "outcome"})
 CHOICE_STR_FIELDS = frozenset({"structure"})  # a string, "" for the default
@@ -547,11 +578,16 @@ def validate_body(body: Body) -> None:
         if body.big_bet and body.big_bet < body.small_bet:
             raise EventError("fields 'small_bet'/'big_bet': the big bet is at least the small")
         _check_settings(body)
-    elif isinstance(body, (SeatTake, SeatLeave, PlayerAway, PlayerBack, SeatChange)):
+    elif isinstance(body, (SeatTake, SeatLeave, PlayerAway, PlayerBack, SeatChange, DrawQuery)):
         if not 1 <= body.seat <= 10:
             raise EventError(f"field 'seat' must be 1..10, got {body.seat}")
         if isinstance(body, SeatTake) and body.stack < 0:
             raise EventError(f"field 'stack' must be >= 0, got {body.stack}")
+        if isinstance(body, DrawQuery) and body.asked_by is not None:
+            if not 1 <= body.asked_by <= 10:
+                raise EventError(f"field 'asked_by' must be 1..10, got {body.asked_by}")
+            if body.asked_by == body.seat:
+                raise EventError("fields 'seat' and 'asked_by' name the same seat")
         if isinstance(body, SeatChange):
             if not 1 <= body.to <= 10:
                 raise EventError(f"field 'to' must be 1..10, got {body.to}")
@@ -620,6 +656,16 @@ def validate_body(body: Body) -> None:
                              f"got {body.code!r}")
     elif isinstance(body, GameChoose):
         _check_game(body.game, body.structure, mixed=False)
+    elif isinstance(body, DeckFault):
+        if body.kind not in DECK_FAULTS:
+            raise EventError(f"field 'kind': unknown deck fault {body.kind!r}; one of "
+                             f"{', '.join(DECK_FAULTS)}")
+        if body.cutter is not None:
+            if body.kind != "cut_wrong_player":
+                raise EventError(f"field 'cutter' goes with kind 'cut_wrong_player', not "
+                                 f"{body.kind!r}")
+            if not 1 <= body.cutter <= 10:
+                raise EventError(f"field 'cutter' must be 1..10, got {body.cutter}")
     elif isinstance(body, AttentionCalled):
         if body.by not in ATTENTION_BY:
             raise EventError(f"field 'by' must be one of {', '.join(ATTENTION_BY)}, "

@@ -191,7 +191,20 @@ def _hand_public(hand: Mapping[str, Any]) -> Payload:
         "to_act": _int(hand.get("to_act")),
         "board": _strs(hand.get("board")),
         "pots": _pots(hand.get("pots")),
+        "draw_answer": _draw_answer(hand.get("draw_answer")),
     }
+
+
+def _drawn_now(s: Mapping[str, Any]) -> list[int]:
+    n = _int(s.get("drawn_now"))
+    return [] if n is None else [n]
+
+
+def _draw_answer(value: Any) -> Payload | None:
+    """The last draw question answered (``hand.draw_answer``): public, as said at the table."""
+    answer = _obj(value)
+    seat, drawn = _int(answer.get("seat")), _int(answer.get("drawn"))
+    return None if seat is None or drawn is None else {"seat": seat, "drawn": drawn}
 
 
 def table_payload(snapshot: Mapping[str, Any]) -> Payload:
@@ -199,7 +212,8 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
     that is not in `hand.showdown`, nor a finding's message, cards, rule or remedy.
 
     Per family: `hand.board` only in board games; a seat's `up` (stud upcards, the cards it
-    holds face up) only in stud; `drawn` (cards asked for on each draw) only in draw games.
+    holds face up) only in stud; `drawn` only in draw games: the cards the seat drew on the draw
+    under way, while the table may still say (RR Section 11 r.13), else empty.
     `down_count` is how many of the seat's cards lie face down: drawn as backs, never named."""
     snap = _require_dict(snapshot)
     hand = _obj(snap.get("hand"))
@@ -228,7 +242,9 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
                 "shown": shown,
                 "hole": list(hole) if shown else [],
                 "up": up,
-                "drawn": _ints(s.get("drawn")) if family == "draw" else [],
+                # draw games: the count of the draw under way, only while the rules let the
+                # table tell it (RR Section 11 r.13: never after action after the draw)
+                "drawn": _drawn_now(s) if family == "draw" else [],
             }
         )
     findings = [_finding_public(f) for f in _objs(snap.get("findings"))]
@@ -282,6 +298,7 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
                 # stud: the cards the seat holds face down, in the order dealt
                 "down": [c for c in hole if c not in up],
                 "drawn": _ints(s.get("drawn")),
+                "drawn_now": _int(s.get("drawn_now")),
             }
         )
     findings = [

@@ -25,6 +25,7 @@ from controller.rules.catalogue_cards_lost import CARDS_LOST_ENTRIES, CARDS_LOST
 from controller.rules.catalogue_deck import DECK_ENTRIES, DECK_REMEDY_BY_SETTING
 from controller.rules.catalogue_entry import Entry, cite
 from controller.rules.catalogue_games import GAME_ENTRIES
+from controller.rules.catalogue_keys import KEY_ENTRIES, KEY_REMEDY_BY_SETTING
 from controller.rules.findings import Citation, Finding
 
 RR = "roberts-rules-v11.txt"
@@ -759,9 +760,11 @@ _ENTRIES: tuple[Entry, ...] = (
 )
 
 # The stud and draw families' entries live beside this table (catalogue_games.py), and so do
-# the cards that leave the table (catalogue_cards_lost.py) and the deck's (catalogue_deck.py).
+# the cards that leave the table (catalogue_cards_lost.py), the deck's (catalogue_deck.py) and
+# the entries of the dealer's and floor's keys (catalogue_keys.py).
 CATALOGUE: Mapping[str, Entry] = {
-    e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *CARDS_LOST_ENTRIES, *DECK_ENTRIES)}
+    e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *CARDS_LOST_ENTRIES, *DECK_ENTRIES,
+                        *KEY_ENTRIES)}
 
 WSOP = "wsop-2009-live-action-rules.md"
 AZW = "azwine-tour-tournament-rules.txt"
@@ -772,6 +775,7 @@ JPN = "jamies-poker-notes.md"
 # cites and the remedy it gives (research/irregularities.md Part 2; docs/house-rules.md). The
 # entries above hold Robert's remedy, the default. (code, setting value) -> (rule, remedy).
 REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = {
+    **KEY_REMEDY_BY_SETTING,  # the keys' entries (catalogue_keys.py)
     # D-05, the four-card flop
     ("FLOP_TOO_MANY_CARDS", "scramble_top_is_turn_burn"): (
         cite("Section 5, Holdem", "3", "To redeal the flop, the four cards will be scrambled "

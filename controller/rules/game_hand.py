@@ -70,6 +70,7 @@ class DrawTurn:
     discards: tuple[str, ...] = ()  # uids read in the muck
     given: int = 0
     fed: bool = False  # the discard has been given to the engine
+    at: int = 0  # cards off the shoe when the player asked (RR Section 11 r.11(a))
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,10 @@ class GameHand:
     last_asker: int | None = None  # draw games: the last player to ask for cards this round
     # draw games: the cards each seat asked for on each draw so far (public at the table)
     drawn: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    asked_on: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))  # street
+    # draw games: the last draw (street) with action after it: its counts are no longer told
+    # (RR Section 11 r.13)
+    draw_locked: int = 0
     five_burned: int = -1  # draw games: the street whose five-card burn is in (RR §11 r.10)
     dead: tuple[int, ...] = ()  # seats whose hands are dead (fouled), to fold
     # why a dead seat is dead (the finding code), where it is not a fouled draw hand

@@ -92,6 +92,7 @@ from controller.rules.procedure_draw import (
     _draw_extra,
     _draw_request,
     _short_deal,
+    drawn_answer,
 )
 from controller.rules.procedure_stud import (
     _back_from_aside,
@@ -114,6 +115,7 @@ __all__ = [
     "cards_out",
     "current_bet",
     "draw",
+    "drawn_answer",
     "end",
     "expectation",
     "expected",
@@ -920,7 +922,8 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
     except engine.IllegalAction as exc:
         return _not_available(h, seat, f"Seat {seat} {kind}{f' {amount}' if amount else ''}: "
                               f"{exc.message}.", seq, out)
-    h = replace(h, acted=True, street_acts=h.street_acts + 1)
+    h = replace(h, acted=True, street_acts=h.street_acts + 1,
+                draw_locked=e.street if h.family == "draw" else h.draw_locked)
     h = _sync_board(h)
     return _after_round(h, seq, out), out
 

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
 from controller.rules.game_hand import (
+    DISCARD,
     HOLE,
     CardSeen,
     DrawTurn,
@@ -20,6 +21,7 @@ from controller.rules.game_hand import (
     _feed_discard,
     _flag,
     _put,
+    _rebuilt,
     _ref,
     _run_or_keep,
     _set,
@@ -140,7 +142,16 @@ def _draw_extra(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding
 
 def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Finding]
                   ) -> GameHand:
-    """A player asks for cards on the draw, in turn (RR Section 11 r.9)."""
+    """A player asks for cards on the draw, in turn (RR Section 11 r.9). A second request from
+    the same seat on this draw changes the number asked for only as RR Section 11 r.11 allows
+    (``_change_request``)."""
+    t = h.turn
+    if t is not None and t.seat == seat:
+        return _change_request(h, t, asked, seq, out)
+    if h.asked_on.get(seat) == h.eng.street:
+        # the seat's turn is closed: the next player has asked, or the betting has begun
+        return _refuse_change(h, seat, asked, "another player has acted on it (asked for "
+                              "cards, or the betting has begun)", seq, out)
     h = _close_turn(h, seq, out)
     e = h.eng
     d = e.discarder
@@ -165,14 +176,77 @@ def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Findin
             "left": left, "asked": total}, setting=h.rules.draw_deck_exhausted)
         out.append(f)
         h = replace(h, relaxed=True, expect=())
-    h = replace(h, turn=DrawTurn(seat, total), last_asker=seat,
-                drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)))
+    h = replace(h, turn=DrawTurn(seat, total, at=h.draws), last_asker=seat,
+                drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)),
+                asked_on=_set(h.asked_on, seat, e.street))
     if total == 5 and limit == 5 and h.rules.draw_max_consecutive == 4:
         # RR Section 11 r.10: the fifth card comes after everyone else has drawn
         h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)
     if total == 0:
         h = _feed_discard(h)
     return h
+
+
+def _change_request(h: GameHand, t: DrawTurn, asked: int, seq: int, out: list[Finding]
+                    ) -> GameHand:
+    """The player drawing now asks for another number (RR Section 11 r.11; Section 12 r.7):
+    allowed while no card has come off the deck since the request, the burn included (a), and
+    no one has acted on it (b: the next player has not asked, which closes this turn)."""
+    old = h.drawn[t.seat][-1]
+    if asked == old:
+        return h  # the same number said again
+    if h.draws > t.at or t.given:
+        return _refuse_change(h, t.seat, asked, "a card has been dealt off the deck in "
+                              "response to the request", seq, out)
+    if asked > h.variant.max_draw:
+        detail = (f"Seat {t.seat} asked for {asked} cards; at most {h.variant.max_draw} may be "
+                  "drawn.")
+        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[t.seat],
+                                fill={"detail": detail}, message=detail))
+        return h
+    p = h.pos(t.seat)
+    if t.fed and p is not None:
+        # standing pat was given to the engine at once: take that discard back out
+        last = h.log[-1] if h.log else None
+        if last is None or last[0] != DISCARD or last[1] != p:
+            return _refuse_change(h, t.seat, asked, "the draw has moved on", seq, out)
+        h = _rebuilt(h, h.log[:-1])
+    missing = h.placeholders.get(t.seat, 0)
+    total = asked + missing
+    out.append(make_finding("DRAW_CHANGE_NUMBER_REQUESTED", seq, seats=[t.seat], fill={
+        "old": old, "new": asked, "ruling": (
+            f"No card has been dealt in response and no player has acted on it: the change is "
+            f"allowed. Seat {t.seat} draws {asked}.")}))
+    five = total == 5 and h.variant.max_draw == 5 and h.rules.draw_max_consecutive == 4
+    h = replace(h, turn=DrawTurn(t.seat, total, discards=t.discards, at=t.at),
+                drawn=_set(h.drawn, t.seat, (*h.drawn[t.seat][:-1], asked)),
+                deferred=_set(h.deferred, t.seat, 1 if five else None),
+                deferred_five=t.seat if five else (
+                    None if h.deferred_five == t.seat else h.deferred_five))
+    if total == 0:
+        h = _feed_discard(h)
+    return h
+
+
+def _refuse_change(h: GameHand, seat: int, asked: int, why: str, seq: int,
+                   out: list[Finding]) -> GameHand:
+    """A change of the number of cards asked for that comes too late: the first number stands
+    (RR Section 11 r.11)."""
+    old = h.drawn[seat][-1] if h.drawn.get(seat) else 0
+    out.append(make_finding("DRAW_CHANGE_NUMBER_REQUESTED", seq, seats=[seat], fill={
+        "old": old, "new": asked, "ruling": (
+            f"Too late to change: {why}. The request stands: seat {seat} draws {old}.")}))
+    return h
+
+
+def drawn_answer(h: GameHand, seat: int) -> int | None:
+    """How many cards ``seat`` drew on the draw now being played, while the table may still
+    say: "until there has been action after the draw" (RR Section 11 r.13; Section 12 r.9).
+    None: the seat has not drawn on this draw, or there has been action after it."""
+    street = h.eng.street
+    if h.family != "draw" or h.asked_on.get(seat) != street or h.draw_locked >= street:
+        return None
+    return h.drawn[seat][-1]
 
 
 def _close_turn(h: GameHand, seq: int, out: list[Finding]) -> GameHand:

@@ -39,7 +39,9 @@ from controller.events import (
     ChipRaceEnd,
     ChipRaceStart,
     DeckAudit,
+    DeckFault,
     DeckRegister,
+    DrawQuery,
     Event,
     FloorRuling,
     GameChoose,
@@ -60,7 +62,7 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import lost_cards, mixed, procedure, seating
+from controller.rules import deck_keys, lost_cards, mixed, procedure, seating
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
@@ -121,6 +123,7 @@ class Hand:
     acts: tuple[Act, ...] = ()  # the voluntary actions so far (for the misdeal cut-off)
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
     foreign: tuple[str, ...] = ()  # tags of another registered deck seen in this hand
+    asked: int | None = None  # draw games: the seat whose draw count was last asked and told
 
     @property
     def in_play(self) -> bool:
@@ -251,6 +254,10 @@ def _apply(state: TableState, event: Event) -> Step:
         return _attention(state, body, seq)
     if isinstance(body, GameChoose):
         return _choose(state, body, seq)
+    if isinstance(body, DeckFault):
+        return _deck_fault(state, body, seq)
+    if isinstance(body, DrawQuery):
+        return _draw_query(state, body, seq)
     return _out_of_place(state, seq, f"Unknown event {type(body).__name__}.")  # pragma: no cover
 
 
@@ -669,8 +676,13 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
         g, more = procedure.exposed(g, body.uid, body.by, seq)
     out += more
     if h.absent and procedure.starting_hands_out(g):
-        if (state.settings.absent_hand_kill == "stud_window_card_until_turn"
-                and g.family == "stud"):
+        window = (state.settings.absent_hand_kill == "stud_window_card_until_turn"
+                  and g.family == "stud")
+        # The dealer's duty now, said out loud: not silent bookkeeping (the cards of these
+        # seats go to the muck as a fold's do, not judged as a dealing error)
+        out.append(make_finding("ABSENT_PLAYER_TOURNAMENT", seq, seats=sorted(h.absent),
+                                setting="stud_window_card_until_turn" if window else ""))
+        if window:
             # WSOP Section 8 r.8: "kill the down cards of any absent player as soon as all the
             # players have received their entire starting hands, making sure to leave the window
             # card in place until it is that seat's turn to act" (research D-28)
@@ -1196,3 +1208,44 @@ def _floor_ruling(state: TableState, body: FloorRuling, seq: int) -> Step:
     f = make_finding("FLOOR_RULING", seq, fill={"on": on, "text": body.text, "outcome": outcome},
                      message=body.text)
     return Step(_raise(state, [f]), (f,))
+
+
+# --- the dealer's and floor's keys for what the antennas cannot see (issue 11) -------------------
+
+
+def _deck_fault(state: TableState, body: DeckFault, seq: int) -> Step:
+    """A deck fault keyed by the dealer or floor (deck_keys.py): reported with its remedy; the
+    monitor goes on judging the deal as it stands (a fouled stub is played out, RR Section 3,
+    Irregularities, r.17)."""
+    h = state.hand
+    in_play = h is not None and h.in_play
+    got = deck_keys.deck_fault(
+        body.kind, body.cutter, seq,
+        cards_out=procedure.cards_out(h.game) if h is not None and in_play else 0,
+        acted=bool(h.acts) if h is not None and in_play else False,
+        expect=procedure.expectation(h.game) if h is not None and in_play else "")
+    if isinstance(got, str):
+        return _out_of_place(state, seq, got)
+    return Step(_raise(state, [got]), (got,))
+
+
+def _draw_query(state: TableState, body: DrawQuery, seq: int) -> Step:
+    """How many cards did ``seat`` draw? Answered from the draw log (the snapshot's
+    ``hand.draw_answer``) until there is action after the draw; then it is locked
+    (DRAW_CARDS_DRAWN_QUERY; roberts-rules-v11.txt, Section 11, r.13; Section 12, r.9)."""
+    h = state.hand
+    if h is None or not h.in_play or h.game.family != "draw":
+        return _out_of_place(state, seq, "How many cards a player drew is asked in a draw game "
+                             "during a hand.")
+    g = h.game
+    asker = body.asked_by
+    if asker is not None and asker not in g.live:
+        # "asked ... by another active player" (Section 11 r.13): nobody else is owed it
+        return _out_of_place(state, seq, f"Seat {asker} is not in the hand: only another active "
+                             "player is owed the answer.")
+    if body.seat not in g.seats or not g.drawn.get(body.seat):
+        return _out_of_place(state, seq, f"Seat {body.seat} has not drawn in this hand.")
+    if procedure.drawn_answer(g, body.seat) is None:
+        f = make_finding("DRAW_CARDS_DRAWN_QUERY", seq, seats=[body.seat])
+        return Step(_raise(replace(state, hand=replace(h, asked=None)), [f]), (f,))
+    return Step(replace(state, hand=replace(h, asked=body.seat)))

@@ -47,7 +47,7 @@ def _hand(state: TableState) -> dict[str, Any]:
             "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
             "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
-            "level": _level(state),
+            "level": _level(state), "draw_answer": None,
         }
     g = h.game
     e = g.eng
@@ -76,7 +76,16 @@ def _hand(state: TableState) -> dict[str, Any]:
                   for p in h.plan.posts] if h.plan is not None else [],
         "dealt_in": list(h.plan.dealt_in) if h.plan is not None else [],
         "level": _level(state),
+        "draw_answer": _draw_answer(h),
     }
+
+
+def _draw_answer(h: Hand) -> dict[str, int] | None:
+    """The answer to the last ``draw.query``, while the table may still give it."""
+    if h.asked is None or not h.in_play:
+        return None
+    drawn = procedure.drawn_answer(h.game, h.asked)
+    return None if drawn is None else {"seat": h.asked, "drawn": drawn}
 
 
 def _level(state: TableState) -> int | None:
@@ -99,7 +108,8 @@ def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
         status = "empty"
     out: dict[str, Any] = {
         "seat": seat, "player": info.player, "stack": info.stack, "bet": 0, "in_hand": live,
-        "folded": False, "all_in": False, "hole": [], "up": [], "drawn": [], "status": status,
+        "folded": False, "all_in": False, "hole": [], "up": [], "drawn": [], "drawn_now": None,
+        "status": status,
         "owes": list(st.owes) if st is not None else [],
     }
     if g is None:
@@ -112,6 +122,8 @@ def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
         hole = g.hole(seat)
         out.update(hole=list(hole), up=list(g.face_up(seat)) if g.family == "stud" else [])
     out["drawn"] = list(g.drawn.get(seat, ()))
+    # what the table may still tell of it (RR Section 11 r.13): the public view shows only this
+    out["drawn_now"] = procedure.drawn_answer(g, seat) if live else None
     return out
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from controller.console import parse_command
-from controller.events import Action, CardExposed, EventError, HandEnd, HandStart, SeatTake
+from controller.events import (
+    Action,
+    CardExposed,
+    DeckFault,
+    DrawQuery,
+    EventError,
+    HandEnd,
+    HandStart,
+    SeatTake,
+)
 
 
 @pytest.mark.parametrize(
@@ -19,6 +28,10 @@ from controller.events import Action, CardExposed, EventError, HandEnd, HandStar
         ("end", HandEnd()),
         ("sit 5 Bo 300", SeatTake(seat=5, player="Bo", stack=300)),
         ('{"type": "action", "seat": 1, "kind": "check"}', Action(seat=1, kind="check")),
+        ("fault stub_fouled", DeckFault(kind="stub_fouled")),
+        ("fault cut_wrong_player 4", DeckFault(kind="cut_wrong_player", cutter=4)),
+        ("drew 3", DrawQuery(seat=3)),
+        ("drew 3 5", DrawQuery(seat=3, asked_by=5)),
     ],
 )
 def test_commands(line, body):
@@ -33,6 +46,10 @@ def test_commands(line, body):
         ("fold 11", "seat' must be 1..10"),
         ("dance", "unknown command"),
         ('{"type": "action", "seat": 1}', "needs field 'kind'"),
+        ("fault riffles", "field 'kind': unknown deck fault 'riffles'"),
+        ("fault cut_missing 4", "field 'cutter' goes with kind 'cut_wrong_player'"),
+        ("drew 3 3", "fields 'seat' and 'asked_by' name the same seat"),
+        ('{"type": "draw.query", "seat": 11}', "field 'seat' must be 1..10"),
     ],
 )
 def test_bad_commands_say_what_is_wrong(line, message):

@@ -99,6 +99,7 @@ def _seat(
     *,
     up: list[str] | None = None,
     drawn: list[int] | None = None,
+    drawn_now: int | None = None,
     folded: bool = False,
     bet: int = 0,
     stack: int = 200,
@@ -115,6 +116,7 @@ def _seat(
         "hole": list(hole),
         "up": list(up or []),
         "drawn": list(drawn or []),
+        "drawn_now": drawn_now,
         "status": "playing",
         "owes": [],
     }
@@ -154,6 +156,7 @@ def _snap(
             "pots": [{"amount": pot, "eligible": list(eligible)}] if pot else [],
             "expect": expect, "showdown": list(showdown or []), "cards_seen": 0,
             "straddles": [], "kill": None, "posts": [], "dealt_in": [], "level": None,
+            "draw_answer": None,
         },
         "seats": seats,
         "findings": copy.deepcopy(findings or []),
@@ -253,20 +256,25 @@ def draw_hand() -> list[Snapshot]:
     seats 2 and 1 (seat 3 mucks), the pot awarded. Seat 4 folds before the draw."""
     blinds: dict[str, Any] = {"button": 4, "small_blind": 1, "big_blind": 2}
 
-    def seats(after: int, draws: int, *, cards: dict[int, int] | None = None
-              ) -> list[dict[str, Any]]:
+    def seats(after: int, draws: int, *, cards: dict[int, int] | None = None,
+              told: bool = False) -> list[dict[str, Any]]:
+        # told: no action yet after the last draw, so its counts may still be told (RR
+        # Section 11 r.13)
         out = []
         for s in PLAYERS:
             hands = DRAW_HANDS[s]
             hole = hands[min(after, len(hands) - 1)]
             if cards is not None:
                 hole = hole[: cards[s]]
-            out.append(_seat(s, hole, drawn=DRAWN[s][:draws], folded=s == 4 and after > 0))
+            drawn = DRAWN[s][:draws]
+            out.append(_seat(s, hole, drawn=drawn, folded=s == 4 and after > 0,
+                             drawn_now=drawn[-1] if told and len(drawn) == draws > 0 else None))
         return out
 
-    mid_draw = seats(1, 1)
+    mid_draw = seats(1, 1, told=True)
     mid_draw[2]["hole"] = DRAW_HANDS[3][0]  # seat 3 has not drawn yet
     mid_draw[2]["drawn"] = []
+    mid_draw[2]["drawn_now"] = None
     results = [{"amount": 24, "eligible": [1, 2, 3], "winners": [1], "shares": {"1": 24},
                 "hand": "Eight-seven low"}]
     three = (1, 2, 3)
@@ -276,8 +284,10 @@ def draw_hand() -> list[Snapshot]:
         _snap("27_triple", 20, "predraw", seats(0, 0), **blinds, to_act=3, pot=3),
         _snap("27_triple", 30, "draw1", mid_draw, **blinds, board=[DRAW_STRAY], pot=6,
               eligible=three, expect="seat 3 draws"),
-        _snap("27_triple", 40, "draw2", seats(2, 2), **blinds, to_act=1, pot=12, eligible=three),
-        _snap("27_triple", 50, "draw3", seats(3, 3), **blinds, to_act=1, pot=24, eligible=three),
+        _snap("27_triple", 40, "draw2", seats(2, 2, told=True), **blinds, to_act=1, pot=12,
+              eligible=three),
+        _snap("27_triple", 50, "draw3", seats(3, 3, told=True), **blinds, to_act=1, pot=24,
+              eligible=three),
         _snap("27_triple", 55, "showdown", seats(3, 3), **blinds, pot=24, eligible=three,
               showdown=DRAW_TABLED),
         _snap("27_triple", 56, "complete", seats(3, 3), **blinds, showdown=DRAW_TABLED,

@@ -95,6 +95,7 @@ def _snap(
             "hole": list(HOLE[s]) if in_hand and dealt else [],
             "up": [],
             "drawn": [],
+            "drawn_now": None,
         }
         for s in PLAYERS
     ]
@@ -126,6 +127,7 @@ def _snap(
             "expect": expect,
             "showdown": list(showdown or []),
             "cards_seen": cards_seen,
+            "draw_answer": None,
         },
         "seats": seats,
         "findings": copy.deepcopy(findings or []),

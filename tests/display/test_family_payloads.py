@@ -312,11 +312,13 @@ def test_draw_counts_are_public_and_the_hands_are_not() -> None:
         pub = table_payload(snap)
         assert pub["hand"]["board"] == []
         for seat in pub["seats"]:
-            want = next(s for s in snap["seats"] if s["seat"] == seat["seat"])["drawn"]
-            assert seat["drawn"] == want
+            # only the draw under way, while it may still be told (RR Section 11 r.13)
+            now = next(s for s in snap["seats"] if s["seat"] == seat["seat"])["drawn_now"]
+            assert seat["drawn"] == ([] if now is None else [now])
             assert seat["up"] == []
     last = table_payload(snaps[4])
-    assert {s["seat"]: s["drawn"] for s in last["seats"]} == DRAWN
+    assert {s["seat"]: s["drawn"] for s in last["seats"]} == {
+        s: DRAWN[s][-1:] for s in DRAWN}
     assert [s["hole_count"] for s in last["seats"]] == [5, 5, 5, 5]
 
 
@@ -343,9 +345,9 @@ def test_draw_dealer_sees_each_hand_and_its_draws() -> None:
 
 def test_malformed_draw_counts_and_upcards_fail_closed() -> None:
     snap = draw_hand()[3]
-    snap["seats"][0]["drawn"] = ["2", True, None, 1]
-    snap["seats"][1]["drawn"] = "0,0"
-    assert seat_of(table_payload(snap), 1)["drawn"] == [1]
+    snap["seats"][0]["drawn_now"] = True
+    snap["seats"][1]["drawn_now"] = "0"
+    assert seat_of(table_payload(snap), 1)["drawn"] == []
     assert seat_of(table_payload(snap), 2)["drawn"] == []
     stud = stud_hand()[3]
     stud["seats"][0]["up"] = ["9s", "9s", "Ah", 7]  # twice, a card it does not hold, garbage
@@ -382,7 +384,8 @@ def test_public_names_only_tabled_cards_upcards_and_the_board_of_a_board_game(
     snap = {
         "table": {"game": "x", "family": family},
         "hand": {"showdown": showdown, "board": board},
-        "seats": [{"seat": s, "hole": h, "up": u, "drawn": d} for s, (h, u, d) in seats.items()],
+        "seats": [{"seat": s, "hole": h, "up": u, "drawn": d, "drawn_now": d[-1] if d else None}
+                  for s, (h, u, d) in seats.items()],
         # a finding about a seat does not change what lies face up: `up` is trusted as is
         "findings": [{"code": "STUD_ONE_HOLECARD_EXPOSED", "seats": exposed,
                       "cards": [], "message": "", "remedy": []}],
@@ -398,7 +401,7 @@ def test_public_names_only_tabled_cards_upcards_and_the_board_of_a_board_game(
             assert got["up"] == list(dict.fromkeys(c for c in up if c in hole))
         else:
             assert got["up"] == []
-        assert got["drawn"] == (drawn if family == "draw" else [])
+        assert got["drawn"] == (drawn[-1:] if family == "draw" else [])
         assert got["down_count"] == len(hole) - len(got["up"])
     text = json.dumps(pub)
     assert [c for c in set(CARDS) - may_show if mentions(text, c)] == []

@@ -5,7 +5,8 @@ A scenario is a JSON Lines file of table events (docs/events.md) whose ``#`` com
 story and cite the rule it checks. Its expectations are comment lines:
 
     # expect: {"code": "...", "seats": [...], ...}      findings, exactly and in order (as in
-                                                         tests/scenarios; none if none expected)
+                                                         tests/scenarios, "seq" the event that
+                                                         raised it; none if none expected)
     # expect: {"hand": 3, "button": 4, "small_blind": null, "big_blind": 5,
     #          "dealt_in": [5, 6, 1, 2, 3]}              the hand's snapshot as planned, before
                                                          its first post or card (keys given)
@@ -79,6 +80,8 @@ def test_table_scenario(path: Path):
         assert list(f.seats) == e["seats"], f"{f.code}: seats {f.seats}"
         if "cards" in e:
             assert list(f.cards) == e["cards"], f"{f.code}: cards"
+        if "seq" in e:
+            assert f.seq == e["seq"], f"{f.code}: seq {f.seq}"
         if "rule" in e:
             rule = f.rule.to_json()
             rule.pop("text", None)
