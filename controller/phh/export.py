@@ -7,25 +7,32 @@ applied (and how: an undersized bet it raised to the minimum is exported at the 
 applied), the cards in each seat and on the board, and the pots. For each table hand this module
 writes one ``HandHistory``:
 
-- variant ``NT`` (the live table plays no-limit hold'em), players in PHH order: p1 is the first
-  seat left of the button, pn the button (heads-up: p1 the big blind, p2 the button, and PHH
-  reverses ``blinds_or_straddles`` for two players, as the table does: roberts-rules-v11.txt,
-  Section 4, Rules for Using Blinds, r.3);
-- ``players``, ``seats`` (table seat of each player), ``seat_count``, ``hand`` (the table's hand
-  number), ``starting_stacks`` (before the blinds), ``finishing_stacks`` (after the pots, or
-  every chip back after a misdeal, or the chips behind for a hand the journal stops in);
-- ``actions``: the hole cards (``??`` for a tag that is not in the deck), each betting action
-  the core applied, street by street with the board cards between, and the hands tabled at the
-  showdown in the order of roberts-rules-v11.txt, Section 3, The Showdown, r.8 (the last bettor
-  or raiser of the final round first, else the first to act; then clockwise). At an all-in
-  before the river the hands are tabled before the rest of the board, as PokerKit deals it;
-- user-defined fields: ``_findings`` (code, seq, severity, seats, cards, rule, message of every
-  irregularity the core raised during the hand), ``_outcome`` (``complete``, ``misdeal`` or
-  ``incomplete``), ``_button`` (the button's seat), ``_seq`` (first and last journal seq of the
-  hand) and ``_pots`` (the pots as awarded).
+- ``variant``: the standard PHH code of the game the hand was dealt at (``variants.phh_code``:
+  the code of ``PHH_VARIANTS`` whose game is dealt and bet the same, so limit hold'em is ``FT``
+  whatever the table calls it), else Feltguard's extension ``x:<game>/<structure>`` (five-card
+  Omaha, the Pineapples, pot-limit hold'em, draw high, ace-to-five lowball, ...), which our
+  reader and replay know and PokerKit does not; ``_game`` and ``_structure`` name it too;
+- the stakes as the hand engine posts them (the snapshot's ``hand.stakes``): ``antes``,
+  ``blinds_or_straddles`` (heads-up reversed, as PHH does), ``bring_in`` (stud),
+  ``small_bet``/``big_bet`` (limit), ``min_bet`` (no-limit, pot-limit); ``starting_stacks``
+  before any of them;
+- players in the engine's order (``hand.dealt_in``: board and draw games p1 left of the button,
+  the button last; stud from seat 1); ``players``, ``seats``, ``seat_count``, ``hand``;
+- ``actions``: the cards dealt, written before the next action (board games the hole cards,
+  then each street's board; stud the three cards of third street, then one card a street; draw
+  ``pN sd CARDS`` (``pN sd`` standing pat) then ``d dh pN`` the cards drawn; a Pineapple
+  discard ``pN sd CARD``), each betting action the core applied (``f``, ``cc``, ``cbr``, the
+  bring-in ``pb``), and the hands tabled (``sm``) in the order of roberts-rules-v11.txt,
+  Section 3, The Showdown, r.8; at an all-in the hands are tabled before the rest is dealt;
+- user-defined fields: ``_outcome`` (``complete``, ``misdeal`` or ``incomplete``), ``_findings``,
+  ``_button``, ``_seq``, ``_pots``; ``_dead`` (hands the dealer killed, a wrong card count
+  once the deal is played: ``{player, seat, before_action}``, which our replay kills there);
+  ``_extra_cards`` (cards beyond the game's count, left out of ``d dh``); ``_taken_out`` (a
+  stud hand dead before the betting, its ante returned: not among the players).
 
-Blinds are not actions in PHH (``blinds_or_straddles`` posts them), so ``post`` events are not
-exported. v1 of the rules core collects no antes, so ``antes`` are zeros.
+A void hand (``_outcome = "misdeal"``) is written with what was dealt and bet before the
+misdeal and ``finishing_stacks`` equal to ``starting_stacks``: our replay does not play it and
+expects every chip back (``replay.is_void``).
 """
 
 from __future__ import annotations
