@@ -7,29 +7,37 @@ applied (and how: an undersized bet it raised to the minimum is exported at the 
 applied), the cards in each seat and on the board, and the pots. For each table hand this module
 writes one ``HandHistory``:
 
-- variant ``NT`` (the live table plays no-limit hold'em), players in PHH order: p1 is the first
-  seat left of the button, pn the button (heads-up: p1 the big blind, p2 the button, and PHH
-  reverses ``blinds_or_straddles`` for two players, as the table does: roberts-rules-v11.txt,
-  Section 4, Rules for Using Blinds, r.3);
-- ``players``, ``seats`` (table seat of each player), ``seat_count``, ``hand`` (the table's hand
-  number), ``starting_stacks`` (before the blinds), ``finishing_stacks`` (after the pots, or
-  every chip back after a misdeal, or the chips behind for a hand the journal stops in);
-- ``actions``: the hole cards (``??`` for a tag that is not in the deck), each betting action
-  the core applied, street by street with the board cards between, and the hands tabled at the
-  showdown in the order of roberts-rules-v11.txt, Section 3, The Showdown, r.8 (the last bettor
-  or raiser of the final round first, else the first to act; then clockwise). At an all-in
-  before the river the hands are tabled before the rest of the board, as PokerKit deals it;
-- user-defined fields: ``_findings`` (code, seq, severity, seats, cards, rule, message of every
-  irregularity the core raised during the hand), ``_outcome`` (``complete``, ``misdeal`` or
-  ``incomplete``), ``_button`` (the button's seat), ``_seq`` (first and last journal seq of the
-  hand) and ``_pots`` (the pots as awarded).
+- ``variant``: the standard PHH code of the game the hand was dealt at (``variants.phh_code``:
+  the code of ``PHH_VARIANTS`` whose game is dealt and bet the same, so limit hold'em is ``FT``
+  whatever the table calls it), else Feltguard's extension ``x:<game>/<structure>`` (five-card
+  Omaha, the Pineapples, pot-limit hold'em, draw high, ace-to-five lowball, ...), which our
+  reader and replay know and PokerKit does not; ``_game`` and ``_structure`` name it too;
+- the stakes as the hand engine posts them (the snapshot's ``hand.stakes``): ``antes``,
+  ``blinds_or_straddles`` (heads-up reversed, as PHH does), ``bring_in`` (stud),
+  ``small_bet``/``big_bet`` (limit), ``min_bet`` (no-limit, pot-limit); ``starting_stacks``
+  before any of them;
+- players in the engine's order (``hand.dealt_in``: board and draw games p1 left of the button,
+  the button last; stud from seat 1); ``players``, ``seats``, ``seat_count``, ``hand``;
+- ``actions``: the cards dealt, written before the next action (board games the hole cards,
+  then each street's board; stud the three cards of third street, then one card a street; draw
+  ``pN sd CARDS`` (``pN sd`` standing pat) then ``d dh pN`` the cards drawn; a Pineapple
+  discard ``pN sd CARD``), each betting action the core applied (``f``, ``cc``, ``cbr``, the
+  bring-in ``pb``), and the hands tabled (``sm``) in the order of roberts-rules-v11.txt,
+  Section 3, The Showdown, r.8; at an all-in the hands are tabled before the rest is dealt;
+- user-defined fields: ``_outcome`` (``complete``, ``misdeal`` or ``incomplete``), ``_findings``,
+  ``_button``, ``_seq``, ``_pots``; ``_dead`` (hands the dealer killed, a wrong card count
+  once the deal is played: ``{player, seat, before_action}``, which our replay kills there);
+  ``_extra_cards`` (cards beyond the game's count, left out of ``d dh``); ``_taken_out`` (a
+  stud hand dead before the betting, its ante returned: not among the players).
 
-Blinds are not actions in PHH (``blinds_or_straddles`` posts them), so ``post`` events are not
-exported. v1 of the rules core collects no antes, so ``antes`` are zeros.
+A void hand (``_outcome = "misdeal"``) is written with what was dealt and bet before the
+misdeal and ``finishing_stacks`` equal to ``starting_stacks``: our replay does not play it and
+expects every chip back (``replay.is_void``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,9 +46,22 @@ from typing import Any
 from controller.events import Action, Event, HandStart
 from controller.guard import guarded_apply
 from controller.journal import iter_events
-from controller.phh.notation import HandHistory, Number, PhhAction, parse_action
+from controller.phh.notation import (
+    JOKER,
+    HandHistory,
+    Number,
+    PhhAction,
+    parse_action,
+    required_stakes,
+)
 from controller.rules import Finding, PotAward, TableState, initial_state, snapshot
 from controller.rules.cards import is_card
+from controller.rules.variants import Variant, family, phh_code, table_game
+
+Snapshot = dict[str, Any]
+
+# The outcomes of a hand (``_outcome``); a void hand returns every chip, whatever its actions.
+VOID_OUTCOMES = frozenset({"misdeal"})
 
 
 @dataclass
@@ -49,48 +70,84 @@ class _Record:
 
     number: int
     button: int
-    order: tuple[int, ...]  # table seats in PHH order
+    order: tuple[int, ...]  # table seats in PHH order (the snapshot's dealt_in)
     names: tuple[str, ...]
-    starting: tuple[int, ...]
-    small_blind: int
-    big_blind: int
+    game: Variant
     seat_count: int
     first_seq: int
+    stakes: dict[str, Any] = field(default_factory=dict)
     last_seq: int = 0
-    holes: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    bets: list[tuple[int, str]] = field(default_factory=list)  # (street, PHH action text)
+    texts: list[str] = field(default_factory=list)  # the PHH actions so far
+    written: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards held, as written
+    pending: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards dealt, unwritten
+    discards: dict[int, list[str]] = field(default_factory=dict)  # seat -> discards, unwritten
+    drawing: set[int] = field(default_factory=set)  # seats whose draw is not written yet
+    extra: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards beyond the game's
+    board: list[str] = field(default_factory=list)  # board cards read
+    board_written: int = 0
+    street: int = 0  # the betting round of the last action
     aggressor: dict[int, int] = field(default_factory=dict)  # street -> last bettor's seat
-    board: tuple[str, ...] = ()
+    opener: dict[int, int] = field(default_factory=dict)  # street -> first seat to act
+    dead: list[dict[str, Any]] = field(default_factory=list)  # hands the dealer killed
     findings: list[Finding] = field(default_factory=list)
     outcome: str = "incomplete"
     finishing: tuple[int, ...] | None = None
-    runout: bool = False  # the betting ended (all-in) before the river was dealt
+    betting_over_at: int | None = None  # len(texts) when the betting ended with hands live
     showdown: tuple[int, ...] = ()
     awards: tuple[PotAward, ...] = ()
 
 
 def _player(rec: _Record, seat: int) -> str:
-    return f"p{rec.order.index(seat) + 1}"
+    """The seat in an action's text; ``_render`` makes it the player (pN) once the hand's
+    players are known (a stud hand taken out before the betting is not one)."""
+    return f"@{seat}"
+
+
+_SEAT_RE = re.compile(r"@([0-9]+)")
+
+
+def _render(text: str, order: tuple[int, ...]) -> str | None:
+    """The action with its seats as players; None when it names a seat not among them."""
+    seats = [int(m) for m in _SEAT_RE.findall(text)]
+    if any(s not in order for s in seats):
+        return None
+    return _SEAT_RE.sub(lambda m: f"p{order.index(int(m.group(1))) + 1}", text)
 
 
 def _card_text(name: str) -> str:
-    return name if is_card(name) else "??"  # a tag outside the deck is an unknown card
+    # a tag outside the deck is an unknown card; the joker is written as PHH's extension ``Xx``
+    return name if is_card(name) or name == JOKER else "??"
 
 
-_STREETS = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
-_IN_PLAY = (*_STREETS, "showdown")
-
-Snapshot = dict[str, Any]
+def _cards_text(cards: Iterable[str]) -> str:
+    return "".join(_card_text(c) for c in cards)
 
 
 def _seats(snap: Snapshot) -> dict[int, dict[str, Any]]:
     return {s["seat"]: s for s in snap["seats"]}
 
 
-def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, seat: int) -> str | None:
-    """The PHH action for what the core applied to ``seat`` (None: it applied nothing)."""
-    seats0, seats1 = _seats(before), _seats(after)
-    s0, s1 = seats0.get(seat), seats1.get(seat)
+def _street(rec: _Record, phase: str) -> int | None:
+    """The betting round (index of the game's street) of a phase, None off the streets."""
+    for i, st in enumerate(rec.game.streets):
+        if st.name == phase:
+            return i
+    return None
+
+
+def _board_ends(game: Variant) -> list[int]:
+    ends, total = [], 0
+    for st in game.streets:
+        if st.board:
+            total += st.board
+            ends.append(total)
+    return ends
+
+
+def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, body: Action) -> str | None:
+    """The PHH action for what the core applied to ``body.seat`` (None: it applied nothing)."""
+    seat = body.seat
+    s0, s1 = _seats(before).get(seat), _seats(after).get(seat)
     if s0 is None or s1 is None or not s0["in_hand"]:
         return None
     h0, h1 = before["hand"], after["hand"]
@@ -98,6 +155,10 @@ def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, seat: int) ->
     if s1["folded"] and not s0["folded"]:
         return f"{who} f"
     put = s0["stack"] - s1["stack"]
+    if body.kind == "post":
+        # Blinds and antes are the stakes' (the engine posts them); a post that moves chips
+        # during the betting is the stud bring-in.
+        return f"{who} pb" if put > 0 else None
     if put == 0:
         # a check moves the turn on; an action the core refused changes nothing
         moved = h1["to_act"] != h0["to_act"] or h1["phase"] != h0["phase"]
@@ -105,7 +166,7 @@ def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, seat: int) ->
     street_bet = s0["bet"] + put
     if street_bet > h0["current_bet"]:
         # (The core allows no raise that nobody left could call: betting.Betting.can_raise.)
-        rec.aggressor[_STREETS[h0["phase"]]] = seat
+        rec.aggressor[rec.street] = seat
         return f"{who} cbr {street_bet}"
     return f"{who} cc"
 
@@ -137,25 +198,61 @@ class _Exporter:
         rec.findings.extend(step.findings)
         if h1["number"] != rec.number:
             return
-        if isinstance(body, Action) and body.kind != "post" and h0["number"] == rec.number \
-                and h0["phase"] in _STREETS:
-            text = _betting_text(rec, before, after, body.seat)
-            if text is not None:
-                rec.bets.append((_STREETS[h0["phase"]], text))
+        if h1["stakes"]:
+            rec.stakes = h1["stakes"]  # a straddle restakes the hand
+        if isinstance(body, Action) and h0["number"] == rec.number:
+            street = _street(rec, h0["phase"])
+            if street is not None:
+                self._action(rec, before, after, body, street)
+        self._cards(rec, after)
+        self._kills(rec, before, after, body)
         phase = h1["phase"]
-        if phase in _IN_PLAY:
-            self._cards(rec, after)
-            live = sum(1 for s in after["seats"] if s["in_hand"] and not s["folded"])
-            if phase == "showdown" and live > 1 and len(h1["board"]) < 5:
-                rec.runout = True
-        elif phase == "complete" and rec.outcome != "complete":
+        live = [s for s in after["seats"] if s["in_hand"] and not s["folded"]]
+        if phase == "showdown" and h0["phase"] != "showdown" and len(live) > 1 \
+                and rec.betting_over_at is None:
+            self._flush(rec)
+            rec.betting_over_at = len(rec.texts)
+        if phase == "complete" and rec.outcome != "complete":
             rec.outcome = "complete"
-            rec.showdown = tuple(h1["showdown"])
+            # no pot awarded: nobody opened, the antes stay for the next deal (pass and out)
+            rec.showdown = tuple(h1["showdown"]) if step.results else ()
             rec.awards = step.results
             rec.finishing = self._stacks(rec, after)
         elif phase == "misdeal" and rec.outcome != "misdeal":
             rec.outcome = "misdeal"
             rec.finishing = self._stacks(rec, after)
+
+    @staticmethod
+    def _action(rec: _Record, before: Snapshot, after: Snapshot, body: Action,
+                street: int) -> None:
+        if body.kind == "draw":
+            if body.seat in rec.order and _seats(after)[body.seat]["drawn"] != \
+                    _seats(before)[body.seat]["drawn"]:
+                _Exporter._flush(rec)  # the seats before it have drawn
+                rec.drawing.add(body.seat)
+            return
+        _Exporter._flush(rec)
+        rec.street = street
+        text = _betting_text(rec, before, after, body)
+        if text is not None:
+            rec.opener.setdefault(street, body.seat)
+            rec.texts.append(text)
+
+    @staticmethod
+    def _kills(rec: _Record, before: Snapshot, after: Snapshot, body: object) -> None:
+        """A hand the dealer killed (a wrong card count once the deal is played, an absent
+        player's hand): folded with no fold of its own. PHH has no such action: ``_dead``."""
+        seats0, seats1 = _seats(before), _seats(after)
+        for seat in rec.order:
+            s0, s1 = seats0.get(seat), seats1.get(seat)
+            if s0 is None or s1 is None or not s0["in_hand"] or s0["folded"] \
+                    or not s1["folded"]:
+                continue
+            if isinstance(body, Action) and body.seat == seat and body.kind == "fold":
+                continue
+            _Exporter._flush(rec)
+            rec.dead.append({"player": _player(rec, seat), "seat": seat,
+                             "before_action": len(rec.texts) + 1})
 
     @staticmethod
     def _stacks(rec: _Record, snap: Snapshot) -> tuple[int, ...]:
@@ -164,28 +261,90 @@ class _Exporter:
 
     def _start(self, snap: Snapshot, seq: int) -> _Record:
         h, table = snap["hand"], snap["table"]
-        button, count = h["button"], table["seats"]
-        dealt = [s for s in snap["seats"] if s["in_hand"]]
-        # PHH order: the first seat left of the button first, the button last.
-        dealt.sort(key=lambda s: (s["seat"] - button - 1) % count)
-        return _Record(number=h["number"], button=button,
-                       order=tuple(s["seat"] for s in dealt),
-                       names=tuple(s["player"] for s in dealt),
-                       starting=tuple(s["stack"] + s["bet"] for s in dealt),  # before blinds
-                       small_blind=table["small_blind"], big_blind=table["big_blind"],
-                       seat_count=count, first_seq=seq)
+        seats = _seats(snap)
+        order = tuple(h["dealt_in"])
+        game = table_game(table["game"], table["structure"])
+        return _Record(number=h["number"], button=h["button"], order=order,
+                       names=tuple(seats[s]["player"] for s in order), game=game,
+                       seat_count=table["seats"], first_seq=seq, stakes=h["stakes"] or {})
 
     @staticmethod
     def _cards(rec: _Record, snap: Snapshot) -> None:
+        """New cards in a seat are pending until the next action writes them; cards gone from
+        a seat that has not folded are its discard (a draw, a Pineapple discard)."""
         for s in snap["seats"]:
-            cards = tuple(s["hole"])
-            # A folded hand goes to the muck: keep the cards the seat held.
-            if s["seat"] in rec.order and cards and \
-                    len(cards) >= len(rec.holes.get(s["seat"], ())):
-                rec.holes[s["seat"]] = cards
-        board = tuple(snap["hand"]["board"])
-        if len(board) >= len(rec.board):
+            seat = s["seat"]
+            if seat not in rec.order or not s["in_hand"] or s["folded"]:
+                continue  # a folded hand goes to the muck: keep the cards it held
+            hole = list(s["hole"])
+            held = rec.written.setdefault(seat, []) + rec.pending.get(seat, [])
+            gone = [c for c in held if c not in hole]
+            if gone and any(st.discard for st in rec.game.streets) and \
+                    any(c in rec.pending.get(seat, []) for c in gone):
+                for other in rec.order:  # a Pineapple discard: the cards it came from first
+                    _Exporter._deal(rec, other)
+            if gone:
+                unwritten = rec.pending.get(seat, [])
+                for c in gone:
+                    if c in unwritten:
+                        unwritten.remove(c)  # replaced before it was written (a remedy)
+                    else:
+                        rec.written[seat].remove(c)
+                        rec.discards.setdefault(seat, []).append(c)
+                if seat not in rec.drawing and rec.discards.get(seat):
+                    _Exporter._flush(rec, discards_only=True)
+            new = [c for c in hole if c not in held]
+            if new:
+                rec.pending.setdefault(seat, []).extend(new)
+        board = list(snap["hand"]["board"])
+        if len(board) > len(rec.board):
             rec.board = board
+            ends = [e for e in _board_ends(rec.game) if rec.board_written < e <= len(board)]
+            for end in ends:
+                _Exporter._flush(rec)
+                rec.texts.append(f"d db {_cards_text(board[rec.board_written:end])}")
+                rec.board_written = end
+
+    @staticmethod
+    def _flush(rec: _Record, discards_only: bool = False) -> None:
+        """Write what the table did since the last action: each discard (``pN sd``, then the
+        cards drawn), then the cards dealt, player by player in PHH order. A discard that is no
+        draw (Pineapple) comes after the cards dealt before it."""
+        if any(s not in rec.drawing for s in rec.discards):
+            for seat in rec.order:
+                _Exporter._deal(rec, seat)
+        for seat in rec.order:
+            gone = rec.discards.pop(seat, None)
+            drawing = seat in rec.drawing
+            if gone is None and not drawing:
+                continue
+            rec.drawing.discard(seat)
+            who = _player(rec, seat)
+            rec.texts.append(f"{who} sd {_cards_text(gone)}" if gone else f"{who} sd")
+            if drawing:
+                _Exporter._deal(rec, seat)
+        if discards_only:
+            return
+        for seat in rec.order:
+            _Exporter._deal(rec, seat)
+
+    @staticmethod
+    def _deal(rec: _Record, seat: int) -> None:
+        cards = rec.pending.pop(seat, [])
+        if not cards:
+            return
+        held = rec.written.setdefault(seat, [])
+        # At most the cards the game deals a player (stud: seven; else the starting hand); more
+        # is a dealing error that the core has voided or made dead (``_extra_cards``).
+        most = rec.game.hole_cards if family(rec.game) == "stud" else len(rec.game.streets[0].hole)
+        room = max(most - len(held), 0)
+        if len(cards) > room:
+            rec.extra.setdefault(seat, []).extend(cards[room:])
+            cards = cards[:room]
+        if not cards:
+            return
+        held.extend(cards)
+        rec.texts.append(f"d dh {_player(rec, seat)} {_cards_text(cards)}")
 
     def finish(self) -> list[HandHistory]:
         out = []
@@ -199,70 +358,84 @@ class _Exporter:
 
 
 def _history(rec: _Record) -> HandHistory:
-    texts: list[str] = []
-    for seat in rec.order:
-        cards = rec.holes.get(seat)
-        if cards:
-            texts.append(f"d dh {_player(rec, seat)} {''.join(_card_text(c) for c in cards)}")
-    board = [_card_text(c) for c in rec.board]
-    ends = (0, 3, 4, 5)  # board cards once each street's cards are out
-    shown = 0
-    for street in range(4):
-        bets = [t for s, t in rec.bets if s == street]
-        if street and bets and len(board) >= ends[street]:
-            texts.append(f"d db {''.join(board[ends[street - 1]:ends[street]])}")
-            shown = ends[street]
-        texts.extend(bets)
+    if rec.outcome != "misdeal":
+        _Exporter._flush(rec)
+    texts = list(rec.texts)
     shows = _shows(rec)
-    if rec.runout and shows:
-        texts.extend(shows)  # the hands are tabled at the all-in, then the board is run out
-        shows = []
-    for street in (1, 2, 3):  # the rest of the board, dealt without betting, street by street
-        if shown < ends[street] <= len(board):
-            texts.append(f"d db {''.join(board[max(shown, ends[street - 1]):ends[street]])}")
-            shown = ends[street]
-    texts.extend(shows)
-    n = len(rec.order)
-    blinds: list[Number] = [0] * n
-    if n == 2:
-        blinds = [rec.small_blind, rec.big_blind]  # PHH reverses them for two players
+    if shows and rec.betting_over_at is not None and rec.betting_over_at < len(texts):
+        # the hands are tabled when the betting ends, then the rest of the cards are dealt
+        texts[rec.betting_over_at:rec.betting_over_at] = shows
     else:
-        blinds[0], blinds[1] = rec.small_blind, rec.big_blind
+        texts.extend(shows)
+    st = rec.stakes
+    order = tuple(st.get("seats") or rec.order)  # the players the engine kept
+    rendered = [_render(t, order) for t in texts]
+    texts = [t for t in rendered if t is not None]
+    n = len(order)
+    code = phh_code(rec.game)
+    needed = required_stakes(code)
+
+    def per_player(key: str) -> tuple[Number, ...]:
+        values = list(st.get(key) or [])
+        return tuple((values + [0] * n)[:n])
+
+    stakes: dict[str, Any] = {"antes": per_player("antes")}
+    if "blinds_or_straddles" in needed:
+        stakes["blinds_or_straddles"] = per_player("blinds_or_straddles")
+    for key in ("bring_in", "small_bet", "big_bet", "min_bet"):
+        if key in needed:
+            stakes[key] = st.get(key) or 0
+    starting = per_player("starting_stacks")
     user: dict[str, Any] = {
         "_outcome": rec.outcome,
+        "_game": rec.game.id,
+        "_structure": rec.game.structure,
         "_button": rec.button,
         "_seq": [rec.first_seq, rec.last_seq],
         "_findings": [_finding(f) for f in rec.findings],
     }
+    if rec.dead:
+        user["_dead"] = [{"player": _render(d["player"], order), "seat": d["seat"],
+                          "before_action": d["before_action"]} for d in rec.dead]
+    out = [s for s in rec.order if s not in order]
+    if out:
+        # a stud hand dead before the betting, its ante returned (RR Section 8, r.1)
+        user["_taken_out"] = [{"seat": s, "cards": list(rec.written.get(s, []))} for s in out]
+    if rec.extra:
+        user["_extra_cards"] = [{"player": _render(_player(rec, s), order), "seat": s,
+                                 "cards": list(c)} for s, c in rec.extra.items()]
     if rec.awards:
         user["_pots"] = [_pot(a) for a in rec.awards]
-    actions: tuple[PhhAction, ...] = tuple(parse_action(t, n) for t in texts)
+    deck = rec.game.deck
+    actions: tuple[PhhAction, ...] = tuple(
+        parse_action(t, n, short_deck=deck == "short", joker=deck == "joker") for t in texts)
+    names = dict(zip(rec.order, rec.names, strict=True))
+    finishing = None if rec.finishing is None else tuple(
+        rec.finishing[rec.order.index(s)] for s in order)
     return HandHistory(
-        variant="NT", antes=(0,) * n, blinds_or_straddles=tuple(blinds), min_bet=rec.big_blind,
-        starting_stacks=rec.starting, actions=actions, hand=rec.number, players=rec.names,
-        finishing_stacks=rec.finishing,
-        optional={"seats": list(rec.order), "seat_count": rec.seat_count},
-        user=user, name=f"hand {rec.number}",
+        variant=code, starting_stacks=starting, actions=actions, hand=rec.number,
+        players=tuple(names[s] for s in order), finishing_stacks=finishing,
+        optional={"seats": list(order), "seat_count": rec.seat_count},
+        user=user, name=f"hand {rec.number}", **stakes,
     )
 
 
 def _shows(rec: _Record) -> list[str]:
     """The tabled hands in showdown order (roberts-rules-v11.txt, Section 3, The Showdown,
     r.8): the last player to bet or raise on the final betting round first, else the first
-    player to act on it; then clockwise."""
+    player to act on it; then clockwise (in PHH order)."""
     if not rec.showdown:
         return []
-    last_street = max((s for s, _ in rec.bets), default=0)
-    first = rec.aggressor.get(last_street)
-    seats = [s for s in rec.order if s in rec.showdown]
+    first = rec.aggressor.get(rec.street, rec.opener.get(rec.street))
+    seats = [s for s in rec.stakes.get("seats", rec.order) if s in rec.showdown]
     if first in seats:
         i = seats.index(first)
         seats = seats[i:] + seats[:i]
     out = []
     for seat in seats:
-        cards = rec.holes.get(seat, ())
-        out.append(f"{_player(rec, seat)} sm {''.join(_card_text(c) for c in cards)}"
-                   if cards else f"{_player(rec, seat)} sm")
+        cards = rec.written.get(seat, ())
+        who = _player(rec, seat)
+        out.append(f"{who} sm {_cards_text(cards)}" if cards else f"{who} sm")
     return out
 
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from controller.rules.variants import phh_variant
+
 Number = int | Decimal
 Card = str | None  # None is an unknown card, written ``??``
 
@@ -57,6 +59,41 @@ REQUIRED_STAKES: dict[str, tuple[str, ...]] = {
 }
 STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
 SHORT_DECK_CODES = frozenset({"NS"})
+JOKER = "Xx"  # the joker, in Feltguard's extension codes of games dealt with it
+
+
+def is_variant_code(code: object) -> bool:
+    """A standard PHH code, or Feltguard's extension ``x:<game>/<structure>`` for a game PHH has
+    no code for (``controller.rules.variants.phh_variant``; docs/phh.md, Export)."""
+    if not isinstance(code, str):
+        return False
+    if code in REQUIRED_STAKES:
+        return True
+    try:
+        phh_variant(code)
+    except ValueError:
+        return False
+    return True
+
+
+def required_stakes(code: str) -> tuple[str, ...]:
+    """The stakes a variant code needs besides antes, starting stacks and actions (an extension
+    code: as the standard code of the same family and structure)."""
+    if code in REQUIRED_STAKES:
+        return REQUIRED_STAKES[code]
+    v = phh_variant(code)
+    if v.forced == "antes_bring_in":
+        return _STUD
+    return _FIXED if v.structure in ("fixed", "spread") else _UNFIXED
+
+
+def deck_of(code: str) -> str:
+    """The deck of a variant code's game: "standard", "short" or "joker"."""
+    if code in SHORT_DECK_CODES:
+        return "short"
+    if code in REQUIRED_STAKES:
+        return "standard"
+    return phh_variant(code).deck
 
 # The fields the reader and writer know, in the order the writer puts them.
 STATE_FIELDS: tuple[str, ...] = (
@@ -104,8 +141,10 @@ class PhhError(ValueError):
 # --- cards ----------------------------------------------------------------------------------------
 
 
-def parse_cards(text: str, *, short_deck: bool = False) -> tuple[Card, ...]:
-    """``AcKd??`` -> ("Ac", "Kd", None). Raises PhhError naming the bad card."""
+def parse_cards(text: str, *, short_deck: bool = False, joker: bool = False
+                ) -> tuple[Card, ...]:
+    """``AcKd??`` -> ("Ac", "Kd", None); with ``joker`` (a game dealt with the joker) ``Xx`` is
+    the joker. Raises PhhError naming the bad card."""
     if not text or len(text) % 2:
         raise PhhError(f"{text!r} is not a list of two-character cards")
     ranks = SHORT_DECK_RANKS if short_deck else RANKS
@@ -114,7 +153,7 @@ def parse_cards(text: str, *, short_deck: bool = False) -> tuple[Card, ...]:
         card = text[i:i + 2]
         if card == "??":
             out.append(None)
-        elif card[0] in ranks and card[1] in SUITS:
+        elif (joker and card == JOKER) or (card[0] in ranks and card[1] in SUITS):
             out.append(card)
         elif short_deck and card[0] in RANKS and card[1] in SUITS:
             raise PhhError(f"card {card!r} is not in the short deck (sixes to aces)")
@@ -164,7 +203,8 @@ def _player(word: str, players: int) -> int:
     return index
 
 
-def parse_action(text: str, players: int, *, short_deck: bool = False) -> PhhAction:
+def parse_action(text: str, players: int, *, short_deck: bool = False,
+                 joker: bool = False) -> PhhAction:
     """Parse one action string of a hand with ``players`` players; raise PhhError saying what
     is wrong (the caller adds the hand and the action number)."""
     if not isinstance(text, str):
@@ -179,13 +219,14 @@ def parse_action(text: str, players: int, *, short_deck: bool = False) -> PhhAct
         if len(words) >= 2 and words[1] == "db":
             if len(words) != 3:
                 raise PhhError("'d db' takes the board cards, e.g. 'd db 7d5h9d'")
-            return PhhAction(stripped, "db", cards=parse_cards(words[2], short_deck=short_deck),
+            return PhhAction(stripped, "db",
+                             cards=parse_cards(words[2], short_deck=short_deck, joker=joker),
                              commentary=commentary)
         if len(words) >= 2 and words[1] == "dh":
             if len(words) != 4:
                 raise PhhError("'d dh' takes a player and cards, e.g. 'd dh p1 AcKd'")
             return PhhAction(stripped, "dh", actor=_player(words[2], players),
-                             cards=parse_cards(words[3], short_deck=short_deck),
+                             cards=parse_cards(words[3], short_deck=short_deck, joker=joker),
                              commentary=commentary)
         what = words[1] if len(words) > 1 else ""
         raise PhhError(f"unknown dealer action {what!r} (one of dh, db)")
@@ -210,7 +251,8 @@ def parse_action(text: str, players: int, *, short_deck: bool = False) -> PhhAct
         if code == "sm" and args[0] == "-":
             return PhhAction(stripped, code, actor=actor, show_known=True, commentary=commentary)
         return PhhAction(stripped, code, actor=actor,
-                         cards=parse_cards(args[0], short_deck=short_deck), commentary=commentary)
+                         cards=parse_cards(args[0], short_deck=short_deck, joker=joker),
+                         commentary=commentary)
     raise PhhError(f"unknown action {code!r} (one of {', '.join(PLAYER_CODES)})")
 
 

@@ -27,15 +27,16 @@ from typing import Any
 from controller.phh.notation import (
     MODEL_FIELDS,
     OPTIONAL_TYPES,
-    REQUIRED_STAKES,
-    SHORT_DECK_CODES,
     STATE_FIELDS,
     VARIANT_CODES,
     HandHistory,
     Number,
     PhhAction,
     PhhError,
+    deck_of,
+    is_variant_code,
     parse_action,
+    required_stakes,
 )
 
 # A top-level table header of a .phhs file: [1], ["7"], [hand-12]
@@ -137,15 +138,16 @@ def _build(data: Mapping[str, Any], name: str, label: str) -> HandHistory:
         if key not in data:
             raise PhhError(f"missing required field '{key}'")
     variant = data["variant"]
-    if variant not in VARIANT_CODES:
-        raise PhhError(f"unknown variant {variant!r} (one of {', '.join(VARIANT_CODES)})")
+    if not is_variant_code(variant):
+        raise PhhError(f"unknown variant {variant!r} (one of {', '.join(VARIANT_CODES)}, or "
+                       "Feltguard's x:<game>/<structure>)")
     starting = _numbers("starting_stacks", data["starting_stacks"], None, positive=True,
                         infinite=True)
     n = len(starting)
     if n < 2:
         raise PhhError(f"a hand needs at least two players, 'starting_stacks' has {n}")
     stakes: dict[str, Any] = {"antes": _numbers("antes", data["antes"], n)}
-    for key in REQUIRED_STAKES[variant]:
+    for key in required_stakes(variant):
         if key not in data:
             raise PhhError(f"variant {variant} needs field '{key}'")
     if "blinds_or_straddles" in data:
@@ -161,11 +163,12 @@ def _build(data: Mapping[str, Any], name: str, label: str) -> HandHistory:
     raw_actions = data["actions"]
     if not isinstance(raw_actions, list):
         raise PhhError(f"field 'actions' must be an array of strings, got {raw_actions!r}")
-    short = variant in SHORT_DECK_CODES
+    deck = deck_of(variant)
+    short, joker = deck == "short", deck == "joker"
     actions: list[PhhAction] = []
     for i, text in enumerate(raw_actions, start=1):
         try:
-            actions.append(parse_action(text, n, short_deck=short))
+            actions.append(parse_action(text, n, short_deck=short, joker=joker))
         except PhhError as exc:
             raise PhhError(f"{text!r}: {exc.detail}", hand=label, action=i) from None
 

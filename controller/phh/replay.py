@@ -30,7 +30,7 @@ from typing import Literal
 from controller.phh.notation import HandHistory, Number, PhhAction, PhhError
 from controller.phh.reader import read_file
 from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
-from controller.rules.variants import PHH_VARIANTS, VARIANTS, Variant
+from controller.rules.variants import Variant, phh_variant
 
 Status = Literal["matched", "odd_chip", "mismatched", "error", "unchecked"]
 
@@ -42,13 +42,14 @@ class ReplayError(ValueError):
 
 
 def variant_for(code: str) -> Variant:
-    """The engine's game for a PHH variant code (``PHH_VARIANTS``: code -> (id, structure))."""
+    """The engine's game for a PHH variant code (``phh_variant``: a standard code of
+    ``PHH_VARIANTS``, or Feltguard's extension ``x:<game>/<structure>``)."""
     game = _VARIANT_CACHE.get(code)
     if game is None:
-        if code not in PHH_VARIANTS:
-            raise ReplayError(f"unknown variant {code!r}")
-        variant_id, structure = PHH_VARIANTS[code]
-        game = VARIANTS[variant_id].with_structure(structure)
+        try:
+            game = phh_variant(code)
+        except ValueError:
+            raise ReplayError(f"unknown variant {code!r}") from None
         _VARIANT_CACHE[code] = game
     return game
 
@@ -193,12 +194,15 @@ def play(hand: HandHistory, settings: HouseSettings | None = None) -> tuple[Numb
 def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tuple[Number, ...]:
     game, scale = new_hand(hand, settings, scale)
     held: list[tuple[int, PhhAction]] = []  # shows the engine cannot take yet
+    kills = _kills(hand)
     # The hot loop of a corpus replay: bound methods, the commonest actions first (six hole
     # deals a hand), and an action's number worked out only when a message or a held show
     # needs it.
     check_or_call, fold, deal_hole = game.check_or_call, game.fold, game.deal_hole
     raise_to, deal_board = game.complete_bet_or_raise_to, game.deal_board
-    for a in hand.actions:
+    for i, a in enumerate(hand.actions):
+        if kills and i in kills:
+            _kill(hand, game, kills[i], a)
         code = a.code
         try:
             if code == "dh":
@@ -223,12 +227,47 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
             raise _refused(hand, _number(hand, a), a, str(exc)) from None
         if held and code != "sm" and game.betting_over:
             held = _retry(hand, game, held, scale)
+    if kills and len(hand.actions) in kills:
+        _kill(hand, game, kills[len(hand.actions)], None)
     if held:
         i, a = held[0]
         raise _refused(hand, i, a, "the betting never ended, so this show never came")
     if scale == 1:
         return tuple(game.stacks)
     return tuple(_unscale(s, scale) for s in game.stacks)
+
+
+def _kills(hand: HandHistory) -> dict[int, list[int]]:
+    """Feltguard's ``_dead`` field (docs/phh.md, Export): the hands the dealer killed (a wrong
+    card count once the deal is played, RR Section 3, Dead Hands, r.1(d)), PHH having no such
+    action: action index (from 0) -> players (from 0) killed before it."""
+    dead = hand.user.get("_dead")
+    if not dead:
+        return {}
+    out: dict[int, list[int]] = {}
+    try:
+        for entry in dead:
+            player = int(str(entry["player"]).removeprefix("p")) - 1
+            out.setdefault(int(entry["before_action"]) - 1, []).append(player)
+    except (TypeError, KeyError, ValueError):
+        raise ReplayError(f"{hand.label}: _dead must be a list of {{player = \"pN\", "
+                          f"before_action = N}}, got {dead!r}") from None
+    return out
+
+
+def _kill(hand: HandHistory, game: Hand, players: list[int], a: PhhAction | None) -> None:
+    for p in players:
+        try:
+            game.kill(p)
+        except IllegalAction as exc:
+            where = f"before {a.text!r}" if a is not None else "after the last action"
+            raise ReplayError(f"{hand.label}: _dead p{p + 1} {where}: {exc}") from None
+
+
+def is_void(hand: HandHistory) -> bool:
+    """A hand the table voided (``_outcome = "misdeal"``): every chip goes back to its owner
+    (roberts-rules-v11.txt, Section 3, Misdeals), whatever was dealt and bet before."""
+    return hand.user.get("_outcome") == "misdeal"
 
 
 def _number(hand: HandHistory, action: PhhAction) -> int:
@@ -326,7 +365,16 @@ def is_odd_chip_split(expected: Sequence[Number], got: Sequence[Number], scale: 
 
 
 def check(hand: HandHistory, settings: HouseSettings | None = None) -> HandResult:
-    """Replay ``hand`` and compare with its ``finishing_stacks``. Never raises on bad input."""
+    """Replay ``hand`` and compare with its ``finishing_stacks``. Never raises on bad input.
+    A void hand (``is_void``) is not replayed: every chip goes back, so its finishing stacks
+    must be its starting stacks."""
+    if is_void(hand):
+        got: tuple[Number, ...] = tuple(hand.starting_stacks)
+        expected = hand.finishing_stacks
+        if expected is None:
+            return HandResult(hand.label, "unchecked", None, got)
+        status: Status = "matched" if tuple(expected) == got else "mismatched"
+        return HandResult(hand.label, status, expected, got)
     try:
         got = play(hand, settings)
     except ReplayError as exc:

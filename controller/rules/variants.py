@@ -447,12 +447,39 @@ def structure_name(structure: str) -> str:
     return next((a for a, b in STRUCTURE_NAMES.items() if b == structure), structure)
 
 
+PHH_EXTENSION_PREFIX = "x:"
+"""Feltguard's extension of PHH's variant codes, for a game PHH has no code for:
+``x:<variant id>/<structure>`` (``x:omaha5/pot``, ``x:a5_lowball/fixed``; docs/phh.md)."""
+
+
 def phh_variant(code: str) -> Variant:
-    """The game a PHH variant code stands for, under its betting structure."""
+    """The game a PHH variant code stands for, under its betting structure: one of the eleven
+    standard codes (``PHH_VARIANTS``) or an extension code (``PHH_EXTENSION_PREFIX``)."""
     entry = PHH_VARIANTS.get(code)
+    if entry is None and code.startswith(PHH_EXTENSION_PREFIX):
+        vid, _, structure = code[len(PHH_EXTENSION_PREFIX):].partition("/")
+        if vid in VARIANTS and structure in VARIANTS[vid].structures:
+            entry = (vid, structure)
     if entry is None:
-        raise ValueError(f"unknown PHH variant {code!r}; known: {', '.join(PHH_VARIANTS)}")
+        raise ValueError(f"unknown PHH variant {code!r}; known: {', '.join(PHH_VARIANTS)}, "
+                         f"or {PHH_EXTENSION_PREFIX}<game>/<structure> for the other games")
     return variant(*entry)
+
+
+def _as_played(v: Variant) -> Variant:
+    """The game without its names: what is dealt and how it is bet."""
+    return replace(v, id="", name="", citations=(), played_at=())
+
+
+def phh_code(v: Variant) -> str:
+    """The PHH variant code of a game: the standard code of ``PHH_VARIANTS`` whose game is
+    dealt and bet the same (limit hold'em under any id is ``FT``), else the extension code
+    ``x:<id>/<structure>``."""
+    played = _as_played(v)
+    for code, entry in PHH_VARIANTS.items():
+        if _as_played(variant(*entry)) == played:
+            return code
+    return f"{PHH_EXTENSION_PREFIX}{v.id}/{v.structure}"
 
 
 # --- mixed games ---------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def _hand(state: TableState) -> dict[str, Any]:
             "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
             "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
-            "level": _level(state), "draw_answer": None,
+            "level": _level(state), "draw_answer": None, "stakes": None,
         }
     g = h.game
     e = g.eng
@@ -77,6 +77,7 @@ def _hand(state: TableState) -> dict[str, Any]:
         "dealt_in": list(h.plan.dealt_in) if h.plan is not None else [],
         "level": _level(state),
         "draw_answer": _draw_answer(h),
+        "stakes": _stakes(g),
     }
 
 
@@ -86,6 +87,16 @@ def _draw_answer(h: Hand) -> dict[str, int] | None:
         return None
     drawn = procedure.drawn_answer(h.game, h.asked)
     return None if drawn is None else {"seat": h.asked, "drawn": drawn}
+
+
+def _stakes(g: procedure.GameHand) -> dict[str, Any]:
+    """The stakes the hand engine plays this hand at, per seat of ``seats`` (PHH's fields:
+    what the exporter writes, ``controller/phh/export.py``), and the stacks before them."""
+    s = g.stakes
+    return {"seats": list(g.seats), "antes": list(s.antes),
+            "blinds_or_straddles": list(s.blinds_or_straddles), "bring_in": s.bring_in,
+            "small_bet": s.small_bet, "big_bet": s.big_bet, "min_bet": s.min_bet,
+            "starting_stacks": list(g.stacks)}
 
 
 def _level(state: TableState) -> int | None:
