@@ -399,7 +399,7 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
     was = _zone_of(h, uid)
     h, out = _read(h, uid, zone, seq, card, deck)
     if was is not None and was != zone and zone.startswith("seat:"):
-        h = _thrown(h, card, was, int(zone[5:]), seq, out)
+        h = _thrown(h, uid, card, was, int(zone[5:]), seq, out)
     return h, out
 
 
@@ -408,9 +408,23 @@ def _zone_of(h: GameHand, uid: str) -> str | None:
     return None if c is None else c.zone
 
 
-def _holder(h: GameHand, card: str) -> int | None:
-    """The seat whose hand holds ``card`` in the engine (the cards it plays), if any."""
-    return next((h.seats[p] for p, held in enumerate(h.eng.holes) if card in held), None)
+def _hand_of(h: GameHand, seat: int) -> dict[str, str | None]:
+    """The tags of ``seat``'s hand (uid -> zone): board games, the hole cards dealt to it that
+    are neither a Pineapple discard nor a card a remedy killed; stud and draw, the cards the
+    engine holds for it (the draw's discards are out of it once the draw closes)."""
+    if h.deal is not None:
+        gone = {*h.discarded, *(k[0] for k in h.deal.killed)}
+        return {c.uid: c.zone for c in h.deal.cards.values()
+                if c.home == f"seat:{seat}" and c.uid not in gone and c.card is not None}
+    p = h.pos(seat)
+    held = set(h.eng.holes[p]) if p is not None else set()
+    return {c.uid: c.zone for c in h.cards.values() if c.seat == seat and c.fed
+            and c.card in held}
+
+
+def _holder(h: GameHand, uid: str) -> int | None:
+    """The seat whose hand holds tag ``uid``, if any."""
+    return next((s for s in h.seats if uid in _hand_of(h, s)), None)
 
 
 def _judging_moves(h: GameHand) -> bool:
@@ -429,14 +443,14 @@ def _kill_for(h: GameHand, seat: int, code: str) -> GameHand:
                    dead_after=MappingProxyType({**h.dead_after, seat: code}))
 
 
-def _thrown(h: GameHand, card: str | None, was: str, to: int, seq: int, out: list[Finding]
-            ) -> GameHand:
+def _thrown(h: GameHand, uid: str, card: str | None, was: str, to: int, seq: int,
+            out: list[Finding]) -> GameHand:
     """A hole card of one hand read in another dealt-in hand: "Cards thrown into another
     player's hand are dead, whether they are faceup or facedown" (roberts-rules-v11.txt,
     Section 3, Dead Hands, r.3). The zone antennas name the exact card and both seats."""
     if card is None or not _judging_moves(h):
         return h
-    owner = _holder(h, card)
+    owner = _holder(h, uid)
     p = h.pos(to)
     if owner is None or owner == to or was != f"seat:{owner}" or p is None or h.eng.folded[p]:
         return h
@@ -456,15 +470,14 @@ def unprotected(h: GameHand, seq: int, folding: int | None = None
     out: list[Finding] = []
     if not _judging_moves(h) or h.eng.betting_over or h.turn is not None:
         return h, out  # (a draw turn open: its discards are in the muck until it closes)
-    where = ({c.card: c.zone for c in h.deal.cards.values()} if h.deal is not None
-             else {c.card: c.zone for c in h.cards.values()})
-    for p, held in enumerate(h.eng.holes):
-        seat = h.seats[p]
+    names = ({c.uid: c.name for c in h.deal.cards.values()} if h.deal is not None
+             else {c.uid: c.name for c in h.cards.values()})
+    for p, seat in enumerate(h.seats):
         if h.eng.folded[p] or seat in h.dead or seat == folding:
             continue
-        cards = [c for c in held if c is not None]
-        gone = [c for c in cards if where.get(c) == "muck"]
-        if gone and len(gone) == len(cards):  # the whole hand: one card mucked is a count error
+        hand = _hand_of(h, seat)
+        gone = [names[u] for u, zone in hand.items() if zone == "muck"]
+        if gone and len(gone) == len(hand):  # the whole hand: one card mucked is a count error
             out.append(make_finding("UNPROTECTED_HAND_KILLED_OR_FOULED", seq, seats=[seat],
                                     cards=gone))
             h = _kill_for(h, seat, "UNPROTECTED_HAND_KILLED_OR_FOULED")

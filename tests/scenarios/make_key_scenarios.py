@@ -165,20 +165,21 @@ def _check(events: list[Event], expects: list[dict[str, object]]) -> str:
         return f"core {[f.code for f in got]}"
     for f, x in zip(got, expects, strict=True):
         remedy = " ".join(f.remedy)
-        if f.seq != x["seq"] or list(f.seats) != x["seats"]:
-            return f"{f.code}: seq {f.seq}, seats {f.seats}"
+        if f.seq != x["seq"] or list(f.seats) != x["seats"] or list(f.cards) != x["cards"]:
+            return f"{f.code}: seq {f.seq}, seats {f.seats}, cards {f.cards}"
         for text in x["remedy_has"]:  # type: ignore[attr-defined]
             if text not in remedy:
                 return f"{f.code}: remedy lacks {text!r}: {remedy}"
     return ""
 
 
-def _write(name: str, head: str, events: list[Event], expects: list[dict[str, object]]) -> str:
+def _write(name: str, head: str, events: list[Event], expects: list[dict[str, object]],
+           maker: str = "make_key_scenarios.py: SimDealer seed 0, 4 seats, the key inserted"
+           ) -> str:
     problem = _check(events, expects)
     if problem:
         return f"{name}: {problem}"
-    lines = [f"# {head}", "# (tests/scenarios/make_key_scenarios.py: SimDealer seed 0, 4 seats, "
-             "the key inserted)"]
+    lines = [f"# {head}", f"# (tests/scenarios/{maker})"]
     lines += [f"# expect: {json.dumps(x)}" for x in expects]
     lines += [e.to_line() for e in events]
     (HERE / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
