@@ -141,6 +141,23 @@ GAME_ENTRIES: tuple[Entry, ...] = (
         "shoe reader; burn and seat antennas",
     ),
     Entry(
+        "STUD_FOLDED_SEAT_KEEPS_RECEIVING",
+        "Stud: a seat that folded with no wager was passed over",
+        "error",
+        (
+            cite(STUD, "9", "If a hand is folded when there is no wager, that seat will "
+                 "continue to receive cards until the hand is killed as a result of a bet (so "
+                 "the fold does not affect who gets the cards to come)."),
+        ),
+        (
+            "Seat {seat} folded when there was no wager: it still receives cards until a bet "
+            "kills the hand, but {card} went to seat {landed}.",
+            "Move {card} to seat {seat}; the next card goes to seat {landed}, and so on in "
+            "order.",
+        ),
+        "seat antennas; the betting feed (a fold with nothing to call)",
+    ),
+    Entry(
         "STUD_PREMATURE_STREET",
         "Stud: a street dealt before the betting was complete",
         "error",

@@ -114,6 +114,9 @@ class GameHand:
     draw_locked: int = 0
     five_burned: int = -1  # draw games: the street whose five-card burn is in (RR §11 r.10)
     dead: tuple[int, ...] = ()  # seats whose hands are dead (fouled), to fold
+    # stud: seats that folded with no wager to them; they keep receiving cards until a bet
+    # kills their hands (RR Section 8 r.9)
+    free_folds: tuple[int, ...] = ()
     # why a dead seat is dead (the finding code), where it is not a fouled draw hand
     dead_after: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))

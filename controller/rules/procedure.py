@@ -400,7 +400,7 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
     h, out = _read(h, uid, zone, seq, card, deck)
     if was is not None and was != zone and zone.startswith("seat:"):
         h = _thrown(h, uid, card, was, int(zone[5:]), seq, out)
-    return h, out
+    return _pass_free_folds(h), out
 
 
 def _zone_of(h: GameHand, uid: str) -> str | None:
@@ -473,7 +473,7 @@ def unprotected(h: GameHand, seq: int, folding: int | None = None
     names = ({c.uid: c.name for c in h.deal.cards.values()} if h.deal is not None
              else {c.uid: c.name for c in h.cards.values()})
     for p, seat in enumerate(h.seats):
-        if h.eng.folded[p] or seat in h.dead or seat == folding:
+        if h.eng.folded[p] or seat in h.dead or seat in h.free_folds or seat == folding:
             continue
         hand = _hand_of(h, seat)
         gone = [names[u] for u, zone in hand.items() if zone == "muck"]
@@ -647,6 +647,8 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
             return _burn_error(h, c, zone, seq, out, missing=False, slot=slot)
         if zone.startswith("seat:") and street == 0 and e.actor is None and not h.acted:
             return _deal_sequence(h, c, int(zone[5:]), slot.seat, seq, out)
+        if zone.startswith("seat:") and slot.seat in h.free_folds:
+            return _free_fold_passed(h, c, int(zone[5:]), slot.seat, seq, out)
         if zone.startswith("seat:") and h.family == "draw":
             return _draw_extra(h, c, int(zone[5:]), seq, out, due=slot.seat)
         return _unexpected(h, c, zone, seq, out, f"the next card was due to seat {slot.seat}")
@@ -927,9 +929,19 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
         out.append(make_finding("OOT_ACTION", seq, seats=[seat], fill={
             "seat": seat, "action": kind, "to_act": h.seats[e.actor]}))
         return h, out
+    free = (kind == "fold" and h.family == "stud" and not e.can_post_bring_in()
+            and not e.checking_or_calling_amount())
+    if free:
+        # "If a hand is folded when there is no wager, that seat will continue to receive cards
+        # until the hand is killed as a result of a bet (so the fold does not affect who gets
+        # the cards to come)" (roberts-rules-v11.txt, Section 8, r.9): it passes for now.
+        kind = "check"
+        h = replace(h, free_folds=(*h.free_folds, seat) if seat not in h.free_folds
+                    else h.free_folds)
     cmd: Cmd | None = (BRING_IN, p) if kind == "post" else _wager(h, p, kind, amount, seq, out)
     if cmd is None:
         return h, out
+    top_bet = max(e.bets)
     try:
         h = _run(h, cmd)
     except engine.IllegalAction as exc:
@@ -937,8 +949,45 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
                               f"{exc.message}.", seq, out)
     h = replace(h, acted=True, street_acts=h.street_acts + 1,
                 draw_locked=e.street if h.family == "draw" else h.draw_locked)
+    if h.free_folds and kind not in ("check", "fold") and max(h.eng.bets) > top_bet:
+        h = _kill_free_folds(h)  # the bet kills the hands folded with no wager
     h = _sync_board(h)
-    return _after_round(h, seq, out), out
+    return _pass_free_folds(_after_round(h, seq, out)), out
+
+
+def _pass_free_folds(h: GameHand) -> GameHand:
+    """A stud seat that folded with no wager does not act again: while nobody bets, the action
+    passes it by (it is still dealt to, RR Section 8 r.9)."""
+    e = h.eng
+    while (h.free_folds and e.actor is not None and h.seats[e.actor] in h.free_folds
+           and not e.checking_or_calling_amount()):
+        try:
+            h = _run(h, (CALL, e.actor))
+        except engine.IllegalAction:  # pragma: no cover - a check with nothing to call
+            break
+        e = h.eng
+    return h
+
+
+def _free_fold_passed(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
+                      out: list[Finding]) -> GameHand:
+    """The dealer passed over a stud seat that folded with no wager (RR Section 8 r.9): the
+    card is moved to it, and the order goes on from there."""
+    f = make_finding("STUD_FOLDED_SEAT_KEEPS_RECEIVING", seq, seats=[due, landed],
+                     cards=[c.name], fill={"landed": landed})
+    out.append(f)
+    return replace(h, expect=(_put(f"seat:{due}", c.uid, None, _ref(f),
+                                   f"{c.name} goes to seat {due}"), *h.expect))
+
+
+def _kill_free_folds(h: GameHand) -> GameHand:
+    """The stud hands folded with no wager are killed, "as a result of a bet" (RR Section 8
+    r.9), or at the hand's end: they win nothing."""
+    for seat in h.free_folds:
+        p = h.pos(seat)
+        if p is not None and not h.eng.folded[p] and not h.eng.betting_over:
+            h = kill(h, seat)
+    return replace(h, free_folds=())
 
 
 def _not_available(h: GameHand, seat: int, detail: str, seq: int, out: list[Finding]
@@ -1060,6 +1109,9 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
     e = h.eng
     if not e.betting_over:
         return h, out, (), {}, "the betting is not complete"
+    if h.free_folds:  # folded with no wager and never killed by a bet: still out of the pot
+        h = replace(h, dead=(*h.dead, *(s for s in h.free_folds if s not in h.dead)),
+                    free_folds=())
     showdown = len(h.live) > 1
     if showdown:
         size = (HAND_SIZE_AFTER_DRAW.get(h.variant.id, 5) if h.family == "draw"
