@@ -396,14 +396,16 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
          ) -> tuple[GameHand, list[Finding]]:
     """A card is read in a zone: its first read is judged; later reads are moves. A hole card
     that moves from its seat into another player's hand is judged here, for every family."""
+    known = uid in (h.deal.cards if h.deal is not None else h.cards)
     was = _zone_of(h, uid)
     h, out = _read(h, uid, zone, seq, card, deck)
-    if was is not None and was != zone and zone.startswith("seat:"):
-        h = _thrown(h, uid, card, was, int(zone[5:]), seq, out)
+    if known and was != zone and zone.startswith("seat:"):
+        h = _thrown(h, uid, card, int(zone[5:]), seq, out)
     return _pass_free_folds(h), out
 
 
 def _zone_of(h: GameHand, uid: str) -> str | None:
+    """Where the card lies now (None: read leaving a zone, or not seen yet)."""
     c = h.deal.cards.get(uid) if h.deal is not None else h.cards.get(uid)
     return None if c is None else c.zone
 
@@ -443,8 +445,8 @@ def _kill_for(h: GameHand, seat: int, code: str) -> GameHand:
                    dead_after=MappingProxyType({**h.dead_after, seat: code}))
 
 
-def _thrown(h: GameHand, uid: str, card: str | None, was: str, to: int, seq: int,
-            out: list[Finding]) -> GameHand:
+def _thrown(h: GameHand, uid: str, card: str | None, to: int, seq: int, out: list[Finding]
+            ) -> GameHand:
     """A hole card of one hand read in another dealt-in hand: "Cards thrown into another
     player's hand are dead, whether they are faceup or facedown" (roberts-rules-v11.txt,
     Section 3, Dead Hands, r.3). The zone antennas name the exact card and both seats."""
@@ -452,7 +454,9 @@ def _thrown(h: GameHand, uid: str, card: str | None, was: str, to: int, seq: int
         return h
     owner = _holder(h, uid)
     p = h.pos(to)
-    if owner is None or owner == to or was != f"seat:{owner}" or p is None or h.eng.folded[p]:
+    # (the card may have been read leaving its seat first: a lift is a zone.leave, then the
+    # read where it lands)
+    if owner is None or owner == to or p is None or h.eng.folded[p]:
         return h
     out.append(make_finding("CARDS_THROWN_INTO_ANOTHER_HAND", seq, seats=[owner, to],
                             cards=[card], fill={"from_seat": owner, "to_seat": to}))

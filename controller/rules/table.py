@@ -229,7 +229,8 @@ def _apply(state: TableState, event: Event) -> Step:
     if isinstance(body, (ChipRaceStart, ChipRaceEnd)):
         return _chip_race(state, body, seq)
     if isinstance(body, DeckRegister):
-        if state.hand is not None and state.hand.in_play:
+        if state.hand is not None and state.hand.in_play and not body.idle:
+            # (an idle deck changes nothing in play: it may be made known at any time)
             return _out_of_place(state, seq, "A new deck cannot be registered during a hand.")
         deck = (state.deck.with_idle(body.deck, body.tags) if body.idle
                 else state.deck.put_in_play(body.deck, body.tags))

@@ -109,6 +109,9 @@ class BoardHand(HandDealer):
             p = self.rng.randrange(total)
             uids[p] = new_uid(self.rng, tags)
             self.record(kind, [], [])
+        elif kind == "foreign_card":
+            p = self.rng.randrange(total)
+            uids[p] = self.foreign(uids[p])
         elif kind == "joker_dealt":
             joker_at = self.rng.randrange(total)
         elif kind in FIRST_TWO_KINDS:

@@ -20,7 +20,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from controller.events import Action, AttentionCalled, CardBoxed, CardExposed, HandEnd, ShoeDraw
+from controller.events import (
+    Action,
+    AttentionCalled,
+    CardBoxed,
+    CardExposed,
+    DeckRegister,
+    HandEnd,
+    ShoeDraw,
+)
 from controller.rules.variants import JOKER, Variant
 from controller.sim import players, table_view
 from controller.sim.mistakes import KINDS, PLAY
@@ -54,6 +62,7 @@ class HandDealer:
         self.keep = 0  # passive: fold facing a bet while more players than this are in
         self.retrieved = False
         self.folded_cards: list[str] = []  # the cards of the last hand folded
+        self.astray_done = False  # cards_thrown / hand_killed_unprotected made
 
     # --- the shadow table ----------------------------------------------------------------------
 
@@ -150,6 +159,9 @@ class HandDealer:
             p = rng.randrange(total)
             uids[p] = new_uid(rng, tags)
             self.record(kind, [], [])
+        elif kind == "foreign_card":
+            p = rng.randrange(total)
+            uids[p] = self.foreign(uids[p])
         elif kind == "misdeal_noticed_late":
             # two cards of the first pass swapped; the floor notices once the action has passed
             # the misdeal cut-off (tests/scenarios/stud_misdeal_after_cutoff.jsonl)
@@ -161,6 +173,37 @@ class HandDealer:
         else:
             return False
         return True
+
+    def foreign(self, uid: str) -> str:
+        """A card of the table's idle deck (a different back) in place of ``uid``: the table
+        learns of that deck now (an idle deck may be registered during a hand)."""
+        other = new_uid(self.rng, self.t.tags)
+        card = self.t.tags[uid]
+        self.emit(DeckRegister(deck="sim-idle", tags={other: card}, idle=True))
+        self.record("foreign_card", [], [card])
+        return other
+
+    def hands_astray(self) -> None:
+        """Before the first betting action: a hole card thrown into another hand (then taken
+        out into the muck), or a live hand swept into the muck by the dealer; the hand is dead
+        and folds when the action reaches it (``act``)."""
+        if self.astray_done or self.kind not in ("cards_thrown", "hand_killed_unprotected"):
+            return
+        self.astray_done = True
+        g = self.g
+        actor = g.seats[g.eng.actor] if g.eng.actor is not None else None
+        seats = [s for s in g.live if self.holes.get(s) and s != actor]
+        if len(seats) < 2:
+            return
+        seat, other = seats[0], seats[1]
+        if self.kind == "cards_thrown":
+            uid = self.holes[seat][0]
+            self.record(self.kind, [seat, other], [self.name(uid)])
+            self.move(uid, f"seat:{seat}", f"seat:{other}")
+            self.move(uid, f"seat:{other}", "muck")  # the dealer takes it out of that hand
+        else:
+            self.record(self.kind, [seat], [self.name(u) for u in self.holes[seat]])
+            self.muck_hand(seat)
 
     def muck_hand(self, seat: int) -> None:
         for uid in list(self.holes.get(seat, [])):
@@ -197,6 +240,7 @@ class HandDealer:
 
     def act(self) -> Action:
         """One action of the player to act, as the players choose it."""
+        self.hands_astray()
         g = self.g
         e = g.eng
         p = e.actor

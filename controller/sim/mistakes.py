@@ -127,6 +127,13 @@ KINDS: Mapping[str, Kind] = MappingProxyType({
     "draw_button_short": _k("DRAW_SHORT_HAND_PREDRAW", DRAW),  # Section 12 r.5
     "draw_wrong_count": _k("DRAW_WRONG_COUNT_AFTER_DRAW", DRAW, PLAY),  # Section 11 r.12
     "draw_burn_missing": _k("BURN_MISSING_OR_EXTRA", DRAW, PLAY),  # Irregularities r.16
+    # --- every family, added later (listed last so the earlier kinds keep their draws) ------
+    # Irregularities r.3: a card of the table's idle deck (a different back) in the deal
+    "foreign_card": _k("FOREIGN_BACK_CARD_IN_PLAY", ALL),
+    # Dead Hands r.3: before the first action a player's card lands in another player's hand
+    "cards_thrown": _k("CARDS_THROWN_INTO_ANOTHER_HAND", ALL, players=3),
+    # Irregularities r.2: before the first action the dealer sweeps a live hand into the muck
+    "hand_killed_unprotected": _k("UNPROTECTED_HAND_KILLED_OR_FOULED", ALL, players=3),
 })
 
 MISTAKES: Mapping[str, str] = MappingProxyType({k: v.code for k, v in KINDS.items()})
