@@ -69,6 +69,10 @@ def _cards(m: Mistake) -> str:
 
 # what the remedy must say, from the truth
 PHRASE: dict[str, Callable[[Mistake], str]] = {
+    "FOREIGN_BACK_CARD_IN_PLAY": lambda m: f"is {m.cards[0]} of deck sim-idle",
+    "CARDS_THROWN_INTO_ANOTHER_HAND": lambda m: (f"{m.cards[0]} of seat {m.seats[0]} went into "
+                                                 f"the hand of seat {m.seats[1]}"),
+    "UNPROTECTED_HAND_KILLED_OR_FOULED": lambda m: f"of seat {m.seats[0]}, a live hand",
     "STUD_ONE_HOLECARD_EXPOSED": lambda m: f"Deal seat {m.seats[0]}'s third card face down",
     "STUD_BOTH_HOLECARDS_EXPOSED": lambda m: f"Give seat {m.seats[0]} its ante back",
     # stud: the exposed down card left face up; board: the card the remedy did not place
@@ -120,13 +124,15 @@ STUD = [("stud", k) for k in (
     "stud_burn_missing", "stud_burn_extra", "stud_premature_street", "stud_final_card_faceup",
     "stud_final_card_exposed_key",
     "first_card_wrong_seat", "card_out_of_sequence", "seat_passed_over_dealt_next",
-    "joker_dealt", "duplicate_card", "draw_after_hand_end")] + [
+    "joker_dealt", "duplicate_card", "draw_after_hand_end", "foreign_card", "cards_thrown",
+    "hand_killed_unprotected")] + [
     ("razz", "stud_wrong_bring_in"), ("stud8", "stud_burn_missing")]
 DRAW = [("27_triple", k) for k in (
     "draw_first_card_exposed", "draw_exposed_on_draw", "draw_five_consecutive",
     "draw_button_short", "draw_wrong_count", "draw_burn_missing", "first_card_wrong_seat",
     "card_out_of_sequence", "seat_passed_over_dealt_next", "joker_dealt", "duplicate_card",
-    "draw_after_hand_end", "button_not_moved")] + [
+    "draw_after_hand_end", "button_not_moved", "foreign_card", "cards_thrown",
+    "hand_killed_unprotected")] + [
     ("draw5", "draw_predraw_exposed"), ("a5_lowball", "draw_predraw_exposed"),
     ("badugi", "draw_exposed_on_draw")]
 # every kind the dealer makes at a board game, at the board games other than nlhe in turn
