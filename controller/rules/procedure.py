@@ -396,7 +396,8 @@ def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
          ) -> tuple[GameHand, list[Finding]]:
     """A card is read in a zone: its first read is judged; later reads are moves. A hole card
     that moves from its seat into another player's hand is judged here, for every family."""
-    known = uid in (h.deal.cards if h.deal is not None else h.cards)
+    seen = h.deal.cards.get(uid) if h.deal is not None else h.cards.get(uid)
+    known = seen is not None and seen.judged  # placed before: this read is a move
     was = _zone_of(h, uid)
     h, out = _read(h, uid, zone, seq, card, deck)
     if known and was != zone and zone.startswith("seat:"):
@@ -934,7 +935,14 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
             "seat": seat, "action": kind, "to_act": h.seats[e.actor]}))
         return h, out
     free = (kind == "fold" and h.family == "stud" and not e.can_post_bring_in()
-            and not e.checking_or_calling_amount())
+            and not e.checking_or_calling_amount()
+            # the last other hand left: nobody is left to bet, the fold ends the hand
+            and sum(1 for s in h.live if s != seat and s not in h.free_folds) >= 2)
+    if kind == "fold" and h.free_folds and not free:
+        h = _kill_free_folds(h)  # a fold that ends the hand: those folded hands are out too
+        e = h.eng
+        if e.actor is None or h.seats[e.actor] != seat:
+            return h, out
     if free:
         # "If a hand is folded when there is no wager, that seat will continue to receive cards
         # until the hand is killed as a result of a bet (so the fold does not affect who gets

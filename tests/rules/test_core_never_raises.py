@@ -317,7 +317,12 @@ def test_a_card_in_play_elsewhere_given_to_a_short_hands_placeholder_is_not_a_cr
     path = Path(__file__).parent / "regressions" / "draw_placeholder_duplicate.jsonl"
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
     state, steps = _replay("\n".join(lines))
-    assert _codes(steps)[-1] == (59, "DRAW_DECK_EXHAUSTED")
+    # Since the changed draw request (RR Section 11 r.11): seat 2's turn is closed short at
+    # seat 3's request, so the stub is not counted out; the re-drawn 2c, still seat 2's card,
+    # read in seat 1's hand is a card thrown into another hand.
+    assert _codes(steps)[-3:] == [(59, "DRAW_WRONG_COUNT_AFTER_DRAW"),
+                                  (59, "ACTION_NOT_AVAILABLE"),
+                                  (61, "CARDS_THROWN_INTO_ANOTHER_HAND")]
     assert state.hand is not None and state.phase == "draw1"
 
 
