@@ -83,8 +83,13 @@ class _Record:
     discards: dict[int, list[str]] = field(default_factory=dict)  # seat -> discards, unwritten
     drawing: set[int] = field(default_factory=set)  # seats whose draw is not written yet
     extra: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards beyond the game's
-    board: list[str] = field(default_factory=list)  # board cards read
+    dealt_texts: dict[int, tuple[int, list[str]]] = field(default_factory=dict)  # d dh texts
+    vacant: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # seat -> (text, pos)
+    set_aside: list[str] = field(default_factory=list)  # cards a remedy took from a hand
+    thrown: dict[int, int] = field(default_factory=dict)  # seat -> cards discarded in the hand
+    board: list[str] = field(default_factory=list)  # the board as it stands (the last read)
     board_written: int = 0
+    board_texts: list[tuple[int, int, int]] = field(default_factory=list)  # (text, start, end)
     street: int = 0  # the betting round of the last action
     aggressor: dict[int, int] = field(default_factory=dict)  # street -> last bettor's seat
     opener: dict[int, int] = field(default_factory=dict)  # street -> first seat to act
@@ -142,6 +147,27 @@ def _board_ends(game: Variant) -> list[int]:
             total += st.board
             ends.append(total)
     return ends
+
+
+def _most(game: Variant) -> int:
+    """The most cards a player holds: stud seven, else the starting hand."""
+    return game.hole_cards if family(game) == "stud" else len(game.streets[0].hole)
+
+
+def _held(rec: _Record, seat: int) -> list[str]:
+    """The cards the exporter has seen in a seat and not seen go."""
+    return rec.written.get(seat, []) + rec.pending.get(seat, []) + rec.extra.get(seat, [])
+
+
+def _board_due(game: Variant, phase: str) -> int:
+    """How many board cards are due by ``phase`` (a street's name; all of them past the
+    streets: the showdown, the end of the hand)."""
+    total = 0
+    for st in game.streets:
+        total += st.board
+        if st.name == phase:
+            return total
+    return total
 
 
 def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, body: Action) -> str | None:
@@ -270,38 +296,64 @@ class _Exporter:
 
     @staticmethod
     def _cards(rec: _Record, snap: Snapshot) -> None:
-        """New cards in a seat are pending until the next action writes them; cards gone from
-        a seat that has not folded are its discard (a draw, a Pineapple discard)."""
-        for s in snap["seats"]:
+        """New cards in a seat are pending until the next action writes them. A card gone from
+        a seat that has not folded is its discard when the seat draws (``pN sd``) or when every
+        hand holds its cards at a Pineapple discard; otherwise a remedy took it (an exposed card
+        replaced, a card too many taken back): it is no card of the hand (``_set_aside``), and
+        the card that replaces it takes its place where it was written."""
+        most = _most(rec.game)
+        discard_game = any(st.discard for st in rec.game.streets)
+        live = [s for s in snap["seats"]
+                if s["seat"] in rec.order and s["in_hand"] and not s["folded"]]
+        for s in live:
             seat = s["seat"]
-            if seat not in rec.order or not s["in_hand"] or s["folded"]:
-                continue  # a folded hand goes to the muck: keep the cards it held
             hole = list(s["hole"])
-            held = rec.written.setdefault(seat, []) + rec.pending.get(seat, [])
+            written = rec.written.setdefault(seat, [])
+            pending = rec.pending.setdefault(seat, [])
+            extra = rec.extra.get(seat, [])
+            held = written + pending + extra
             gone = [c for c in held if c not in hole]
-            if gone and any(st.discard for st in rec.game.streets) and \
-                    any(c in rec.pending.get(seat, []) for c in gone):
-                for other in rec.order:  # a Pineapple discard: the cards it came from first
-                    _Exporter._deal(rec, other)
             if gone:
-                unwritten = rec.pending.get(seat, [])
+                discard = seat in rec.drawing or (
+                    discard_game and len(held) <= most
+                    and all(len(_held(rec, o["seat"])) + rec.thrown.get(o["seat"], 0) >= most
+                            for o in live))
+                if discard and discard_game and seat not in rec.drawing and \
+                        any(c in pending for c in gone):
+                    for other in rec.order:  # a Pineapple discard: the cards it came from first
+                        _Exporter._deal(rec, other)
                 for c in gone:
-                    if c in unwritten:
-                        unwritten.remove(c)  # replaced before it was written (a remedy)
-                    else:
-                        rec.written[seat].remove(c)
+                    if c in rec.extra.get(seat, []):
+                        rec.extra[seat].remove(c)
+                    elif c in pending:
+                        pending.remove(c)  # replaced before it was written (a remedy)
+                        rec.set_aside.append(c)
+                    elif discard:
+                        written.remove(c)
                         rec.discards.setdefault(seat, []).append(c)
+                        rec.thrown[seat] = rec.thrown.get(seat, 0) + 1
+                    else:
+                        _Exporter._vacate(rec, seat, c)
                 if seat not in rec.drawing and rec.discards.get(seat):
                     _Exporter._flush(rec, discards_only=True)
+            held = _held(rec, seat)
             new = [c for c in hole if c not in held]
+            while new and rec.vacant.get(seat):
+                i, pos = rec.vacant[seat].pop(0)
+                _, cards = rec.dealt_texts[i]
+                cards[pos] = new.pop(0)
+                written.append(cards[pos])
+                rec.texts[i] = f"d dh {_player(rec, seat)} {_cards_text(cards)}"
             if new:
                 rec.pending.setdefault(seat, []).extend(new)
-        board = list(snap["hand"]["board"])
-        if len(board) > len(rec.board):
-            rec.board = board
-            ends = [e for e in _board_ends(rec.game) if rec.board_written < e <= len(board)]
-            for end in ends:
+        # The board cards due by the core's phase: a card turned early (a premature flop,
+        # turn or river, put back by the remedy) is not written until its street comes.
+        rec.board = board = list(snap["hand"]["board"])
+        due = _board_due(rec.game, snap["hand"]["phase"])
+        for end in _board_ends(rec.game):
+            if rec.board_written < end <= min(len(board), due):
                 _Exporter._flush(rec)
+                rec.board_texts.append((len(rec.texts), rec.board_written, end))
                 rec.texts.append(f"d db {_cards_text(board[rec.board_written:end])}")
                 rec.board_written = end
 
@@ -336,7 +388,7 @@ class _Exporter:
         held = rec.written.setdefault(seat, [])
         # At most the cards the game deals a player (stud: seven; else the starting hand); more
         # is a dealing error that the core has voided or made dead (``_extra_cards``).
-        most = rec.game.hole_cards if family(rec.game) == "stud" else len(rec.game.streets[0].hole)
+        most = _most(rec.game)
         room = max(most - len(held), 0)
         if len(cards) > room:
             rec.extra.setdefault(seat, []).extend(cards[room:])
@@ -344,7 +396,19 @@ class _Exporter:
         if not cards:
             return
         held.extend(cards)
+        rec.dealt_texts[len(rec.texts)] = (seat, list(cards))
         rec.texts.append(f"d dh {_player(rec, seat)} {_cards_text(cards)}")
+
+    @staticmethod
+    def _vacate(rec: _Record, seat: int, card: str) -> None:
+        """A written card a remedy took from the seat: its place waits for its replacement."""
+        rec.written[seat].remove(card)
+        rec.set_aside.append(card)
+        for i, (owner, cards) in rec.dealt_texts.items():
+            if owner == seat and card in cards and (i, cards.index(card)) not in \
+                    rec.vacant.get(seat, []):
+                rec.vacant.setdefault(seat, []).append((i, cards.index(card)))
+                return
 
     def finish(self) -> list[HandHistory]:
         out = []
@@ -361,6 +425,11 @@ def _history(rec: _Record) -> HandHistory:
     if rec.outcome != "misdeal":
         _Exporter._flush(rec)
     texts = list(rec.texts)
+    if rec.outcome == "complete":
+        # the board as it finally stands (a remedy may have replaced a card after it was read)
+        for i, start, end in rec.board_texts:
+            if len(rec.board) >= end:
+                texts[i] = f"d db {_cards_text(rec.board[start:end])}"
     shows = _shows(rec)
     if shows and rec.betting_over_at is not None and rec.betting_over_at < len(texts):
         # the hands are tabled when the betting ends, then the rest of the cards are dealt
