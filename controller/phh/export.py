@@ -76,6 +76,10 @@ class _Record:
     seat_count: int
     first_seq: int
     stakes: dict[str, Any] = field(default_factory=dict)
+    house: dict[str, Any] = field(default_factory=dict)  # the engine's settings (hand.house)
+    profile: str = ""
+    carry_in: int = 0  # antes carried into the hand from deals nobody opened (hand.carry)
+    carry_out: int = 0  # antes the hand leaves for the next deal (nobody opened)
     last_seq: int = 0
     texts: list[str] = field(default_factory=list)  # the PHH actions so far
     written: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards held, as written
@@ -228,8 +232,8 @@ class _Exporter:
             rec.stakes = h1["stakes"]  # a straddle restakes the hand
         if isinstance(body, Action) and h0["number"] == rec.number:
             street = _street(rec, h0["phase"])
-            if street is not None:
-                self._action(rec, before, after, body, street)
+            if street is not None or body.kind == "draw":  # (the draw after an all-in too)
+                self._action(rec, before, after, body, rec.street if street is None else street)
         self._cards(rec, after)
         self._kills(rec, before, after, body)
         phase = h1["phase"]
@@ -243,6 +247,8 @@ class _Exporter:
             # no pot awarded: nobody opened, the antes stay for the next deal (pass and out)
             rec.showdown = tuple(h1["showdown"]) if step.results else ()
             rec.awards = step.results
+            if not step.results:
+                rec.carry_out = int(h1.get("carry") or 0)
             rec.finishing = self._stacks(rec, after)
         elif phase == "misdeal" and rec.outcome != "misdeal":
             rec.outcome = "misdeal"
@@ -254,7 +260,9 @@ class _Exporter:
         if body.kind == "draw":
             if body.seat in rec.order and _seats(after)[body.seat]["drawn"] != \
                     _seats(before)[body.seat]["drawn"]:
-                _Exporter._flush(rec)  # the seats before it have drawn
+                # the seats before it have drawn: their discards now, the cards they drew once
+                # every seat has (PHH: all stand pat or discard, then the dealer deals)
+                _Exporter._flush(rec, discards_only=True)
                 rec.drawing.add(body.seat)
             return
         _Exporter._flush(rec)
@@ -292,7 +300,9 @@ class _Exporter:
         game = table_game(table["game"], table["structure"])
         return _Record(number=h["number"], button=h["button"], order=order,
                        names=tuple(seats[s]["player"] for s in order), game=game,
-                       seat_count=table["seats"], first_seq=seq, stakes=h["stakes"] or {})
+                       seat_count=table["seats"], first_seq=seq, stakes=h["stakes"] or {},
+                       house=dict(h["house"] or {}), profile=str(table["profile"]),
+                       carry_in=int(h.get("carry") or 0))
 
     @staticmethod
     def _cards(rec: _Record, snap: Snapshot) -> None:
@@ -359,9 +369,11 @@ class _Exporter:
 
     @staticmethod
     def _flush(rec: _Record, discards_only: bool = False) -> None:
-        """Write what the table did since the last action: each discard (``pN sd``, then the
-        cards drawn), then the cards dealt, player by player in PHH order. A discard that is no
-        draw (Pineapple) comes after the cards dealt before it."""
+        """Write what the table did since the last action: each discard (``pN sd``), then the
+        cards dealt (the cards drawn among them), player by player in PHH order. A discard that
+        is no draw (Pineapple) comes after the cards dealt before it. ``discards_only``: the
+        discards, the cards dealt waiting (a draw round: every discard before the cards drawn,
+        as PokerKit reads a draw)."""
         if any(s not in rec.drawing for s in rec.discards):
             for seat in rec.order:
                 _Exporter._deal(rec, seat)
@@ -373,8 +385,6 @@ class _Exporter:
             rec.drawing.discard(seat)
             who = _player(rec, seat)
             rec.texts.append(f"{who} sd {_cards_text(gone)}" if gone else f"{who} sd")
-            if drawing:
-                _Exporter._deal(rec, seat)
         if discards_only:
             return
         for seat in rec.order:
@@ -395,7 +405,17 @@ class _Exporter:
             cards = cards[:room]
         if not cards:
             return
+        first = len(rec.game.streets[0].hole)
+        mine = [i for i, (owner, _) in rec.dealt_texts.items() if owner == seat]
+        short = len(held) + rec.thrown.get(seat, 0) < first
         held.extend(cards)
+        if mine and short:
+            # a short starting hand completed after the betting began (the remedy of a hand
+            # dealt a card short): the card is of the starting deal, written there
+            i = mine[0]
+            rec.dealt_texts[i][1].extend(cards)
+            rec.texts[i] = f"d dh {_player(rec, seat)} {_cards_text(rec.dealt_texts[i][1])}"
+            return
         rec.dealt_texts[len(rec.texts)] = (seat, list(cards))
         rec.texts.append(f"d dh {_player(rec, seat)} {_cards_text(cards)}")
 
@@ -431,7 +451,9 @@ def _history(rec: _Record) -> HandHistory:
             if len(rec.board) >= end:
                 texts[i] = f"d db {_cards_text(rec.board[start:end])}"
     shows = _shows(rec)
-    if shows and rec.betting_over_at is not None and rec.betting_over_at < len(texts):
+    drawn = any(st.draw for st in rec.game.streets)  # an all-in player still draws, then shows
+    if shows and rec.betting_over_at is not None and rec.betting_over_at < len(texts) \
+            and not drawn:
         # the hands are tabled when the betting ends, then the rest of the cards are dealt
         texts[rec.betting_over_at:rec.betting_over_at] = shows
     else:
@@ -460,9 +482,15 @@ def _history(rec: _Record) -> HandHistory:
         "_game": rec.game.id,
         "_structure": rec.game.structure,
         "_button": rec.button,
+        "_profile": rec.profile,
+        "_house": dict(rec.house),
         "_seq": [rec.first_seq, rec.last_seq],
         "_findings": [_finding(f) for f in rec.findings],
     }
+    if rec.carry_in:
+        user["_carry_in"] = rec.carry_in
+    if rec.carry_out:
+        user["_carry_out"] = rec.carry_out
     if rec.dead:
         user["_dead"] = [{"player": _render(d["player"], order), "seat": d["seat"],
                           "before_action": d["before_action"]} for d in rec.dead]
