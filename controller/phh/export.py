@@ -19,16 +19,25 @@ writes one ``HandHistory``:
 - players in the engine's order (``hand.dealt_in``: board and draw games p1 left of the button,
   the button last; stud from seat 1); ``players``, ``seats``, ``seat_count``, ``hand``;
 - ``actions``: the cards dealt, written before the next action (board games the hole cards,
-  then each street's board; stud the three cards of third street, then one card a street; draw
-  ``pN sd CARDS`` (``pN sd`` standing pat) then ``d dh pN`` the cards drawn; a Pineapple
-  discard ``pN sd CARD``), each betting action the core applied (``f``, ``cc``, ``cbr``, the
+  then each street's board; stud the three cards of third street, then one card a street; a
+  draw round ``pN sd CARDS`` (``pN sd`` standing pat) for every player, then ``d dh pN`` the
+  cards drawn, as PokerKit reads it; a Pineapple discard ``pN sd CARD``), each betting
+  action the core applied (``f``, ``cc``, ``cbr``, the
   bring-in ``pb``), and the hands tabled (``sm``) in the order of roberts-rules-v11.txt,
   Section 3, The Showdown, r.8; at an all-in the hands are tabled before the rest is dealt;
 - user-defined fields: ``_outcome`` (``complete``, ``misdeal`` or ``incomplete``), ``_findings``,
   ``_button``, ``_seq``, ``_pots``; ``_dead`` (hands the dealer killed, a wrong card count
   once the deal is played: ``{player, seat, before_action}``, which our replay kills there);
+  ``_set_aside`` (cards a remedy took from a hand); ``_house`` (the engine's house settings
+  that differ from its defaults, snapshot ``hand.house``: our replay plays the hand under
+  them) and ``_profile``; ``_carry_in`` and ``_carry_out`` (draw high's antes carried into
+  the hand and left for the next deal, snapshot ``hand.carry``);
   ``_extra_cards`` (cards beyond the game's count, left out of ``d dh``); ``_taken_out`` (a
   stud hand dead before the betting, its ante returned: not among the players).
+
+What the table played after a remedy: the board as it finally stands (a card turned early is
+written when its street comes), a hand's cards without those a remedy took (the replacement is
+written where the card was), a short starting hand completed late in the starting deal.
 
 A void hand (``_outcome = "misdeal"``) is written with what was dealt and bet before the
 misdeal and ``finishing_stacks`` equal to ``starting_stacks``: our replay does not play it and
@@ -487,6 +496,8 @@ def _history(rec: _Record) -> HandHistory:
         "_seq": [rec.first_seq, rec.last_seq],
         "_findings": [_finding(f) for f in rec.findings],
     }
+    if rec.set_aside:
+        user["_set_aside"] = [_card_text(c) for c in rec.set_aside]
     if rec.carry_in:
         user["_carry_in"] = rec.carry_in
     if rec.carry_out:
