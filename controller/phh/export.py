@@ -19,16 +19,25 @@ writes one ``HandHistory``:
 - players in the engine's order (``hand.dealt_in``: board and draw games p1 left of the button,
   the button last; stud from seat 1); ``players``, ``seats``, ``seat_count``, ``hand``;
 - ``actions``: the cards dealt, written before the next action (board games the hole cards,
-  then each street's board; stud the three cards of third street, then one card a street; draw
-  ``pN sd CARDS`` (``pN sd`` standing pat) then ``d dh pN`` the cards drawn; a Pineapple
-  discard ``pN sd CARD``), each betting action the core applied (``f``, ``cc``, ``cbr``, the
+  then each street's board; stud the three cards of third street, then one card a street; a
+  draw round ``pN sd CARDS`` (``pN sd`` standing pat) for every player, then ``d dh pN`` the
+  cards drawn, as PokerKit reads it; a Pineapple discard ``pN sd CARD``), each betting
+  action the core applied (``f``, ``cc``, ``cbr``, the
   bring-in ``pb``), and the hands tabled (``sm``) in the order of roberts-rules-v11.txt,
   Section 3, The Showdown, r.8; at an all-in the hands are tabled before the rest is dealt;
 - user-defined fields: ``_outcome`` (``complete``, ``misdeal`` or ``incomplete``), ``_findings``,
   ``_button``, ``_seq``, ``_pots``; ``_dead`` (hands the dealer killed, a wrong card count
   once the deal is played: ``{player, seat, before_action}``, which our replay kills there);
+  ``_set_aside`` (cards a remedy took from a hand); ``_house`` (the engine's house settings
+  that differ from its defaults, snapshot ``hand.house``: our replay plays the hand under
+  them) and ``_profile``; ``_carry_in`` and ``_carry_out`` (draw high's antes carried into
+  the hand and left for the next deal, snapshot ``hand.carry``);
   ``_extra_cards`` (cards beyond the game's count, left out of ``d dh``); ``_taken_out`` (a
   stud hand dead before the betting, its ante returned: not among the players).
+
+What the table played after a remedy: the board as it finally stands (a card turned early is
+written when its street comes), a hand's cards without those a remedy took (the replacement is
+written where the card was), a short starting hand completed late in the starting deal.
 
 A void hand (``_outcome = "misdeal"``) is written with what was dealt and bet before the
 misdeal and ``finishing_stacks`` equal to ``starting_stacks``: our replay does not play it and
@@ -76,6 +85,10 @@ class _Record:
     seat_count: int
     first_seq: int
     stakes: dict[str, Any] = field(default_factory=dict)
+    house: dict[str, Any] = field(default_factory=dict)  # the engine's settings (hand.house)
+    profile: str = ""
+    carry_in: int = 0  # antes carried into the hand from deals nobody opened (hand.carry)
+    carry_out: int = 0  # antes the hand leaves for the next deal (nobody opened)
     last_seq: int = 0
     texts: list[str] = field(default_factory=list)  # the PHH actions so far
     written: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards held, as written
@@ -83,8 +96,13 @@ class _Record:
     discards: dict[int, list[str]] = field(default_factory=dict)  # seat -> discards, unwritten
     drawing: set[int] = field(default_factory=set)  # seats whose draw is not written yet
     extra: dict[int, list[str]] = field(default_factory=dict)  # seat -> cards beyond the game's
-    board: list[str] = field(default_factory=list)  # board cards read
+    dealt_texts: dict[int, tuple[int, list[str]]] = field(default_factory=dict)  # d dh texts
+    vacant: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # seat -> (text, pos)
+    set_aside: list[str] = field(default_factory=list)  # cards a remedy took from a hand
+    thrown: dict[int, int] = field(default_factory=dict)  # seat -> cards discarded in the hand
+    board: list[str] = field(default_factory=list)  # the board as it stands (the last read)
     board_written: int = 0
+    board_texts: list[tuple[int, int, int]] = field(default_factory=list)  # (text, start, end)
     street: int = 0  # the betting round of the last action
     aggressor: dict[int, int] = field(default_factory=dict)  # street -> last bettor's seat
     opener: dict[int, int] = field(default_factory=dict)  # street -> first seat to act
@@ -142,6 +160,27 @@ def _board_ends(game: Variant) -> list[int]:
             total += st.board
             ends.append(total)
     return ends
+
+
+def _most(game: Variant) -> int:
+    """The most cards a player holds: stud seven, else the starting hand."""
+    return game.hole_cards if family(game) == "stud" else len(game.streets[0].hole)
+
+
+def _held(rec: _Record, seat: int) -> list[str]:
+    """The cards the exporter has seen in a seat and not seen go."""
+    return rec.written.get(seat, []) + rec.pending.get(seat, []) + rec.extra.get(seat, [])
+
+
+def _board_due(game: Variant, phase: str) -> int:
+    """How many board cards are due by ``phase`` (a street's name; all of them past the
+    streets: the showdown, the end of the hand)."""
+    total = 0
+    for st in game.streets:
+        total += st.board
+        if st.name == phase:
+            return total
+    return total
 
 
 def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, body: Action) -> str | None:
@@ -202,8 +241,8 @@ class _Exporter:
             rec.stakes = h1["stakes"]  # a straddle restakes the hand
         if isinstance(body, Action) and h0["number"] == rec.number:
             street = _street(rec, h0["phase"])
-            if street is not None:
-                self._action(rec, before, after, body, street)
+            if street is not None or body.kind == "draw":  # (the draw after an all-in too)
+                self._action(rec, before, after, body, rec.street if street is None else street)
         self._cards(rec, after)
         self._kills(rec, before, after, body)
         phase = h1["phase"]
@@ -217,6 +256,8 @@ class _Exporter:
             # no pot awarded: nobody opened, the antes stay for the next deal (pass and out)
             rec.showdown = tuple(h1["showdown"]) if step.results else ()
             rec.awards = step.results
+            if not step.results:
+                rec.carry_out = int(h1.get("carry") or 0)
             rec.finishing = self._stacks(rec, after)
         elif phase == "misdeal" and rec.outcome != "misdeal":
             rec.outcome = "misdeal"
@@ -228,7 +269,9 @@ class _Exporter:
         if body.kind == "draw":
             if body.seat in rec.order and _seats(after)[body.seat]["drawn"] != \
                     _seats(before)[body.seat]["drawn"]:
-                _Exporter._flush(rec)  # the seats before it have drawn
+                # the seats before it have drawn: their discards now, the cards they drew once
+                # every seat has (PHH: all stand pat or discard, then the dealer deals)
+                _Exporter._flush(rec, discards_only=True)
                 rec.drawing.add(body.seat)
             return
         _Exporter._flush(rec)
@@ -266,50 +309,80 @@ class _Exporter:
         game = table_game(table["game"], table["structure"])
         return _Record(number=h["number"], button=h["button"], order=order,
                        names=tuple(seats[s]["player"] for s in order), game=game,
-                       seat_count=table["seats"], first_seq=seq, stakes=h["stakes"] or {})
+                       seat_count=table["seats"], first_seq=seq, stakes=h["stakes"] or {},
+                       house=dict(h["house"] or {}), profile=str(table["profile"]),
+                       carry_in=int(h.get("carry") or 0))
 
     @staticmethod
     def _cards(rec: _Record, snap: Snapshot) -> None:
-        """New cards in a seat are pending until the next action writes them; cards gone from
-        a seat that has not folded are its discard (a draw, a Pineapple discard)."""
-        for s in snap["seats"]:
+        """New cards in a seat are pending until the next action writes them. A card gone from
+        a seat that has not folded is its discard when the seat draws (``pN sd``) or when every
+        hand holds its cards at a Pineapple discard; otherwise a remedy took it (an exposed card
+        replaced, a card too many taken back): it is no card of the hand (``_set_aside``), and
+        the card that replaces it takes its place where it was written."""
+        most = _most(rec.game)
+        discard_game = any(st.discard for st in rec.game.streets)
+        live = [s for s in snap["seats"]
+                if s["seat"] in rec.order and s["in_hand"] and not s["folded"]]
+        for s in live:
             seat = s["seat"]
-            if seat not in rec.order or not s["in_hand"] or s["folded"]:
-                continue  # a folded hand goes to the muck: keep the cards it held
             hole = list(s["hole"])
-            held = rec.written.setdefault(seat, []) + rec.pending.get(seat, [])
+            written = rec.written.setdefault(seat, [])
+            pending = rec.pending.setdefault(seat, [])
+            extra = rec.extra.get(seat, [])
+            held = written + pending + extra
             gone = [c for c in held if c not in hole]
-            if gone and any(st.discard for st in rec.game.streets) and \
-                    any(c in rec.pending.get(seat, []) for c in gone):
-                for other in rec.order:  # a Pineapple discard: the cards it came from first
-                    _Exporter._deal(rec, other)
             if gone:
-                unwritten = rec.pending.get(seat, [])
+                discard = seat in rec.drawing or (
+                    discard_game and len(held) <= most
+                    and all(len(_held(rec, o["seat"])) + rec.thrown.get(o["seat"], 0) >= most
+                            for o in live))
+                if discard and discard_game and seat not in rec.drawing and \
+                        any(c in pending for c in gone):
+                    for other in rec.order:  # a Pineapple discard: the cards it came from first
+                        _Exporter._deal(rec, other)
                 for c in gone:
-                    if c in unwritten:
-                        unwritten.remove(c)  # replaced before it was written (a remedy)
-                    else:
-                        rec.written[seat].remove(c)
+                    if c in rec.extra.get(seat, []):
+                        rec.extra[seat].remove(c)
+                    elif c in pending:
+                        pending.remove(c)  # replaced before it was written (a remedy)
+                        rec.set_aside.append(c)
+                    elif discard:
+                        written.remove(c)
                         rec.discards.setdefault(seat, []).append(c)
+                        rec.thrown[seat] = rec.thrown.get(seat, 0) + 1
+                    else:
+                        _Exporter._vacate(rec, seat, c)
                 if seat not in rec.drawing and rec.discards.get(seat):
                     _Exporter._flush(rec, discards_only=True)
+            held = _held(rec, seat)
             new = [c for c in hole if c not in held]
+            while new and rec.vacant.get(seat):
+                i, pos = rec.vacant[seat].pop(0)
+                _, cards = rec.dealt_texts[i]
+                cards[pos] = new.pop(0)
+                written.append(cards[pos])
+                rec.texts[i] = f"d dh {_player(rec, seat)} {_cards_text(cards)}"
             if new:
                 rec.pending.setdefault(seat, []).extend(new)
-        board = list(snap["hand"]["board"])
-        if len(board) > len(rec.board):
-            rec.board = board
-            ends = [e for e in _board_ends(rec.game) if rec.board_written < e <= len(board)]
-            for end in ends:
+        # The board cards due by the core's phase: a card turned early (a premature flop,
+        # turn or river, put back by the remedy) is not written until its street comes.
+        rec.board = board = list(snap["hand"]["board"])
+        due = _board_due(rec.game, snap["hand"]["phase"])
+        for end in _board_ends(rec.game):
+            if rec.board_written < end <= min(len(board), due):
                 _Exporter._flush(rec)
+                rec.board_texts.append((len(rec.texts), rec.board_written, end))
                 rec.texts.append(f"d db {_cards_text(board[rec.board_written:end])}")
                 rec.board_written = end
 
     @staticmethod
     def _flush(rec: _Record, discards_only: bool = False) -> None:
-        """Write what the table did since the last action: each discard (``pN sd``, then the
-        cards drawn), then the cards dealt, player by player in PHH order. A discard that is no
-        draw (Pineapple) comes after the cards dealt before it."""
+        """Write what the table did since the last action: each discard (``pN sd``), then the
+        cards dealt (the cards drawn among them), player by player in PHH order. A discard that
+        is no draw (Pineapple) comes after the cards dealt before it. ``discards_only``: the
+        discards, the cards dealt waiting (a draw round: every discard before the cards drawn,
+        as PokerKit reads a draw)."""
         if any(s not in rec.drawing for s in rec.discards):
             for seat in rec.order:
                 _Exporter._deal(rec, seat)
@@ -321,8 +394,6 @@ class _Exporter:
             rec.drawing.discard(seat)
             who = _player(rec, seat)
             rec.texts.append(f"{who} sd {_cards_text(gone)}" if gone else f"{who} sd")
-            if drawing:
-                _Exporter._deal(rec, seat)
         if discards_only:
             return
         for seat in rec.order:
@@ -336,15 +407,37 @@ class _Exporter:
         held = rec.written.setdefault(seat, [])
         # At most the cards the game deals a player (stud: seven; else the starting hand); more
         # is a dealing error that the core has voided or made dead (``_extra_cards``).
-        most = rec.game.hole_cards if family(rec.game) == "stud" else len(rec.game.streets[0].hole)
+        most = _most(rec.game)
         room = max(most - len(held), 0)
         if len(cards) > room:
             rec.extra.setdefault(seat, []).extend(cards[room:])
             cards = cards[:room]
         if not cards:
             return
+        first = len(rec.game.streets[0].hole)
+        mine = [i for i, (owner, _) in rec.dealt_texts.items() if owner == seat]
+        short = len(held) + rec.thrown.get(seat, 0) < first
         held.extend(cards)
+        if mine and short:
+            # a short starting hand completed after the betting began (the remedy of a hand
+            # dealt a card short): the card is of the starting deal, written there
+            i = mine[0]
+            rec.dealt_texts[i][1].extend(cards)
+            rec.texts[i] = f"d dh {_player(rec, seat)} {_cards_text(rec.dealt_texts[i][1])}"
+            return
+        rec.dealt_texts[len(rec.texts)] = (seat, list(cards))
         rec.texts.append(f"d dh {_player(rec, seat)} {_cards_text(cards)}")
+
+    @staticmethod
+    def _vacate(rec: _Record, seat: int, card: str) -> None:
+        """A written card a remedy took from the seat: its place waits for its replacement."""
+        rec.written[seat].remove(card)
+        rec.set_aside.append(card)
+        for i, (owner, cards) in rec.dealt_texts.items():
+            if owner == seat and card in cards and (i, cards.index(card)) not in \
+                    rec.vacant.get(seat, []):
+                rec.vacant.setdefault(seat, []).append((i, cards.index(card)))
+                return
 
     def finish(self) -> list[HandHistory]:
         out = []
@@ -361,8 +454,15 @@ def _history(rec: _Record) -> HandHistory:
     if rec.outcome != "misdeal":
         _Exporter._flush(rec)
     texts = list(rec.texts)
+    if rec.outcome == "complete":
+        # the board as it finally stands (a remedy may have replaced a card after it was read)
+        for i, start, end in rec.board_texts:
+            if len(rec.board) >= end:
+                texts[i] = f"d db {_cards_text(rec.board[start:end])}"
     shows = _shows(rec)
-    if shows and rec.betting_over_at is not None and rec.betting_over_at < len(texts):
+    drawn = any(st.draw for st in rec.game.streets)  # an all-in player still draws, then shows
+    if shows and rec.betting_over_at is not None and rec.betting_over_at < len(texts) \
+            and not drawn:
         # the hands are tabled when the betting ends, then the rest of the cards are dealt
         texts[rec.betting_over_at:rec.betting_over_at] = shows
     else:
@@ -391,9 +491,17 @@ def _history(rec: _Record) -> HandHistory:
         "_game": rec.game.id,
         "_structure": rec.game.structure,
         "_button": rec.button,
+        "_profile": rec.profile,
+        "_house": dict(rec.house),
         "_seq": [rec.first_seq, rec.last_seq],
         "_findings": [_finding(f) for f in rec.findings],
     }
+    if rec.set_aside:
+        user["_set_aside"] = [_card_text(c) for c in rec.set_aside]
+    if rec.carry_in:
+        user["_carry_in"] = rec.carry_in
+    if rec.carry_out:
+        user["_carry_out"] = rec.carry_out
     if rec.dead:
         user["_dead"] = [{"player": _render(d["player"], order), "seat": d["seat"],
                           "before_action": d["before_action"]} for d in rec.dead]

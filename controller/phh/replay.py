@@ -30,6 +30,7 @@ from typing import Literal
 from controller.phh.notation import HandHistory, Number, PhhAction, PhhError
 from controller.phh.reader import read_file
 from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
+from controller.rules.pots import with_carry
 from controller.rules.variants import Variant, phh_variant
 
 Status = Literal["matched", "odd_chip", "mismatched", "error", "unchecked"]
@@ -161,11 +162,32 @@ def _stakes(hand: HandHistory, scale: int) -> Stakes:
     return stakes
 
 
+def house_settings(hand: HandHistory) -> HouseSettings:
+    """The house settings a hand is replayed under: the table's own when the hand says them
+    (Feltguard's ``_house``: the engine's settings that differ from its defaults, Robert's
+    Rules, as ``feltguard phh export`` writes them), else PokerKit's conventions
+    (``HouseSettings.phh()``), the ones PHH files are recorded under."""
+    house = hand.user.get("_house")
+    if house is None:
+        return _PHH_SETTINGS
+    if not isinstance(house, dict):
+        raise ReplayError(f"{hand.label}: _house must be a table of house settings, "
+                          f"got {house!r}")
+    try:
+        settings = HouseSettings(**house)
+        # one shared instance per distinct settings: the engine caches its plans by them
+        return _HOUSE_CACHE.setdefault(settings, settings)
+    except (TypeError, ValueError) as exc:
+        raise ReplayError(f"{hand.label}: _house: {exc}") from None
+
+
+_HOUSE_CACHE: dict[HouseSettings, HouseSettings] = {}
+
+
 def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
              scale: int | None = None) -> tuple[Hand, int]:
-    """The engine's hand at its start (forced bets posted) and the chip scale. Replays use
-    PokerKit's conventions by default (``HouseSettings.phh()``), the ones PHH files are
-    recorded under."""
+    """The engine's hand at its start (forced bets posted) and the chip scale. Without
+    ``settings``, the hand's own (``house_settings``)."""
     if scale is None:
         scale = chip_scale(hand)
     if scale == 1:
@@ -174,7 +196,7 @@ def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
         stacks = [_chips(v, scale) for v in hand.starting_stacks]
     try:
         game = Hand(variant_for(hand.variant), _stakes(hand, scale), stacks,  # type: ignore[arg-type]
-                    _PHH_SETTINGS if settings is None else settings)
+                    house_settings(hand) if settings is None else settings)
     except ValueError as exc:
         raise ReplayError(f"{hand.label}: cannot start the hand: {exc}") from None
     return game, scale
@@ -232,9 +254,39 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
     if held:
         i, a = held[0]
         raise _refused(hand, i, a, "the betting never ended, so this show never came")
+    stacks = _carried(hand, game, scale)
     if scale == 1:
-        return tuple(game.stacks)
-    return tuple(_unscale(s, scale) for s in game.stacks)
+        return tuple(stacks)
+    return tuple(_unscale(s, scale) for s in stacks)
+
+
+def _carried(hand: HandHistory, game: Hand, scale: int) -> list[int]:
+    """The final stacks with Feltguard's ``_carry_in`` (antes of earlier deals nobody opened,
+    draw high's pass and out, RR Section 12 r.14) joining the main pot, as at the table
+    (``pots.with_carry``); ``_carry_out`` (what the hand leaves for the next deal) is checked
+    against the engine's."""
+    carry_in = _amount(hand, "_carry_in", scale)
+    carry_out = _amount(hand, "_carry_out", scale)
+    stacks = list(game.stacks)
+    if not game.is_over:
+        return stacks
+    awards = game.awards
+    if carry_out or game.carry_over:
+        if carry_out != carry_in + game.carry_over:
+            raise ReplayError(f"{hand.label}: _carry_out is {carry_out // scale} but nobody "
+                              f"opened with {(carry_in + game.carry_over) // scale} in antes")
+        return stacks
+    if carry_in and any(a.winners for a in awards):
+        _, after = with_carry(awards, dict(enumerate(stacks)), carry_in, range(len(stacks)))
+        stacks = [after[i] for i in range(len(stacks))]
+    return stacks
+
+
+def _amount(hand: HandHistory, key: str, scale: int) -> int:
+    value = hand.user.get(key, 0)
+    if type(value) is not int or value < 0:
+        raise ReplayError(f"{hand.label}: {key} must be a whole number of chips, got {value!r}")
+    return value * scale
 
 
 def _kills(hand: HandHistory) -> dict[int, list[int]]:

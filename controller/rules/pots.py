@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -270,3 +270,18 @@ def settle(
         shares = split(pot.amount, winners, order, unit)
         awards.append(PotAward(pot.amount, pot.eligible, winners, shares, hand_name(best)))
     return tuple(awards)
+
+
+def with_carry(awards: Sequence[PotAward], stacks: Mapping[int, int], carry: int,
+               order: Sequence[int]) -> tuple[tuple[PotAward, ...], dict[int, int]]:
+    """The carried antes join the main pot (the engine lists it last), split like any pot: odd
+    chips to the winners first in ``order``, the seats from the left of the button (RR Section
+    3, Ties, r.5(a)). The antes of deals nobody opened (draw high's pass and out, RR Section 12
+    r.14) join the next pot won this way, at the table and in a replay of its hand."""
+    i = max(k for k, a in enumerate(awards) if a.winners)
+    main = awards[i]
+    extra = split(carry, main.winners, order)
+    shares = {w: main.shares.get(w, 0) + extra.get(w, 0) for w in {*main.shares, *extra}}
+    stacks = {s: v + extra.get(s, 0) for s, v in stacks.items()}
+    main = replace(main, amount=main.amount + carry, shares=shares)
+    return (*awards[:i], main, *awards[i + 1:]), stacks

@@ -68,7 +68,7 @@ from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.mixed import Mix
-from controller.rules.pots import PotAward, split
+from controller.rules.pots import PotAward, with_carry
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
 from controller.rules.variants import VARIANTS, Variant, first_game, game_problem
 
@@ -1020,7 +1020,7 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
     if not problem and g.eng.carry_over and not awards:
         carry += g.eng.carry_over  # nobody opened: the antes stay for the next deal
     elif not problem and carry and awards:
-        awards, stacks = _with_carry(awards, stacks, carry, g.seats)
+        awards, stacks = with_carry(awards, stacks, carry, g.seats)
         carry = 0
     if problem:
         detail = f"{problem[:1].upper()}{problem[1:]}."
@@ -1044,20 +1044,6 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
     new = replace(state, hand=h, seating=table, results=awards, shuffled=False, carry=carry,
                   mix=mixed.completed(state.mix))
     return Step(_raise(new, out), tuple(out), awards)
-
-
-def _with_carry(awards: tuple[PotAward, ...], stacks: dict[int, int], carry: int,
-                order: tuple[int, ...]) -> tuple[tuple[PotAward, ...], dict[int, int]]:
-    """The carried antes join the main pot (the engine lists it last), split like any pot: odd
-    chips to the winners first in ``order``, the seats from the left of the button (RR Section
-    3, Ties, r.5(a))."""
-    i = max(k for k, a in enumerate(awards) if a.winners)
-    main = awards[i]
-    extra = split(carry, main.winners, order)
-    shares = {w: main.shares.get(w, 0) + extra.get(w, 0) for w in {*main.shares, *extra}}
-    stacks = {s: v + extra.get(s, 0) for s, v in stacks.items()}
-    main = replace(main, amount=main.amount + carry, shares=shares)
-    return (*awards[:i], main, *awards[i + 1:]), stacks
 
 
 def _misdeal(state: TableState, seq: int) -> Step:

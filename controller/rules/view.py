@@ -6,6 +6,7 @@ everything, hole cards included; the display's role payloads copy from it by whi
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from controller.rules import procedure, seating
@@ -47,7 +48,8 @@ def _hand(state: TableState) -> dict[str, Any]:
             "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
             "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
-            "level": _level(state), "draw_answer": None, "stakes": None,
+            "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
+            "carry": state.carry,
         }
     g = h.game
     e = g.eng
@@ -78,6 +80,8 @@ def _hand(state: TableState) -> dict[str, Any]:
         "level": _level(state),
         "draw_answer": _draw_answer(h),
         "stakes": _stakes(g),
+        "house": _house(g),
+        "carry": state.carry,
     }
 
 
@@ -97,6 +101,14 @@ def _stakes(g: procedure.GameHand) -> dict[str, Any]:
             "blinds_or_straddles": list(s.blinds_or_straddles), "bring_in": s.bring_in,
             "small_bet": s.small_bet, "big_bet": s.big_bet, "min_bet": s.min_bet,
             "starting_stacks": list(g.stacks)}
+
+
+def _house(g: procedure.GameHand) -> dict[str, Any]:
+    """The hand engine's house settings that differ from its defaults (Robert's Rules,
+    ``engine.HouseSettings()``): what a replay of the hand needs to play it as the table did."""
+    house = g.house
+    return {f.name: getattr(house, f.name) for f in fields(house)
+            if getattr(house, f.name) != f.default}
 
 
 def _level(state: TableState) -> int | None:
