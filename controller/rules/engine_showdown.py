@@ -267,7 +267,10 @@ class _Showdown(_HandState):
         # the largest total (its first holder) and the next largest, by one sort in C
         ordered = sorted(totals)
         top = totals.index(ordered[-1])
-        back = ordered[-1] - ordered[-2]
+        # A folded (killed) hand's chips stay in the pot, even the part nobody matched (an
+        # absent tournament player's big blind, killed, and everyone folds to the small blind:
+        # pots.return_uncalled)
+        back = ordered[-1] - ordered[-2] if not self.folded[top] else 0
         if back > 0:
             self.stacks[top] += back
         pot = sum(totals) - back + sum(self.antes)
