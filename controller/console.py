@@ -14,6 +14,8 @@ standard input; they are the same events the console keys produce (docs/events.m
     exposed UID [dealer|player]
     flashed UID [dealer|player]   a card partly exposed
     boxed UID            a card found face up in the deck
+    kept UID             the player looked at the card or mixed it in (stud: a premature
+                         final down card it must keep)
     attention [dealer|player|floor]   attention called to an error (the misdeal cut-off)
     game ID [STRUCTURE]  dealer's choice: the next hand's game (e.g. game omaha8 pot-limit)
     ruling stand|void [CODE] TEXT...  the floor's ruling (CODE: the finding it rules on)
@@ -45,6 +47,7 @@ from controller.events import (
     CardBoxed,
     CardExposed,
     CardFlashed,
+    CardKept,
     ChipRaceEnd,
     ChipRaceStart,
     DeckFault,
@@ -121,6 +124,10 @@ def _parse(line: str) -> Body:
         if cmd == "boxed":
             return CardBoxed(uid=args[0])
         return CardFlashed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
+    if cmd == "kept":
+        if len(args) != 1:
+            raise EventError("usage: kept UID")
+        return CardKept(uid=args[0])
     if cmd == "ruling":
         if len(args) < 2 or args[0] not in ("stand", "void"):
             raise EventError("usage: ruling stand|void [CODE] TEXT...")

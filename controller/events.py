@@ -275,6 +275,15 @@ class CardBoxed:
 
 
 @dataclass(frozen=True)
+class CardKept:
+    """The dealer's key: the player has looked at card ``uid`` or mixed it with the hole cards
+    (stud: a premature final down card the player must then keep, RR Section 8 r.14)."""
+
+    TYPE: ClassVar[str] = "card.kept"
+    uid: str
+
+
+@dataclass(frozen=True)
 class FloorRuling:
     """The floor's ruling: free ``text``, the finding ``code`` it rules on (optional), and the
     ``outcome``: ``stand`` (the hand goes on) or ``void`` (the hand is void, as a misdeal)."""
@@ -385,6 +394,7 @@ Body = (
     | CardExposed
     | CardFlashed
     | CardBoxed
+    | CardKept
     | FloorRuling
     | Undo
     | AttentionCalled
@@ -420,6 +430,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         CardExposed,
         CardFlashed,
         CardBoxed,
+        CardKept,
         FloorRuling,
         Undo,
         AttentionCalled,

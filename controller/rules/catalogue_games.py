@@ -158,6 +158,27 @@ GAME_ENTRIES: tuple[Entry, ...] = (
         "seat antennas; the betting feed (a fold with nothing to call)",
     ),
     Entry(
+        "STUD_PREMATURE_FINAL_DOWNCARD_KEPT",
+        "Stud: a premature final down card the player must keep",
+        "warning",
+        (
+            cite(STUD, "14", "If the prematurely dealt card is the final downcard and has been "
+                 "looked at or intermingled with the player's other holecards, the player must "
+                 "keep the card, and on sixth street betting may not bet or raise"),
+            cite("Section 8, Rules of Seven-Card Stud", "14", "on sixth street that player may "
+                 "not bet or raise but can only call during that betting round", file=WSOP),
+        ),
+        (
+            "Seat {seat} looked at {card}, its final down card dealt before the sixth-street "
+            "betting was over, or mixed it with its hole cards: it keeps the card as its "
+            "seventh card.",
+            "On the sixth-street betting seat {seat} may not bet or raise (it may check, call "
+            "or fold).",
+            "On seventh street deal the other players their cards; seat {seat} gets none.",
+        ),
+        "seat antennas (the premature card); the dealer's key card.kept; the betting feed",
+    ),
+    Entry(
         "STUD_PREMATURE_STREET",
         "Stud: a street dealt before the betting was complete",
         "error",

@@ -117,6 +117,10 @@ class GameHand:
     # stud: seats that folded with no wager to them; they keep receiving cards until a bet
     # kills their hands (RR Section 8 r.9)
     free_folds: tuple[int, ...] = ()
+    # stud: a premature final down card a player keeps (RR Section 8 r.14): seat -> its uid,
+    # given to the seat when seventh street comes; the seat may not bet or raise on sixth street
+    kept: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    capped: tuple[int, ...] = ()
     # why a dead seat is dead (the finding code), where it is not a fouled draw hand
     dead_after: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))

@@ -873,6 +873,43 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
     return replace(h, boxed=(*h.boxed, uid) if in_deal else h.boxed), out
 
 
+def kept(h: GameHand, uid: str, seq: int) -> tuple[GameHand, list[Finding]] | str:
+    """The dealer's key that a player looked at a card or mixed it with the hole cards. Stud,
+    the final down card dealt before the sixth-street betting was over: "the player must keep
+    the card, and on sixth street betting may not bet or raise" (roberts-rules-v11.txt,
+    Section 8, r.14; WSOP the same). Anywhere else the key changes nothing: a reason why."""
+    c = h.cards.get(uid) if h.deal is None else None
+    last = len(h.variant.streets) - 1
+    if (h.family != "stud" or c is None or uid not in h.premature or c.face_up
+            or not (c.zone or "").startswith("seat:") or h.eng.street != last - 1):
+        return ("The kept-card key is for a stud player's final down card dealt before the "
+                "sixth-street betting was over (RR Section 8 r.14).")
+    seat = int(str(c.zone)[5:])
+    if h.pos(seat) is None or seat in h.kept:
+        return f"Seat {seat} is not a hand that can keep a card now."
+    f = make_finding("STUD_PREMATURE_FINAL_DOWNCARD_KEPT", seq, seats=[seat],
+                     cards=[c.name])
+    premature = tuple(u for u in h.premature if u != uid)
+    # Only the kept card was dealt early (a premature burn aside): nothing more is eliminated.
+    cards_left = any(u in h.cards and h.cards[u].zone != "burn" for u in premature)
+    h = replace(h, premature=premature if cards_left else (),
+                premature_finding=h.premature_finding if cards_left else "",
+                expect=tuple(x for x in h.expect if x.uid != uid),
+                kept=_set(h.kept, seat, uid), capped=(*h.capped, seat))
+    return h, [f]
+
+
+def _give_kept(h: GameHand) -> GameHand:
+    """Seventh street has come: a kept final down card is that seat's seventh card."""
+    if not h.kept or h.eng.street != len(h.variant.streets) - 1 or h.eng.actor is not None:
+        return h
+    for seat, uid in h.kept.items():
+        c = h.cards.get(uid)
+        if c is not None and not c.fed:
+            h = _feed(h, c, seat)
+    return replace(h, kept=MappingProxyType({}), capped=())
+
+
 def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | None, seq: int
            ) -> tuple[GameHand, list[Finding]]:
     """A betting action, a forced post, or a draw request, from the dealer console: one set of
@@ -934,6 +971,11 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
         out.append(make_finding("OOT_ACTION", seq, seats=[seat], fill={
             "seat": seat, "action": kind, "to_act": h.seats[e.actor]}))
         return h, out
+    if seat in h.capped and (kind in ("bet", "raise") or (
+            kind == "allin" and e.stacks[p] > (e.checking_or_calling_amount() or 0))):
+        return _not_available(h, seat, f"Seat {seat} keeps its premature final down card: on "
+                              f"sixth street it may not bet or raise ({kind}; "
+                              "roberts-rules-v11.txt, Section 8, r.14).", seq, out)
     free = (kind == "fold" and h.family == "stud" and not e.can_post_bring_in()
             and not e.checking_or_calling_amount()
             # the last other hand left: nobody is left to bet, the fold ends the hand
@@ -964,7 +1006,7 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
     if h.free_folds and kind not in ("check", "fold") and max(h.eng.bets) > top_bet:
         h = _kill_free_folds(h)  # the bet kills the hands folded with no wager
     h = _sync_board(h)
-    return _pass_free_folds(_after_round(h, seq, out)), out
+    return _give_kept(_pass_free_folds(_after_round(h, seq, out))), out
 
 
 def _pass_free_folds(h: GameHand) -> GameHand:

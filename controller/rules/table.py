@@ -36,6 +36,7 @@ from controller.events import (
     CardBoxed,
     CardExposed,
     CardFlashed,
+    CardKept,
     ChipRaceEnd,
     ChipRaceStart,
     DeckAudit,
@@ -243,6 +244,8 @@ def _apply(state: TableState, event: Event) -> Step:
         return _shuffle(state)
     if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave, CardExposed, CardFlashed, CardBoxed)):
         return _card_event(state, body, seq)
+    if isinstance(body, CardKept):
+        return _card_kept(state, body, seq)
     if isinstance(body, FloorRuling):
         return _floor_ruling(state, body, seq)
     if isinstance(body, Action):
@@ -698,6 +701,18 @@ def _card_event(state: TableState, body: CardBody, seq: int) -> Step:
     h = _progress(replace(h, cards_seen=h.cards_seen + 1))
     h, out = _alerted(state.settings, h, out)
     return Step(_raise(replace(state, hand=h), out), tuple(out))
+
+
+def _card_kept(state: TableState, body: CardKept, seq: int) -> Step:
+    """The dealer's key that a player looked at a card or mixed it in (procedure.kept)."""
+    h = state.hand
+    if h is None or not h.in_play:
+        return _out_of_place(state, seq, "There is no hand in progress for the kept-card key.")
+    got = procedure.kept(h.game, body.uid, seq)
+    if isinstance(got, str):
+        return _out_of_place(state, seq, got)
+    g, out = got
+    return Step(_raise(replace(state, hand=replace(h, game=g)), out), tuple(out))
 
 
 def _window_kills(h: Hand) -> Hand:

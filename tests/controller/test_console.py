@@ -8,6 +8,7 @@ from controller.console import parse_command
 from controller.events import (
     Action,
     CardExposed,
+    CardKept,
     DeckFault,
     DrawQuery,
     EventError,
@@ -32,6 +33,7 @@ from controller.events import (
         ("fault cut_wrong_player 4", DeckFault(kind="cut_wrong_player", cutter=4)),
         ("drew 3", DrawQuery(seat=3)),
         ("drew 3 5", DrawQuery(seat=3, asked_by=5)),
+        ("kept 04A1", CardKept(uid="04A1")),
     ],
 )
 def test_commands(line, body):
@@ -43,6 +45,7 @@ def test_commands(line, body):
     [
         ("raise 3", "usage: raise SEAT AMOUNT"),
         ("raise x 3", "seat must be a whole number"),
+        ("kept", "usage: kept UID"),
         ("fold 11", "seat' must be 1..10"),
         ("dance", "unknown command"),
         ('{"type": "action", "seat": 1}', "needs field 'kind'"),
