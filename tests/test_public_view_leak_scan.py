@@ -25,7 +25,7 @@ from typing import Any
 
 import socketio
 
-from controller.events import HandStart
+from controller.events import CardExposed, HandStart
 from controller.sim.dealer import CardMove
 from controller.simulator import SimOptions, simulated_table
 
@@ -67,6 +67,10 @@ def _session(
                     face_up.append(set())
                 elif (isinstance(step, CardMove) and step.face_up and step.zone.startswith("seat:")
                       and face_up):
+                    face_up[-1].add(tags.get(step.uid, step.uid))
+                elif isinstance(step, CardExposed) and step.by == "dealer" and face_up:
+                    # the dealer's exposed key: the card lies face up for everyone now (a stud
+                    # down card turned up, the seventh-street card)
                     face_up[-1].add(tags.get(step.uid, step.uid))
             return steps
 
