@@ -24,16 +24,16 @@ def _wait_for(predicate, timeout=10.0):
     return False
 
 
-def test_run_reads_cards_and_console_and_journals_them(tmp_path, capsys):
+def _table_config(tmp_path, *, seats: int | None = None, readers: str = "",
+                  leds: str = "enabled = false", journal: str = "", extra: str = ""):
+    """A table.toml for ``feltguard run``: Ann and Bob at seats 1 and 2 with 200 each, the
+    deck file deck.json (As and Kd), the display on a free port, the journal in tmp_path."""
     deck = {"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"}
     (tmp_path / "deck.json").write_text(json.dumps(deck))
-    link = tmp_path / "pokershoe"
+    table = f"[table]\nseats = {seats}\n" if seats else ""
+    reader = f'[[readers]]\nurl = "{readers}"\n' if readers else ""
     config_file = tmp_path / "table.toml"
-    journal = tmp_path / "journal.sqlite"
-    config_file.write_text(f"""
-[table]
-seats = 6
-
+    config_file.write_text(f"""{table}
 [[players]]
 seat = 1
 name = "Ann"
@@ -44,21 +44,28 @@ seat = 2
 name = "Bob"
 stack = 200
 
-[[readers]]
-url = "{link}"
-
+{reader}
+{extra}
 [leds]
-pin_factory = "mock"
+{leds}
 
 [display]
 port = 0
 
 [journal]
-path = "{journal}"
+path = "{tmp_path / 'journal.sqlite'}"
+{journal}
 
 [deck]
 file = "{tmp_path / 'deck.json'}"
 """)
+    return config_file
+
+
+def test_run_reads_cards_and_console_and_journals_them(tmp_path, capsys):
+    link = tmp_path / "pokershoe"
+    journal = tmp_path / "journal.sqlite"
+    config_file = _table_config(tmp_path, seats=6, readers=str(link), leds='pin_factory = "mock"')
     config = load(config_file)
     halt = threading.Event()
     stdin = io.StringIO("hand 1\npost 1 1\npost 2 2\nraise x 4\n")
@@ -94,35 +101,10 @@ def test_a_restarted_run_resumes_the_journaled_table_and_sets_nothing_up_again(t
     """``feltguard run`` stopped mid-hand and started again on the same journal: nothing is set
     up again, the hand in play goes on from where it stopped (its cards are still on the felt),
     and a deck file that changed waits for a hand boundary."""
-    deck = {"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"}
-    (tmp_path / "deck.json").write_text(json.dumps(deck))
     journal = tmp_path / "journal.sqlite"
-    config_file = tmp_path / "table.toml"
-    config_file.write_text(f"""
-[[players]]
-seat = 1
-name = "Ann"
-stack = 200
-
-[[players]]
-seat = 2
-name = "Bob"
-stack = 200
-
-[leds]
-enabled = false
-
-[display]
-port = 0
-
-[journal]
-path = "{journal}"
-key_file = "{tmp_path / 'journal.key'}"
-anchor_file = "{tmp_path / 'anchors'}"
-
-[deck]
-file = "{tmp_path / 'deck.json'}"
-""")
+    keys = (f'key_file = "{tmp_path / "journal.key"}"\n'
+            f'anchor_file = "{tmp_path / "anchors"}"')
+    config_file = _table_config(tmp_path, journal=keys)
 
     def run(lines: str, n: int) -> None:
         """Run the table on these console lines until the journal holds ``n`` hand starts and
@@ -147,6 +129,7 @@ file = "{tmp_path / 'deck.json'}"
     run("hand 1\npost 1 1\npost 2 2\n", 3)
     first = [e.type for e in read_events(journal)]
     capsys.readouterr()
+    deck = json.loads((tmp_path / "deck.json").read_text())
     (tmp_path / "deck.json").write_text(json.dumps({**deck, "04A1B2C3D4E5F8": "Qh"}))
     run("call 1\n", 4)  # the hand goes on where it stopped
     out = capsys.readouterr().out
@@ -168,43 +151,10 @@ def test_a_card_that_stops_being_read_at_its_seat_is_a_dropped_card_in_the_journ
     lost zone.leave, and the rules core into PLAYER_DROPS_CARDS_ON_FLOOR."""
     from controller.journal import read_findings
 
-    deck = {"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"}
-    (tmp_path / "deck.json").write_text(json.dumps(deck))
     link = tmp_path / "pokershoe"
     journal = tmp_path / "journal.sqlite"
-    config_file = tmp_path / "table.toml"
-    config_file.write_text(f"""
-[table]
-seats = 2
-
-[[players]]
-seat = 1
-name = "Ann"
-stack = 200
-
-[[players]]
-seat = 2
-name = "Bob"
-stack = 200
-
-[[readers]]
-url = "{link}"
-
-[sensing]
-lost_after_ms = 500
-
-[leds]
-enabled = false
-
-[display]
-port = 0
-
-[journal]
-path = "{journal}"
-
-[deck]
-file = "{tmp_path / 'deck.json'}"
-""")
+    config_file = _table_config(tmp_path, seats=2, readers=str(link),
+                                extra="[sensing]\nlost_after_ms = 500\n")
     config = load(config_file)
     halt = threading.Event()
     stdin = io.StringIO("hand 1\npost 1 1\npost 2 2\n")
