@@ -852,9 +852,12 @@ def _button_seen_in_posts(state: TableState, h: Hand, body: Action, seq: int) ->
     no button sensor or named button says so. The hand is void and its posts are moot."""
     plan = h.plan
     g = h.game
-    if (plan is None or plan.button is None or plan.small_blind is None
-            or g.posts_due[0][0] != plan.small_blind or h.acts
-            or body.seat not in plan.dealt_in):
+    # The hand's first post (with a dead small blind, TDA #31 after a big blind busts, the big
+    # blind is the first due): no post has been made yet.
+    first = plan.small_blind if plan is not None and plan.small_blind is not None else (
+        plan.big_blind if plan is not None else None)
+    if (plan is None or plan.button is None or first is None or not g.posts_due
+            or g.posts_due[0][0] != first or h.acts or body.seat not in plan.dealt_in):
         return None
     says_small = body.blind == "small_blind" or (
         body.blind is None and body.amount == plan.small_blind_amount)
