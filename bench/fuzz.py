@@ -185,7 +185,7 @@ def holdem_stream(seed: int, hands: int) -> Base:
             for body in expand(step):
                 if isinstance(body, TableSetup) and seed % 2:
                     body = varied_setup(body, rng)
-                if isinstance(body, DeckRegister):
+                if isinstance(body, DeckRegister) and not body.idle:
                     body = DeckRegister(deck=body.deck, tags={**body.tags, JOKER_UID: "Xx"})
                 bodies.append(body)
     return Base(f"holdem seed {seed} seats {seats}", _numbered(bodies))

@@ -32,6 +32,8 @@ _EVERY_FAMILY = frozenset({
     "MISDEAL_LOCKOUT",  # RR Section 3 Misdeals r.1: past the cut-off the deal is played
     "HAND_WRONG_CARD_COUNT_DEAD",  # RR Section 3 Misdeals r.1, Dead Hands r.1(d)
     "DRAW_AFTER_HAND_END",  # the hand is over already
+    "CARDS_THROWN_INTO_ANOTHER_HAND",  # RR Section 3 Dead Hands r.3: the thrower's hand is dead
+    "UNPROTECTED_HAND_KILLED_OR_FOULED",  # RR Section 3 Irregularities r.2: no redress
 })
 FOLLOWED: dict[str, frozenset[str]] = {
     "board": _EVERY_FAMILY | {

@@ -59,7 +59,8 @@ class Table:
         if isinstance(step, TableSetup):
             self.setup = step
         elif isinstance(step, DeckRegister):
-            self.tags = dict(step.tags)
+            if not step.idle:  # an idle deck (a foreign card's) is not the deck in play
+                self.tags = dict(step.tags)
         elif isinstance(step, SeatTake):
             self.stacks[step.seat] = step.stack
         else:
@@ -535,6 +536,31 @@ def _check_new(kind: str, steps: list[SimStep], truth: list[Mistake], dealer: Si
         fold = max(j for j, a in _actions(steps) if j < i and a.seat == seat)
         assert steps[fold] == Action(seat=seat, kind="fold") and m.zone == f"seat:{seat}"
         assert steps[i + 1] == CardMove(m.uid, False, "muck", False, f"seat:{seat}")
+    elif kind == "foreign_card":
+        # the idle deck is made known, then its card comes off the shoe in the deal
+        ((i, idle),) = [(i, s) for i, s in enumerate(steps) if isinstance(s, DeckRegister)]
+        (uid, card), = idle.tags.items()
+        assert idle.idle and uid not in tags and card == t.cards[0]
+        assert any(isinstance(s, CardMove) and s.uid == uid and s.from_shoe
+                   for s in steps[i + 1:])
+    elif kind == "cards_thrown":
+        # before the first betting action: a card of one seat read in another, then the muck
+        seat, other = t.seats
+        first = next(j for j, a in _actions(steps) if a.kind != "post")
+        ((i, m),) = [(i, s) for i, s in _moves(steps) if s.from_zone == f"seat:{seat}"
+                     and s.zone == f"seat:{other}"]
+        assert i < first and tags[m.uid] == t.cards[0]
+        assert steps[i + 1] == CardMove(m.uid, False, "muck", False, f"seat:{other}")
+        # the thrower's hand is dead: its first action after that is a fold
+        own = [a for _, a in _actions(steps, first) if a.seat == seat]
+        assert not own or own[0] == Action(seat=seat, kind="fold")
+    elif kind == "hand_killed_unprotected":
+        # before the first betting action the dealer sweeps every card of a live seat
+        (seat,) = t.seats
+        first = next(j for j, a in _actions(steps) if a.kind != "post")
+        swept = [tags[s.uid] for i, s in _moves(steps) if i < first and s.zone == "muck"
+                 and s.from_zone == f"seat:{seat}"]
+        assert swept == list(t.cards)
     elif kind.endswith("_key"):
         keyed = [(i, s) for i, s in enumerate(steps) if isinstance(s, CardExposed)]
         ((i, key),) = keyed
@@ -586,12 +612,13 @@ def test_each_mistake_emits_its_sequence_and_truth(game: str, kind: str) -> None
             assert isinstance(steps[-2], HandEnd)
             assert steps[-1] == ShoeDraw(steps[-1].uid, True)  # type: ignore[union-attr]
             assert dealer.tags[steps[-1].uid] == truth[0].cards[0]  # type: ignore[union-attr]
-        elif kind in ("unknown_tag", "draw_first_card_exposed_key"):
+        elif kind in ("unknown_tag", "draw_first_card_exposed_key", "foreign_card"):
             _check_new(kind, steps, truth, dealer)
             assert isinstance(steps[-1], MisdealDeclared) and dealer.stacks == before
         else:
             assert isinstance(steps[-1], HandEnd)
-            if kind in ("boxed_card", "mucked_hand_retrieved") or kind.endswith("_key"):
+            if kind in ("boxed_card", "mucked_hand_retrieved", "cards_thrown",
+                        "hand_killed_unprotected") or kind.endswith("_key"):
                 _check_new(kind, steps, truth, dealer)
             elif game in STUD_GAMES:
                 _check_stud(kind, steps, truth, dealer, before)
