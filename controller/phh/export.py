@@ -47,12 +47,12 @@ expects every chip back (``replay.is_void``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.events import Action, Event, HandStart
+from controller.events import Action, Event, HandStart, ZoneLeave, ZoneRead
 from controller.guard import guarded_apply
 from controller.journal import iter_events
 from controller.phh.notation import (
@@ -210,6 +210,11 @@ def _betting_text(rec: _Record, before: Snapshot, after: Snapshot, body: Action)
     return f"{who} cc"
 
 
+# Findings after which a card gone from a seat is still that seat's card (``_cards``).
+_LEFT_ITS_SEAT = frozenset({"CARDS_THROWN_INTO_ANOTHER_HAND", "UNPROTECTED_HAND_KILLED_OR_FOULED",
+                            "PLAYER_DROPS_CARDS_ON_FLOOR"})
+
+
 class _Exporter:
     """Feeds the events to the rules core and learns each hand from the snapshots."""
 
@@ -218,6 +223,7 @@ class _Exporter:
         self.snap: Snapshot = snapshot(self.state)
         self.records: list[_Record] = []
         self.current: _Record | None = None
+        self.zones: dict[str, str | None] = {}  # card -> the zone it was last read in
 
     def feed(self, event: Event) -> None:
         before = self.snap
@@ -243,7 +249,12 @@ class _Exporter:
             street = _street(rec, h0["phase"])
             if street is not None or body.kind == "draw":  # (the draw after an all-in too)
                 self._action(rec, before, after, body, rec.street if street is None else street)
-        self._cards(rec, after)
+        if isinstance(body, (ZoneRead, ZoneLeave)):
+            card = self.state.deck.card_of(body.uid)
+            if card is not None:
+                self.zones[card] = body.zone if isinstance(body, ZoneRead) else None
+        # a card read leaving a zone is in the dealer's hand: where it lands decides
+        self._cards(rec, after, self.zones, transit=isinstance(body, ZoneLeave))
         self._kills(rec, before, after, body)
         phase = h1["phase"]
         live = [s for s in after["seats"] if s["in_hand"] and not s["folded"]]
@@ -314,7 +325,8 @@ class _Exporter:
                        carry_in=int(h.get("carry") or 0))
 
     @staticmethod
-    def _cards(rec: _Record, snap: Snapshot) -> None:
+    def _cards(rec: _Record, snap: Snapshot, zones: Mapping[str, str | None],
+               transit: bool = False) -> None:
         """New cards in a seat are pending until the next action writes them. A card gone from
         a seat that has not folded is its discard when the seat draws (``pN sd``) or when every
         hand holds its cards at a Pineapple discard; otherwise a remedy took it (an exposed card
@@ -324,6 +336,11 @@ class _Exporter:
         discard_game = any(st.discard for st in rec.game.streets)
         live = [s for s in snap["seats"]
                 if s["seat"] in rec.order and s["in_hand"] and not s["folded"]]
+        # A card that leaves its seat without a remedy is still that seat's card in the hand it
+        # was dealt: thrown into another hand or swept into the muck (the hand is dead and
+        # folds in turn), dropped off the table (the player must play it).
+        still_theirs = {f["seats"][0] for f in snap.get("findings") or []
+                        if f.get("code") in _LEFT_ITS_SEAT and f.get("seats")}
         for s in live:
             seat = s["seat"]
             hole = list(s["hole"])
@@ -332,16 +349,24 @@ class _Exporter:
             extra = rec.extra.get(seat, [])
             held = written + pending + extra
             gone = [c for c in held if c not in hole]
+            discard = bool(gone) and (seat in rec.drawing or (
+                discard_game and len(held) <= most
+                and all(len(_held(rec, o["seat"])) + rec.thrown.get(o["seat"], 0) >= most
+                        for o in live)))
+            if transit and not discard:
+                gone = []  # lifted: where the card lands decides (a remedy, a throw, a sweep)
             if gone:
-                discard = seat in rec.drawing or (
-                    discard_game and len(held) <= most
-                    and all(len(_held(rec, o["seat"])) + rec.thrown.get(o["seat"], 0) >= most
-                            for o in live))
                 if discard and discard_game and seat not in rec.drawing and \
                         any(c in pending for c in gone):
                     for other in rec.order:  # a Pineapple discard: the cards it came from first
                         _Exporter._deal(rec, other)
                 for c in gone:
+                    away = zones.get(c) or ""
+                    # (at a Pineapple a card into the muck is most often its discard)
+                    if not discard and c != JOKER and (
+                            seat in still_theirs or (away == "muck" and not discard_game)
+                            or (away.startswith("seat:") and away != f"seat:{seat}")):
+                        continue  # still the seat's card: thrown, swept, dropped (no remedy)
                     if c in rec.extra.get(seat, []):
                         rec.extra[seat].remove(c)
                     elif c in pending:
