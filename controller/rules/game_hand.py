@@ -121,6 +121,7 @@ class GameHand:
     # given to the seat when seventh street comes; the seat may not bet or raise on sixth street
     kept: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     capped: tuple[int, ...] = ()
+    thrown: tuple[str, ...] = ()  # tags thrown into another hand: nobody's discard
     # why a dead seat is dead (the finding code), where it is not a fouled draw hand
     dead_after: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     placeholders: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))

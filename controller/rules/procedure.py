@@ -461,6 +461,7 @@ def _thrown(h: GameHand, uid: str, card: str | None, to: int, seq: int, out: lis
         return h
     out.append(make_finding("CARDS_THROWN_INTO_ANOTHER_HAND", seq, seats=[owner, to],
                             cards=[card], fill={"from_seat": owner, "to_seat": to}))
+    h = replace(h, thrown=(*h.thrown, uid))
     return _kill_for(h, owner, "CARDS_THROWN_INTO_ANOTHER_HAND")
 
 

@@ -93,6 +93,7 @@ def _sync_discards(h: GameHand) -> GameHand:
         seat = h.seats[p]
         home = f"seat:{seat}"
         uid = next((u for u in d.sequence if u not in h.discarded and d.cards[u].zone == "muck"
+                    and u not in h.thrown  # a card thrown into another hand: no discard
                     and (d.cards[u].home == home or h.last_seat.get(u) == seat)), None)
         if uid is None:
             break
@@ -197,8 +198,12 @@ def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[Po
     if e.discarder is not None and not hand_over:
         return h, [], (), {}, f"seat {h.seats[e.discarder]} has not discarded (Pineapple)"
     size = len(h.variant.streets[0].hole) - sum(st.discard for st in h.variant.streets)
-    d, out = board.hand_end(h.deal, h.live, hand_over, size, seq)
+    # A hand already dead (its cards thrown into another hand, or swept into the muck) is not
+    # counted again: it is mucked at the showdown.
+    counted = tuple(s for s in h.live if s not in h.dead)
+    d, out = board.hand_end(h.deal, counted, hand_over, size, seq)
     dead = {s for f in out if f.code == "HAND_WRONG_CARD_COUNT_DEAD" for s in f.seats}
+    dead |= {s for s in h.dead if s in h.live}
     h = replace(h, deal=d)
     if not (e.betting_over or e.is_over):
         return h, out, (), {}, f"the {_board_street(e.street)} betting is not complete"
