@@ -143,23 +143,21 @@ class TableDaemon:
         read that makes no valid event (a uid no event may carry) is counted and dropped: the
         reader thread must go on."""
         with self._cond:
-            for body in self.sensing.on_read(read):
-                try:
-                    self.submit(body)
-                except EventError as exc:
-                    self.rejected_reads += 1
-                    log.warning("read dropped: %s", exc)
+            self._submit_sensed(self.sensing.on_read(read), "read")
 
     def tick(self, now: float) -> None:
         """Periodic call (``now``: the readers' monotonic clock) so sensing can notice silence:
         a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event."""
         with self._cond:
-            for body in self.sensing.tick(now):
-                try:
-                    self.submit(body)
-                except EventError as exc:
-                    self.rejected_reads += 1
-                    log.warning("lost-tag event dropped: %s", exc)
+            self._submit_sensed(self.sensing.tick(now), "lost-tag event")
+
+    def _submit_sensed(self, bodies: Iterable[Body], what: str) -> None:
+        for body in bodies:
+            try:
+                self.submit(body)
+            except EventError as exc:
+                self.rejected_reads += 1
+                log.warning("%s dropped: %s", what, exc)
 
     def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` holds after some event, or the timeout passes."""
