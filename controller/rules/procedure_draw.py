@@ -161,14 +161,9 @@ def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Findin
         out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
                                 fill={"detail": detail}, message=detail))
         return h
-    limit = h.variant.max_draw
-    missing = h.placeholders.get(seat, 0)
-    if asked > limit:
-        detail = f"Seat {seat} asked for {asked} cards; at most {limit} may be drawn."
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat],
-                                fill={"detail": detail}, message=detail))
+    if _too_many(h, seat, asked, seq, out):
         return h
-    total = asked + missing
+    total = asked + h.placeholders.get(seat, 0)
     left = len(h.variant.deck_cards) - h.draws
     burn = 1 if h.burned != e.street and total else 0
     if total + burn > left and not h.relaxed:
@@ -179,12 +174,28 @@ def _draw_request(h: GameHand, seat: int, asked: int, seq: int, out: list[Findin
     h = replace(h, turn=DrawTurn(seat, total, at=h.draws), last_asker=seat,
                 drawn=_set(h.drawn, seat, (*h.drawn.get(seat, ()), asked)),
                 asked_on=_set(h.asked_on, seat, e.street))
-    if total == 5 and limit == 5 and h.rules.draw_max_consecutive == 4:
-        # RR Section 11 r.10: the fifth card comes after everyone else has drawn
+    if _fifth_later(h, total):
         h = replace(h, deferred=_set(h.deferred, seat, 1), deferred_five=seat)
     if total == 0:
         h = _feed_discard(h)
     return h
+
+
+def _too_many(h: GameHand, seat: int, asked: int, seq: int, out: list[Finding]) -> bool:
+    """A request for more cards than the game lets a player draw: not taken."""
+    limit = h.variant.max_draw
+    if asked <= limit:
+        return False
+    detail = f"Seat {seat} asked for {asked} cards; at most {limit} may be drawn."
+    out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[seat], fill={"detail": detail},
+                            message=detail))
+    return True
+
+
+def _fifth_later(h: GameHand, total: int) -> bool:
+    """RR Section 11 r.10 (the house setting ``draw_max_consecutive``): a player drawing five
+    gets the fifth card after everyone else has drawn."""
+    return total == 5 and h.variant.max_draw == 5 and h.rules.draw_max_consecutive == 4
 
 
 def _change_request(h: GameHand, t: DrawTurn, asked: int, seq: int, out: list[Finding]
@@ -198,11 +209,7 @@ def _change_request(h: GameHand, t: DrawTurn, asked: int, seq: int, out: list[Fi
     if h.draws > t.at or t.given:
         return _refuse_change(h, t.seat, asked, "a card has been dealt off the deck in "
                               "response to the request", seq, out)
-    if asked > h.variant.max_draw:
-        detail = (f"Seat {t.seat} asked for {asked} cards; at most {h.variant.max_draw} may be "
-                  "drawn.")
-        out.append(make_finding("ACTION_NOT_AVAILABLE", seq, seats=[t.seat],
-                                fill={"detail": detail}, message=detail))
+    if _too_many(h, t.seat, asked, seq, out):
         return h
     p = h.pos(t.seat)
     if t.fed and p is not None:
@@ -217,7 +224,7 @@ def _change_request(h: GameHand, t: DrawTurn, asked: int, seq: int, out: list[Fi
         "old": old, "new": asked, "ruling": (
             f"No card has been dealt in response and no player has acted on it: the change is "
             f"allowed. Seat {t.seat} draws {asked}.")}))
-    five = total == 5 and h.variant.max_draw == 5 and h.rules.draw_max_consecutive == 4
+    five = _fifth_later(h, total)
     h = replace(h, turn=DrawTurn(t.seat, total, discards=t.discards, at=t.at),
                 drawn=_set(h.drawn, t.seat, (*h.drawn[t.seat][:-1], asked)),
                 deferred=_set(h.deferred, t.seat, 1 if five else None),

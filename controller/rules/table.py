@@ -64,7 +64,7 @@ from controller.events import (
     ZoneRead,
 )
 from controller.rules import deck_keys, lost_cards, mixed, procedure, seating
-from controller.rules.cards import DeckRegistry
+from controller.rules.cards import FULL_DECK, DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
@@ -977,19 +977,18 @@ def _audit(state: TableState, body: DeckAudit, seq: int) -> Step:
     gone = [u for u in reg.tags if u not in read and u not in felt]
     out: list[Finding] = []
     if gone:
-        cards = sorted({reg.tags[u] for u in gone}, key=_deck_order)
+        cards = sorted({reg.tags[u] for u in gone}, key=_in_deck_order)
         out.append(make_finding("MISSING_CARDS_FROM_DECK", seq, cards=cards, fill={
             "count": len(gone), "size": len(reg), "deck": reg.deck or "none"}))
     strangers = [u for u in dict.fromkeys(body.uids) if u not in reg.tags]
     if strangers:
-        known = [reg.others[u] for u in strangers if u in reg.others]
-        names = [f"{c} of deck {d} (tag {u})" for u, (d, c) in
-                 ((u, reg.others[u]) for u in strangers if u in reg.others)]
+        known = [(u, *reg.others[u]) for u in strangers if u in reg.others]
+        names = [f"{c} of deck {d} (tag {u})" for u, d, c in known]
         names += [f"tag {u} of no registered deck" for u in strangers if u not in reg.others]
         void = (h is not None and state.settings.foreign_card == "wsop"
                 and not _substantial(state.settings, h, "wsop"))
         f = make_finding(
-            "FOREIGN_BACK_CARD_IN_STUB", seq, cards=[c for _, c in known],
+            "FOREIGN_BACK_CARD_IN_STUB", seq, cards=[c for _, _, c in known],
             setting="wsop" if state.settings.foreign_card == "wsop" else "",
             fill={"foreign": "; ".join(names),
                   "stands": ("No substantial action has taken place: all action is void, every "
@@ -1003,8 +1002,9 @@ def _audit(state: TableState, body: DeckAudit, seq: int) -> Step:
     return Step(_raise(state, out), tuple(out))
 
 
-def _deck_order(card: str) -> tuple[int, int]:
-    return ("cdhsx".find(card[1:2].lower()), "23456789TJQKAX".find(card[:1]))
+def _in_deck_order(card: str) -> int:
+    """New-deck order (cards.FULL_DECK), the joker last."""
+    return FULL_DECK.index(card) if card in FULL_DECK else len(FULL_DECK)
 
 
 # --- the end of a hand ----------------------------------------------------------------------------
