@@ -1059,6 +1059,15 @@ def hand_end(deal: Deal, live: Sequence[int], hand_over: bool, size: int, seq: i
 # --- what comes next -----------------------------------------------------------------------------
 
 
+def remedy_due(deal: Deal) -> tuple[tuple[str, str], ...]:
+    """The moves of the remedy being followed that are still due, in order, each as (the
+    finding it remedies, "CODE (seq N)"; what to do): the first is the move expected now."""
+    rem = _following(deal)
+    if rem is None:
+        return ()
+    return tuple((rem.after, s.says()) for s in rem.steps)
+
+
 def expectation(deal: Deal, b: BettingView) -> str:
     """A short sentence of what the monitor expects next."""
     if deal.void:

@@ -316,6 +316,18 @@ def first_command(before: GameHand, after: GameHand) -> Cmd | None:
     return after.log[len(before.log)] if len(after.log) > len(before.log) else None
 
 
+def remedy_due(h: GameHand) -> tuple[tuple[str, str], ...]:
+    """The remedy moves the monitor waits for, in order, each as (the finding it remedies,
+    "CODE (seq N)"; what to do): the first is the move expected now (``expectation`` words it).
+    Board games follow one remedy at a time (``board.remedy_due``); stud and draw queue the
+    moves of several findings, each step naming its finding."""
+    if h.deal is not None:
+        return board.remedy_due(h.deal)
+    if h.void or h.off:
+        return ()
+    return tuple((x.after, x.says()) for x in h.expect)
+
+
 def expectation(h: GameHand) -> str:
     """A short sentence of what the monitor expects next (the dealer's screen)."""
     if h.deal is not None:

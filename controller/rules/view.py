@@ -10,6 +10,7 @@ from dataclasses import fields
 from typing import Any
 
 from controller.rules import procedure, seating
+from controller.rules.findings import Finding
 from controller.rules.pots import build_pots
 from controller.rules.table import Hand, TableState
 from controller.rules.variants import ROTATIONS, family, first_game, structure_name
@@ -49,7 +50,8 @@ def _hand(state: TableState) -> dict[str, Any]:
             "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
             "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
-            "carry": state.carry,
+            "carry": state.carry, "to_call": 0, "max_raise_to": 0, "all_in_to": 0,
+            "remedy_now": None,
         }
     g = h.game
     e = g.eng
@@ -82,7 +84,36 @@ def _hand(state: TableState) -> dict[str, Any]:
         "stakes": _stakes(g),
         "house": _house(g),
         "carry": state.carry,
+        **_wagers(g, to_act),
+        "remedy_now": _remedy_now(g) if in_play else None,
     }
+
+
+def _wagers(g: procedure.GameHand, to_act: int | None) -> dict[str, int]:
+    """What the seat to act may put in, from the engine that judges the bet (so the console
+    never computes a limit itself): the call, the largest complete/bet/raise-to (pot-limit: the
+    pot after the call, RR Section 14 Pot-Limit; no-limit: all in; limit: the fixed size), and
+    all in as a raise-to total (its bet on the street plus its stack)."""
+    e = g.eng
+    i = g.pos(to_act) if to_act is not None else None
+    if i is None:
+        return {"to_call": 0, "max_raise_to": 0, "all_in_to": 0}
+    return {"to_call": e.checking_or_calling_amount() or 0,
+            "max_raise_to": e.max_completion_betting_or_raising_to() or 0,
+            "all_in_to": e.stacks[i] + e.bets[i]}
+
+
+def _remedy_now(g: procedure.GameHand) -> dict[str, Any] | None:
+    """The remedy move the monitor expects now, and whose finding it is (``after``)."""
+    due = procedure.remedy_due(g)
+    return {"after": due[0][0], "move": due[0][1]} if due else None
+
+
+def _finding(f: Finding, due: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """A finding, with the moves of its remedy the monitor still waits for (``remedy_due``,
+    in order; the first of the whole queue is ``hand.remedy_now``)."""
+    after = f"{f.code} (seq {f.seq})"
+    return {**f.to_json(), "remedy_due": [move for who, move in due if who == after]}
 
 
 def _draw_answer(h: Hand) -> dict[str, int] | None:
@@ -156,6 +187,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
     h = state.hand
     variant = h.game.variant if h is not None else first_game(s.game, s.structure)
     seats = [_seat(state, h, seat) for seat in sorted(state.seats)]
+    due = procedure.remedy_due(h.game) if h is not None and h.in_play else ()
     rot = ROTATIONS.get(s.game)
     return {
         "last_seq": state.last_seq,
@@ -170,6 +202,6 @@ def snapshot(state: TableState) -> dict[str, Any]:
                   "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
         "hand": _hand(state),
         "seats": seats,
-        "findings": [f.to_json() for f in state.findings],
+        "findings": [_finding(f, due) for f in state.findings],
         "results": [a.to_json() for a in state.results],
     }
