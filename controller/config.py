@@ -52,6 +52,8 @@ host = "0.0.0.0"
 port = 5000
 dealer_token = ""          # "" = a random token, written to a 0600 file beside the journal
                            # (its path is printed, never the token: docs/display.md)
+floor_token = ""           # the floor's rulings on the touch console; "" = random, in a 0600
+                           # file floor-token beside the journal (docs/security.md)
 
 [journal]
 path = "feltguard-journal.sqlite"
@@ -125,6 +127,7 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 5000
     dealer_token: str = ""
+    floor_token: str = ""
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
@@ -147,7 +150,7 @@ _SECTIONS = {
     "antennas": None,
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
-    "display": {"host", "port", "dealer_token"},
+    "display": {"host", "port", "dealer_token", "floor_token"},
     "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
 }
@@ -297,6 +300,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         kw["port"] = port
     if "dealer_token" in display:  # "": a random token
         kw["dealer_token"] = _typed(display, "dealer_token", str, "display", empty=True)
+    if "floor_token" in display:  # "": a random token
+        kw["floor_token"] = _typed(display, "floor_token", str, "display", empty=True)
 
     journal = raw.get("journal", {})
     if "path" in journal:

@@ -114,8 +114,11 @@ def _tick(daemon: TableDaemon, halt: threading.Event) -> None:
 
 
 def run_table(
-    config: Config, stdin: TextIO = sys.stdin, halt: threading.Event | None = None
+    config: Config, stdin: TextIO = sys.stdin, halt: threading.Event | None = None,
+    on_choose: Callable[[str | None], None] | None = None,
 ) -> int:
+    """The table until end of input, SIGTERM or ``halt``. ``on_choose`` hears the card the
+    dealer chooses on the touch console (the hardware exposed/boxed keys act on it)."""
     from drivers.card_reader import CardReader
 
     try:
@@ -159,7 +162,15 @@ def run_table(
             # beside the journal (the StateDirectory under systemd)
             path = Path(config.journal_path).resolve().with_name("dealer-token")
             where = f"the token in {write_token_file(token, path)} (mode 0600)"
-        app, sio, publisher = create_app(dealer_token=token)
+        from controller.console_submit import console_submit
+
+        # the touch console (/dealer/console): a ruling needs the floor's token, kept like the
+        # dealer's (display.floor_token, or a random one in a 0600 file beside the journal)
+        floor = config.floor_token or secrets.token_urlsafe(12)
+        if not config.floor_token:
+            write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
+        app, sio, publisher = create_app(dealer_token=token, floor_token=floor,
+                                         submit=console_submit(daemon), on_choose=on_choose)
         daemon.outputs.append(publisher.publish)
         server = run_server(app, sio, config.host, config.port)
         print(f"live view http://{config.host}:{server.port}/   dealer view /dealer "

@@ -28,7 +28,9 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 __all__ = [
+    "DEALER_IDENTITY",
     "DEFAULT_SESSION_LIFETIME",
+    "FLOOR_IDENTITY",
     "TOKEN_FILE_NAME",
     "Authenticator",
     "Identity",
@@ -58,10 +60,13 @@ class Identity:
 Authenticator = Callable[[Mapping[str, Any]], Identity | None]
 
 DEALER_IDENTITY = Identity(name="dealer", role="dealer")
+# The floor person: rulings (``floor.ruling``) need this role on top of a dealer's session.
+FLOOR_IDENTITY = Identity(name="floor", role="floor")
 
 
-def token_authenticator(token: str) -> Authenticator:
-    """An Authenticator admitting whoever gives `token` as the `token` field, as the dealer.
+def token_authenticator(token: str, identity: Identity = DEALER_IDENTITY) -> Authenticator:
+    """An Authenticator admitting whoever gives `token` as the `token` field, as `identity`
+    (the dealer; the floor's token admits the floor).
 
     Raises ValueError for an empty token: it would look configured and accept an empty field.
     """
@@ -76,7 +81,7 @@ def token_authenticator(token: str) -> Authenticator:
         # Bytes, because compare_digest refuses non-ASCII str; surrogatepass, because a JSON
         # auth dict may carry a lone surrogate, which plain UTF-8 refuses to encode.
         if hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected):
-            return DEALER_IDENTITY
+            return identity
         return None
 
     return authenticate

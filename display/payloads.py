@@ -276,6 +276,26 @@ def _citation(value: Any) -> Payload:
     return out
 
 
+def _posts(value: Any) -> list[Payload]:
+    """The hand plan's forced posts (``hand.posts``): the console pre-fills the next one due."""
+    return [{"seat": _int(p.get("seat")), "kind": _str(p.get("kind")),
+             "amount": _count(p.get("amount")), "live": _bool(p.get("live"))}
+            for p in _objs(value) if _int(p.get("seat")) is not None]
+
+
+def _post_due(value: Any) -> Payload | None:
+    post = _obj(value)
+    seat = _int(post.get("seat"))
+    return None if seat is None else {"seat": seat, "kind": _str(post.get("kind")),
+                                      "amount": _count(post.get("amount"))}
+
+
+def _remedy_now(value: Any) -> Payload | None:
+    now = _obj(value)
+    after, move = _str(now.get("after")), _str(now.get("move"))
+    return {"after": after, "move": move} if move else None
+
+
 def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
     hole cards (`hole`; in stud also `down` and `up` apart), `hand.expect`, the board of every
@@ -308,6 +328,7 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
             "cards": _strs(f.get("cards")),
             "rule": _citation(f.get("rule")),
             "remedy": _strs(f.get("remedy")),
+            "remedy_due": _strs(f.get("remedy_due")),
         }
         for f in _objs(snap.get("findings"))
     ]
@@ -323,6 +344,14 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
             "expect": _str(hand.get("expect")),
             "showdown": _ints(hand.get("showdown")),
             "cards_seen": _count(hand.get("cards_seen")),
+            # the touch console's controls: the engine's amounts, never computed by the page
+            "can_raise": _bool(hand.get("can_raise")),
+            "to_call": _count(hand.get("to_call")),
+            "max_raise_to": _count(hand.get("max_raise_to")),
+            "all_in_to": _count(hand.get("all_in_to")),
+            "posts": _posts(hand.get("posts")),
+            "remedy_now": _remedy_now(hand.get("remedy_now")),
+            "post_due": _post_due(hand.get("post_due")),
         },
         "seats": seats,
         "findings": findings,

@@ -1,7 +1,9 @@
 """The live table view: a Flask-SocketIO server with one namespace per role, and the dealer's login.
 
 - `/table` (public, no auth): the broadcast / table screen; gets `payloads.table_payload`.
-- `/dealer` (login when configured): the dealer's screen; gets `payloads.dealer_payload`.
+- `/dealer` (login when configured): the dealer's screen; gets `payloads.dealer_payload`. The
+  dealer's touch console (`/dealer/console`) joins it too and sends its taps back as `input`
+  events (display/console_inputs.py: only a dealer socket may, a ruling needs the floor's token).
 
 Namespaces, not rooms, separate the roles: a connect handler guards each namespace's door, and an
 emit that forgot its `namespace=` goes to `/`, which no page joins, instead of to the public
@@ -41,13 +43,17 @@ from socketio.packet import Packet
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from display.access import (
+    DEALER_IDENTITY,
     DEFAULT_SESSION_LIFETIME,
+    FLOOR_IDENTITY,
     Authenticator,
+    Identity,
     Login,
     LoginLimiter,
     Logins,
     token_authenticator,
 )
+from display.console_inputs import ChooseHook, ConsoleInputs, Submit
 from display.payloads import Payload, dealer_payload, table_payload
 
 __all__ = [
@@ -64,6 +70,9 @@ log = logging.getLogger(__name__)
 
 TABLE = "/table"
 DEALER = "/dealer"
+CONSOLE = "/dealer/console"
+# Where a login may send the browser back to: the page that showed the form.
+_AFTER_LOGIN = (DEALER, CONSOLE)
 EVENT = "state"
 SESSION_COOKIE = "feltguard_session"
 
@@ -214,6 +223,9 @@ def create_app(
     authenticate: Authenticator | None = None,
     session_lifetime: timedelta = DEFAULT_SESSION_LIFETIME,
     login_limiter: LoginLimiter | None = None,
+    submit: Submit | None = None,
+    floor_token: str | None = None,
+    on_choose: ChooseHook | None = None,
 ) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
@@ -227,6 +239,10 @@ def create_app(
     lasts `session_lifetime` (default 12 hours) from the login; `login_limiter` (default: 5
     failures a minute per client address) guards both the form and Socket.IO auth. The signing
     key is random per call, so a restart logs every screen out.
+
+    The touch console's inputs go to `submit` (the daemon's one submit path; None: the server
+    refuses inputs), rulings only with `floor_token` given in the same message, and the card the
+    dealer chooses to `on_choose` (display/console_inputs.py).
     """
     if authenticate is None and dealer_token is not None:
         authenticate = token_authenticator(dealer_token)
@@ -249,6 +265,11 @@ def create_app(
     )
     publisher = Publisher(socketio)
     dealer_sockets = _DealerSockets(socketio)
+    inputs = ConsoleInputs(
+        submit, floor=token_authenticator(floor_token, FLOOR_IDENTITY) if floor_token else None,
+        limiter=limiter, on_choose=on_choose)
+    # Who each admitted /dealer socket is: inputs are judged by role, never by the page's word.
+    identities: dict[str, Identity] = {}
 
     def current_login() -> Login | None:
         return logins.check(request.cookies.get(SESSION_COOKIE))
@@ -260,10 +281,12 @@ def create_app(
     @socketio.on("connect", namespace=DEALER)
     def dealer_connect(auth: Any = None) -> None:
         sid: str = request.sid  # type: ignore[attr-defined]
+        identity: Identity | None = DEALER_IDENTITY  # an open /dealer (development only)
         if authenticate is not None:
             login = current_login()
             if login is not None:
                 dealer_sockets.admit(sid, login, logins.remaining(login))
+                identity = login.identity
             elif auth is None:
                 log.warning("refused a /dealer client without a login")
                 raise ConnectionRefusedError("unauthorized")
@@ -271,15 +294,37 @@ def create_app(
                 log.warning("refused a /dealer client from %s: too many failed logins",
                             _client(request))
                 raise ConnectionRefusedError("unauthorized")
-            elif authenticate(auth if isinstance(auth, Mapping) else {}) is None:
-                limiter.failed(_client(request))
-                log.warning("refused a /dealer client from %s: wrong credentials", _client(request))
-                raise ConnectionRefusedError("unauthorized")
+            else:
+                identity = authenticate(auth if isinstance(auth, Mapping) else {})
+                if identity is None:
+                    limiter.failed(_client(request))
+                    log.warning("refused a /dealer client from %s: wrong credentials",
+                                _client(request))
+                    raise ConnectionRefusedError("unauthorized")
+        if identity is not None:
+            identities[sid] = identity
         publisher.send_latest(DEALER, sid)
 
     @socketio.on("disconnect", namespace=DEALER)
     def dealer_disconnect(*_reason: Any) -> None:
         dealer_sockets.forget(request.sid)  # type: ignore[attr-defined]
+        identities.pop(request.sid, None)  # type: ignore[attr-defined]
+
+    @socketio.on("input", namespace=DEALER)
+    def dealer_input(data: Any = None) -> dict[str, Any]:
+        # the returned dict is the Socket.IO acknowledgement the page shows
+        sid: str = request.sid  # type: ignore[attr-defined]
+        return inputs.input(identities.get(sid), data, _client(request))
+
+    @socketio.on("choose", namespace=DEALER)
+    def dealer_choose(data: Any = None) -> dict[str, Any]:
+        return inputs.choose(identities.get(request.sid), data)  # type: ignore[attr-defined]
+
+    @socketio.on("input", namespace=TABLE)
+    def table_input(data: Any = None) -> dict[str, Any]:
+        # said out loud: the public namespace sends nothing to the table
+        log.warning("refused an input on the public namespace from %s", _client(request))
+        return {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
 
     @app.get("/")
     def table_page() -> Response:
@@ -295,6 +340,14 @@ def create_app(
             return _login_form()
         return app.send_static_file("dealer.html")
 
+    @app.get(CONSOLE)
+    def console_page() -> ResponseReturnValue:
+        if request.query_string:
+            return redirect(CONSOLE, code=303)
+        if authenticate is not None and current_login() is None:
+            return _login_form(after=CONSOLE)
+        return app.send_static_file("console.html")
+
     @app.post("/dealer/login")
     def dealer_login() -> ResponseReturnValue:
         client = _client(request)
@@ -308,12 +361,12 @@ def create_app(
         if identity is None:
             limiter.failed(client)
             log.warning("refused a dealer login from %s: wrong credentials", client)
-            return _login_form("Wrong token.", 401)
+            return _login_form("Wrong token.", 401, after=_after_login(request))
         limiter.succeeded(client)
         logins.close(request.cookies.get(SESSION_COOKIE))  # a new login replaces the old one
         _, cookie = logins.open(identity)
         log.info("%s logged in from %s", identity.role, client)
-        response = redirect(DEALER, code=303)
+        response = redirect(_after_login(request), code=303)
         response.set_cookie(
             SESSION_COOKIE, cookie, max_age=logins.max_age, path="/", secure=request.is_secure,
             httponly=True, samesite="Strict",
@@ -349,13 +402,22 @@ def create_app(
         return response
 
     app.extensions["feltguard.publisher"] = publisher
+    app.extensions["feltguard.console"] = inputs
     app.extensions["feltguard.logins"] = logins
     app.extensions["feltguard.login_limiter"] = limiter
     return app, socketio, publisher
 
 
-def _login_form(error: str | None = None, status: int = 200) -> ResponseReturnValue:
-    return render_template("login.html", error=error), status
+def _after_login(req: Request) -> str:
+    """The page the login form came from, if it is one of ours (never an address the form
+    names freely: that would be an open redirect)."""
+    after = req.form.get("next", DEALER)
+    return after if after in _AFTER_LOGIN else DEALER
+
+
+def _login_form(error: str | None = None, status: int = 200, after: str = DEALER
+                ) -> ResponseReturnValue:
+    return render_template("login.html", error=error, after=after), status
 
 
 def _too_many(wait: float) -> ResponseReturnValue:

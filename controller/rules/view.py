@@ -51,7 +51,7 @@ def _hand(state: TableState) -> dict[str, Any]:
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
             "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
             "carry": state.carry, "to_call": 0, "max_raise_to": 0, "all_in_to": 0,
-            "remedy_now": None,
+            "remedy_now": None, "post_due": None,
         }
     g = h.game
     e = g.eng
@@ -86,6 +86,7 @@ def _hand(state: TableState) -> dict[str, Any]:
         "carry": state.carry,
         **_wagers(g, to_act),
         "remedy_now": _remedy_now(g) if in_play else None,
+        "post_due": _post_due(g) if in_play else None,
     }
 
 
@@ -101,6 +102,15 @@ def _wagers(g: procedure.GameHand, to_act: int | None) -> dict[str, int]:
     return {"to_call": e.checking_or_calling_amount() or 0,
             "max_raise_to": e.max_completion_betting_or_raising_to() or 0,
             "all_in_to": e.stacks[i] + e.bets[i]}
+
+
+def _post_due(g: procedure.GameHand) -> dict[str, Any] | None:
+    """The next forced post the engine waits for (the console's one-tap post), as posted: a
+    short stack posts what it has."""
+    if not g.posts_due:
+        return None
+    seat, kind, amount = g.posts_due[0]
+    return {"seat": seat, "kind": kind, "amount": amount}
 
 
 def _remedy_now(g: procedure.GameHand) -> dict[str, Any] | None:

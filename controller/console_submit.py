@@ -1,0 +1,37 @@
+"""The touch console's inputs into the daemon: one event body as JSON in, the daemon's answer out.
+
+The display server (display/console_inputs.py) decides who may send what; this is the shell's
+side, the one submit path: the body is parsed and validated exactly as the journal will read it
+back (``controller.events.parse_event``), then ``TableDaemon.submit`` journals it first and
+applies it. A body the vocabulary refuses is never journaled, and its EventError's one line is
+the answer the page shows; the findings the event raised come back with it (an action out of
+turn is journaled and refused by the rules core as OOT_ACTION, which says so).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from controller.daemon import TableDaemon
+from controller.events import EventError, parse_event
+
+__all__ = ["console_submit"]
+
+
+def console_submit(daemon: TableDaemon) -> Callable[[str], tuple[bool, str, list[dict[str, Any]]]]:
+    """``submit(body_json) -> (ok, reason, findings)`` for ``display.server.create_app``."""
+
+    def submit(body_json: str) -> tuple[bool, str, list[dict[str, Any]]]:
+        try:
+            obj = json.loads(body_json)
+            if isinstance(obj, dict) and ("seq" in obj or "ts" in obj):
+                raise EventError("the daemon numbers and stamps events; send no seq or ts")
+            step = daemon.submit(parse_event(obj).body)
+        except ValueError as exc:  # EventError, and JSON that does not decode
+            return False, str(exc).splitlines()[0] if str(exc) else "refused", []
+        return True, "", [{"code": f.code, "severity": f.severity, "title": f.title,
+                           "message": f.message} for f in step.findings]
+
+    return submit
