@@ -79,12 +79,14 @@ class ConsoleInputs:
         return self._chosen
 
     def choose(self, identity: Identity | None, data: Any) -> dict[str, Any]:
-        """A card chosen on the page (``{"card": "As"}``; ``{"card": null}`` clears it)."""
+        """A card chosen on the page (``{"card": "As"}``; ``"last"``: the last card drawn;
+        ``{"card": null}`` clears it)."""
         if identity is None or identity.role != "dealer":
             return _refused("only the dealer's console may choose a card")
         card = data.get("card") if isinstance(data, Mapping) else None
-        if card is not None and not _card_name(card):
-            return _refused("card: a card name such as As, or null")
+        if card is not None and card != "last" and not _card_name(card):
+            return _refused("card: a card name such as As, \"last\" (the last card drawn), "
+                            "or null")
         with self._lock:
             self._chosen = card
         if self._on_choose is not None:
