@@ -352,6 +352,7 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
             "posts": _posts(hand.get("posts")),
             "remedy_now": _remedy_now(hand.get("remedy_now")),
             "post_due": _post_due(hand.get("post_due")),
+            "to_draw": _int(hand.get("to_draw")),
         },
         "seats": seats,
         "findings": findings,

@@ -51,7 +51,7 @@ def _hand(state: TableState) -> dict[str, Any]:
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
             "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
             "carry": state.carry, "to_call": 0, "max_raise_to": 0, "all_in_to": 0,
-            "remedy_now": None, "post_due": None,
+            "remedy_now": None, "post_due": None, "to_draw": None,
         }
     g = h.game
     e = g.eng
@@ -86,7 +86,9 @@ def _hand(state: TableState) -> dict[str, Any]:
         "carry": state.carry,
         **_wagers(g, to_act),
         "remedy_now": _remedy_now(g) if in_play else None,
-        "post_due": _post_due(g) if in_play else None,
+        "post_due": _post_due(g, to_act) if in_play else None,
+        # draw games (and Pineapple's discard): the seat whose request is due, in turn
+        "to_draw": g.seats[e.discarder] if in_play and e.discarder is not None else None,
     }
 
 
@@ -104,13 +106,16 @@ def _wagers(g: procedure.GameHand, to_act: int | None) -> dict[str, int]:
             "all_in_to": e.stacks[i] + e.bets[i]}
 
 
-def _post_due(g: procedure.GameHand) -> dict[str, Any] | None:
+def _post_due(g: procedure.GameHand, to_act: int | None) -> dict[str, Any] | None:
     """The next forced post the engine waits for (the console's one-tap post), as posted: a
-    short stack posts what it has."""
-    if not g.posts_due:
-        return None
-    seat, kind, amount = g.posts_due[0]
-    return {"seat": seat, "kind": kind, "amount": amount}
+    short stack posts what it has; in stud, once the antes are in, the bring-in of the seat
+    the engine names (it may complete instead: a bet)."""
+    if g.posts_due:
+        seat, kind, amount = g.posts_due[0]
+        return {"seat": seat, "kind": kind, "amount": amount}
+    if to_act is not None and g.eng.can_post_bring_in():
+        return {"seat": to_act, "kind": "bring_in", "amount": g.stakes.bring_in}
+    return None
 
 
 def _remedy_now(g: procedure.GameHand) -> dict[str, Any] | None:

@@ -32,7 +32,12 @@
 
   function hand() { return (p && p.hand) || {}; }
 
-  function actingSeat() { return picked !== null ? picked : hand().to_act; }
+  // the seat a tap acts for: the one tapped, else the seat to act, else the seat due to draw
+  function actingSeat() {
+    var h = hand();
+    if (picked !== null) return picked;
+    return h.to_act !== null && h.to_act !== undefined ? h.to_act : h.to_draw;
+  }
 
   // --- sending -------------------------------------------------------------------------------
 
@@ -129,7 +134,7 @@
     var on = actingSeat() === s.seat;
     b.setAttribute("aria-checked", on ? "true" : "false");
     if (on) b.classList.add("on");
-    if (h.to_act === s.seat) b.classList.add("to-act");
+    if (h.to_act === s.seat || h.to_draw === s.seat) b.classList.add("to-act");
     if (s.folded) b.classList.add("folded");
     b.appendChild(el("small", "", s.player + " " + s.stack + (s.bet ? " (" + s.bet + ")" : "")));
     b.addEventListener("click", function () { picked = s.seat; renderPlay(); });

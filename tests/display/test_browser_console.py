@@ -1,0 +1,374 @@
+"""The dealer's touch console in headless Debian Chromium, playing whole hands from the tablet.
+
+A real table behind it: a TableDaemon with its journal in a real SQLite file, sensing, the
+display server with the console's submit path wired as ``feltguard run`` wires it
+(``controller.console_submit``). Every card arrives as a tag read through ``daemon.on_read``
+(the card reader's callback: sensing makes the shoe draws and zone reads); every dealer input
+is a tap on the page. Only the table's set-up (the config's job in ``feltguard run``) is
+submitted by the test.
+
+Each hand replays a recorded scenario (tests/scenarios): its reads go to the daemon, its dealer
+events become taps, and the journal must then hold the scenario's events and findings. On the
+page, each finding shows its remedy steps, and the move the monitor expects now is highlighted
+and advances as the cards are dealt. Refusals: an out-of-turn action shows the core's reason, a
+ruling without the floor's login is refused, the public namespace cannot send inputs.
+
+Skipped where /usr/bin/chromium is absent (as tests/display/test_browser.py).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.console_submit import console_submit
+from controller.daemon import TableDaemon
+from controller.events import (
+    Action,
+    DeckRegister,
+    Event,
+    HandStart,
+    SeatTake,
+    TableSetup,
+    read_scenario,
+)
+from controller.journal import Journal, read_events, read_findings
+from controller.rules import apply, initial_state, snapshot
+from controller.sensing import Sensing
+from display.server import ServerHandle, create_app, run_server
+from drivers.card_reader import TagRead
+from tests.display.test_browser import ARGS, CHROMIUM, WAIT_MS
+
+TOKEN = "console-token"
+FLOOR = "floor-token-7"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+# reader 1 antenna 0: the shoe; reader 2: the felt
+ANTENNAS = {(1, 0): "shoe", **{(2, n): f"seat:{n}" for n in range(1, 11)},
+            (2, 11): "board", (2, 12): "burn", (2, 13): "muck", (2, 14): "aside"}
+ANTENNA_OF = {zone: key for key, zone in ANTENNAS.items()}
+SETUP = (TableSetup, SeatTake, DeckRegister)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                       reason=f"{CHROMIUM} is missing: apt-get install chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@dataclass
+class Table:
+    daemon: TableDaemon
+    journal: Path
+    handle: ServerHandle
+    chosen: list[str | None] = field(default_factory=list)
+    clock: float = 1000.0
+
+    def read(self, zone: str, uid: str, face_up: bool = False) -> None:
+        """A tag read as the card reader reports it (each read a second after the last, so
+        sensing's shoe debounce never merges two draws)."""
+        self.clock += 1.0
+        reader, antenna = ANTENNA_OF[zone]
+        self.daemon.on_read(TagRead(reader, antenna, uid, face_up, 0, self.clock))
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    daemon = TableDaemon(journal, sensing=Sensing(dict(ANTENNAS)))
+    chosen: list[str | None] = []
+    app, sio, publisher = create_app(dealer_token=TOKEN, floor_token=FLOOR,
+                                     submit=console_submit(daemon), on_choose=chosen.append)
+    daemon.outputs.append(publisher.publish)
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    try:
+        yield Table(daemon, path, handle, chosen)
+    finally:
+        handle.stop()
+        journal.close()
+
+
+@pytest.fixture
+def console(browser: Any, table: Table) -> Iterator[Any]:
+    """The console page on a tablet-sized screen, logged in through the form."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and not m.text.startswith("Failed to load resource") else None)
+    missing: list[str] = []  # the browser's own favicon request is the only 404 allowed
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400
+            and not r.url.endswith("/favicon.ico") else None)
+    page.goto(table.handle.url + "/dealer/console")
+    page.locator("#token").fill(TOKEN)
+    page.locator("#login button[type=submit]").click()
+    expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+    assert page.url == table.handle.url + "/dealer/console"
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == []  # no CSP violation, no script error
+    assert missing == []
+
+
+def synced(page: Any, table: Table) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute(
+        "data-last-seq", str(table.daemon.seq), timeout=WAIT_MS)
+
+
+def acks(page: Any) -> int:
+    return int(page.locator("body").get_attribute("data-acks") or 0)
+
+
+def tap(page: Any, table: Table, selector: str) -> dict[str, str]:
+    """Tap a control and wait for the daemon's acknowledgement on the page; returns it."""
+    from playwright.sync_api import expect
+
+    before = acks(page)
+    page.locator(selector).tap()
+    expect(page.locator("body")).to_have_attribute("data-acks", str(before + 1), timeout=WAIT_MS)
+    synced(page, table)
+    ack = page.locator("#ack")
+    return {"kind": ack.get_attribute("class") or "", "text": ack.inner_text()}
+
+
+def seat_for(page: Any, seat: int) -> None:
+    """Make `seat` the acting seat on the page (tap it unless it is the seat to act)."""
+    btn = page.locator(f'#seat-pick [data-seat="{seat}"]')
+    if btn.get_attribute("aria-checked") != "true":
+        btn.tap()
+
+
+def dealer_input(page: Any, table: Table, body: Any) -> dict[str, str]:
+    """The taps a dealer makes for one dealer event of a scenario."""
+    kind = body.TYPE
+    if kind == "hand.start":
+        return tap(page, table, "#new-hand")
+    if kind == "shuffle.done":
+        return tap(page, table, "#shuffle")
+    if kind == "hand.end":
+        return tap(page, table, "#award")
+    assert isinstance(body, Action), f"no console tap for {kind}"
+    if body.kind == "post":  # the post due, pre-filled from the hand plan
+        due = table.daemon.last_snapshot["hand"]["post_due"]
+        assert (due["seat"], due["amount"]) == (body.seat, body.amount)
+        return tap(page, table, "#post")
+    seat_for(page, body.seat)
+    if body.kind in ("bet", "raise"):
+        page.locator("#clear").tap()
+        for digit in str(body.amount):
+            page.locator("#keypad .digit", has_text=digit).tap()
+        return tap(page, table, f"#{body.kind}")
+    if body.kind == "draw":
+        return tap(page, table, f'#draw-keys [data-draw="{body.amount}"]')
+    return tap(page, table, f"#{body.kind}")
+
+
+def play(page: Any, table: Table, events: list[Event]) -> list[str]:
+    """Play `events` at the table: set-up submitted, reads through on_read, the rest tapped.
+    Checks each finding's remedy and the highlighted move on the page as the hand goes; returns
+    the moves seen highlighted, in order."""
+    highlighted: list[str] = []
+    shown: set[tuple[str, int]] = set()
+    for i, ev in enumerate(events):
+        b = ev.body
+        if isinstance(b, SETUP):
+            table.daemon.submit(b)
+            continue
+        if b.TYPE == "shoe.draw":
+            table.read("shoe", b.uid, b.face_up)
+        elif b.TYPE == "zone.leave":
+            # sensing reports a card leaving a zone when the felt reads it elsewhere
+            nxt = events[i + 1].body
+            assert nxt.TYPE == "zone.read" and nxt.uid == b.uid and not b.lost
+            continue
+        elif b.TYPE == "zone.read":
+            table.read(b.zone, b.uid)
+        else:
+            dealer_input(page, table, b)
+        snap = table.daemon.last_snapshot
+        for f in snap["findings"]:
+            if (f["code"], f["seq"]) in shown:
+                continue
+            shown.add((f["code"], f["seq"]))
+            synced(page, table)
+            item = page.locator(f'#findings li[data-code="{f["code"]}"][data-seq="{f["seq"]}"]')
+            assert item.locator("ol.remedy li").all_inner_texts() == f["remedy"]
+            assert f["rule"]["file"] in item.locator(".rule").inner_text()
+        now = snap["hand"]["remedy_now"]
+        if now is not None and (not highlighted or highlighted[-1] != now["move"]):
+            synced(page, table)
+            assert page.locator("#findings .move.now").all_inner_texts() == [now["move"]]
+            highlighted.append(now["move"])
+        elif now is None and highlighted:
+            synced(page, table)
+            assert page.locator("#findings .move.now").count() == 0
+    return highlighted
+
+
+def expected(events: list[Event]) -> list[tuple[int, str]]:
+    """(seq, code) of the findings the pure core raises for these events, numbered as the
+    daemon numbers them (the scenario's own set-up events included)."""
+    state, out = initial_state(), []
+    for n, ev in enumerate(events, start=1):
+        step = apply(state, replace(ev, seq=n))
+        state = step.state
+        out += [(f.seq, f.code) for f in step.findings]
+    return out
+
+
+def check_journal(table: Table, events: list[Event]) -> None:
+    """The journal holds the scenario's events (each tap and read once, in order) and findings."""
+    journaled = list(read_events(table.journal))
+    assert len(journaled) == len(events)
+    for got, want in zip(journaled, events, strict=True):
+        g, w = got.body, want.body
+        assert g.TYPE == w.TYPE, (got, want)
+        if isinstance(w, Action):
+            assert (g.seat, g.kind, g.amount) == (w.seat, w.kind, w.amount)
+        elif w.TYPE in ("shoe.draw", "zone.read", "zone.leave"):
+            assert g == w
+    found = [(f.seq, f.code) for f in read_findings(table.journal)]
+    assert found == expected(events)
+
+
+def scenario(name: str) -> list[Event]:
+    events = read_scenario(SCENARIOS / name)
+    # the console's New hand names no button: the first hand's button is then the same seat
+    return [replace(e, body=HandStart()) if isinstance(e.body, HandStart) else e
+            for e in events]
+
+
+def test_holdem_hand_exposed_card_remedy_followed(console: Any, table: Table) -> None:
+    """No-limit hold'em: seat 3's second card leaves the shoe face up
+    (HOLECARD_EXPOSED_SINGLE_REPLACE, roberts-rules-v11.txt Section 5, Holdem, r.1): the page
+    shows the remedy and highlights the replacement to seat 3, then the exposed card to the
+    burn; the hand is played to the award from the tablet."""
+    events = scenario("remedy_exposed_card_replaced.jsonl")
+    moves = play(console, table, events)
+    assert moves == ["the next card off the shoe to seat 3", "7s to the burn"]
+    check_journal(table, events)
+    assert ("HOLECARD_EXPOSED_SINGLE_REPLACE" in
+            console.locator("#findings .finding").first.get_attribute("data-code"))
+    assert table.daemon.last_snapshot["hand"]["phase"] == "complete"
+    console.screenshot(path="/tmp/feltguard-console-holdem.png", full_page=True)
+
+
+def test_stud_hand_premature_street_remedy_followed(console: Any, table: Table) -> None:
+    """Seven-card stud: a card of the next street dealt before the betting ended
+    (STUD_PREMATURE_STREET, roberts-rules-v11.txt Section 8 r.14): the page follows the remedy's
+    moves one by one; the bring-in and the antes are posted with the one-tap post."""
+    events = scenario("stud_stud_premature_street.jsonl")
+    moves = play(console, table, events)
+    assert len(moves) >= 2 and len(set(moves)) == len(moves)
+    check_journal(table, events)
+    assert [f["code"] for f in table.daemon.last_snapshot["findings"]] == ["STUD_PREMATURE_STREET"]
+    console.screenshot(path="/tmp/feltguard-console-stud.png", full_page=True)
+
+
+def test_draw_hand_request_out_of_turn_and_exposed_draw_card(console: Any, table: Table) -> None:
+    """Deuce-to-seven triple draw: seat 4 asks for a card before seat 2 has drawn (the core
+    does not take it, ACTION_NOT_AVAILABLE, RR Section 11 r.9: in turn; the page says why), then a card exposed on the draw
+    (DRAW_EXPOSED_ON_DRAW, roberts-rules-v11.txt Section 11) with its remedy followed."""
+    events = scenario("draw_draw_exposed_on_draw.jsonl")
+    first_draw = next(i for i, e in enumerate(events)
+                      if isinstance(e.body, Action) and e.body.kind == "draw")
+    out_of_turn = Event(0, 0, Action(seat=4, kind="draw", amount=1))
+    events = [*events[:first_draw], out_of_turn, *events[first_draw:]]
+    play(console, table, events[:first_draw])
+    assert table.daemon.last_snapshot["hand"]["to_draw"] == 2
+    seat_for(console, 4)
+    ack = tap(console, table, '#draw-keys [data-draw="1"]')
+    assert ack == {"kind": "finding", "text": "ACTION_NOT_AVAILABLE: Seat 4 asked for 1 card(s): "
+                   "seat 2 draws next."}
+    moves = play(console, table, events[first_draw + 1:])
+    assert moves  # the exposed card's remedy move was highlighted, then made
+    check_journal(table, events)
+    codes = [f["code"] for f in table.daemon.last_snapshot["findings"]]
+    assert "DRAW_EXPOSED_ON_DRAW" in codes
+    console.screenshot(path="/tmp/feltguard-console-draw.png", full_page=True)
+
+
+def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
+    console: Any, table: Table, browser: Any
+) -> None:
+    events = scenario("remedy_exposed_card_replaced.jsonl")
+    # the hand up to the first betting decision
+    first_bet = next(i for i, e in enumerate(events)
+                     if isinstance(e.body, Action) and e.body.kind == "call")
+    play(console, table, events[:first_bet])
+    h = table.daemon.last_snapshot["hand"]
+    assert h["to_act"] == 4
+    # the amounts on the page are the core's
+    assert console.locator("#call").inner_text() == f"Call {h['to_call']}"
+    assert console.locator("#set-max").inner_text() == f"Max {h['max_raise_to']}"
+    assert console.locator("#allin").inner_text() == f"All in {h['all_in_to']}"
+
+    # out of turn: seat 1 calls while seat 4 is to act
+    seat_for(console, 1)
+    ack = tap(console, table, "#call")
+    assert ack["kind"] == "finding" and "while seat 4 was to act" in ack["text"]
+    assert table.daemon.last_snapshot["hand"]["to_act"] == 4  # not applied
+
+    # a ruling without the floor's token is refused and never journaled
+    seq = table.daemon.seq
+    console.locator("#ruling-text").fill("the hand stands")
+    ack = tap(console, table, "#ruling button[type=submit]")
+    assert ack == {"kind": "refused", "text": "Refused: a ruling needs the floor's login"}
+    console.locator("#ruling-text").fill("the hand stands")
+    console.locator("#floor-token").fill("not-the-floor")
+    ack = tap(console, table, "#ruling button[type=submit]")
+    assert ack["kind"] == "refused" and table.daemon.seq == seq
+    assert [e.type for e in read_events(table.journal)].count("floor.ruling") == 0
+    # with the floor's token it is recorded, and the token field is emptied
+    console.locator("#ruling-text").fill("the hand stands")
+    console.locator("#floor-token").fill(FLOOR)
+    ack = tap(console, table, "#ruling button[type=submit]")
+    assert ack["kind"] == "finding" and ack["text"].startswith("FLOOR_RULING")
+    assert console.locator("#floor-token").input_value() == ""
+    assert list(read_events(table.journal))[-1].type == "floor.ruling"
+
+    # an input the vocabulary refuses never reaches the journal; its reason is shown
+    seq = table.daemon.seq
+    console.locator("#game-id").fill("pinochle")
+    ack = tap(console, table, "#choose-game button[type=submit]")
+    assert ack["kind"] == "refused" and "pinochle" in ack["text"]
+    assert table.daemon.seq == seq
+
+    # the public namespace cannot send inputs
+    public = browser.new_page()
+    try:
+        public.goto(table.handle.url + "/")
+        public.wait_for_function("() => document.getElementById('status').textContent === 'live'",
+                                 timeout=WAIT_MS)
+        reply = public.evaluate("""() => new Promise(resolve => {
+            const s = io('/table', {transports: ['websocket']});
+            s.on('connect', () => s.emit('input', JSON.stringify({type: 'hand.end'}),
+                                         r => { s.close(); resolve(r); }));
+        })""")
+    finally:
+        public.close()
+    assert reply == {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
+    assert table.daemon.seq == seq
