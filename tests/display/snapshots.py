@@ -33,6 +33,7 @@ FLASHED = {
     "cards": ["9c"],
     "rule": {"file": "roberts-rules-v11.txt", "section": "Section 3, Irregularities", "rule": "4"},
     "remedy": ["The 9c stays in seat 4's hand.", "Continue the deal."],
+    "remedy_due": [],
 }
 BURN_FINDING = {
     "code": "BURN_MISSING_OR_EXTRA",
@@ -44,6 +45,7 @@ BURN_FINDING = {
     "cards": ["6d"],
     "rule": {"file": "roberts-rules-v11.txt", "section": "Section 3, Irregularities", "rule": "16"},
     "remedy": ["Leave the 6d in the burn.", "Deal the turn from the top of the stub."],
+    "remedy_due": [],
 }
 MISDEAL_FINDING = {
     "code": "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED",
@@ -55,6 +57,7 @@ MISDEAL_FINDING = {
     "cards": ["Kd"],
     "rule": {"file": "roberts-rules-v11.txt", "section": "Section 3, Irregularities", "rule": "1"},
     "remedy": ["Declare a misdeal.", "Gather every card and reshuffle.", "Deal again."],
+    "remedy_due": [],
 }
 
 
@@ -128,6 +131,17 @@ def _snap(
             "showdown": list(showdown or []),
             "cards_seen": cards_seen,
             "draw_answer": None,
+            # the touch console's keys (docs/snapshot.md)
+            "can_raise": to_act is not None,
+            "to_call": max(current_bet - bets.get(to_act, 0), 0) if to_act is not None else 0,
+            "max_raise_to": stacks[to_act] + bets.get(to_act, 0) if to_act is not None else 0,
+            "all_in_to": stacks[to_act] + bets.get(to_act, 0) if to_act is not None else 0,
+            "posts": [{"seat": 2, "kind": "small_blind", "amount": 1, "live": True},
+                      {"seat": 3, "kind": "big_blind", "amount": 2, "live": True}]
+            if phase != "idle" else [],
+            "post_due": None,
+            "to_draw": None,
+            "remedy_now": None,
         },
         "seats": seats,
         "findings": copy.deepcopy(findings or []),

@@ -1,0 +1,148 @@
+"""The touch console's `input` and `choose` events against real Socket.IO clients on a live
+server: who may send what (display/console_inputs.py). The submit callback records the bodies
+it is given and answers like the runner's (tests/display/test_browser_console.py plays it with
+the real daemon)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import socketio
+
+from display.access import LoginLimiter
+from display.server import DEALER, TABLE, ServerHandle, create_app, run_server
+
+TOKEN = "dealer-token-1"
+FLOOR = "floor-token-1"
+WAIT = 10.0
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        self.chosen: list[str | None] = []
+
+    def submit(self, body_json: str) -> tuple[bool, str, list[dict[str, Any]]]:
+        body = json.loads(body_json)
+        if body.get("type") == "game.choose" and body.get("game") == "pinochle":
+            return False, "unknown game 'pinochle'", []
+        self.bodies.append(body)
+        return True, "", []
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[ServerHandle, Recorder]]:
+    rec = Recorder()
+    app, sio, _ = create_app(dealer_token=TOKEN, floor_token=FLOOR, submit=rec.submit,
+                             on_choose=rec.chosen.append,
+                             login_limiter=LoginLimiter(max_failures=3))
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    try:
+        yield handle, rec
+    finally:
+        handle.stop()
+
+
+def client(url: str, namespace: str, **connect: Any) -> socketio.Client:
+    c = socketio.Client(reconnection=False)
+    c.connect(url, namespaces=[namespace], transports=["polling"], wait_timeout=WAIT, **connect)
+    return c
+
+
+def ask(c: socketio.Client, event: str, data: Any, namespace: str = DEALER) -> Any:
+    return c.call(event, data, namespace=namespace, timeout=WAIT)
+
+
+def test_a_dealer_input_reaches_submit_and_its_answer_comes_back(server: Any) -> None:
+    handle, rec = server
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        reply = ask(c, "input", json.dumps({"type": "action", "seat": 3, "kind": "call"}))
+        refused = ask(c, "input", json.dumps({"type": "game.choose", "game": "pinochle"}))
+    finally:
+        c.disconnect()
+    assert reply == {"ok": True, "reason": "", "findings": []}
+    assert refused == {"ok": False, "reason": "unknown game 'pinochle'", "findings": []}
+    assert rec.bodies == [{"type": "action", "seat": 3, "kind": "call"}]
+
+
+@pytest.mark.parametrize("data, reason", [
+    ({"type": "zone.read", "uid": "04A1", "zone": "seat:1"}, "'zone.read' is not a console input"),
+    ({"type": "deck.register", "deck": "x", "tags": {}}, "'deck.register' is not a console"),
+    ({"type": "action", "seat": 1, "kind": "call", "seq": 9}, "send no seq or ts"),
+    ("not json", "not valid JSON"),
+    (12, "one event body as a JSON string"),
+])
+def test_what_the_page_may_not_send(server: Any, data: Any, reason: str) -> None:
+    handle, rec = server
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        payload = data if isinstance(data, int) or data == "not json" else json.dumps(data)
+        reply = ask(c, "input", payload)
+    finally:
+        c.disconnect()
+    assert reply["ok"] is False and reason in reply["reason"]
+    assert rec.bodies == []
+
+
+def test_a_ruling_needs_the_floor_token_in_the_same_message(server: Any) -> None:
+    handle, rec = server
+    ruling = json.dumps({"type": "floor.ruling", "text": "stands", "outcome": "stand"})
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        bare = ask(c, "input", ruling)
+        dealer_token = ask(c, "input", {"body": ruling, "floor": {"token": TOKEN}})
+        good = ask(c, "input", {"body": ruling, "floor": {"token": FLOOR}})
+        # failed floor logins count against the login rate limit (3 here)
+        ask(c, "input", {"body": ruling, "floor": {"token": "x"}})
+        ask(c, "input", {"body": ruling, "floor": {"token": "y"}})
+        limited = ask(c, "input", {"body": ruling, "floor": {"token": FLOOR}})
+    finally:
+        c.disconnect()
+    assert bare["ok"] is False and bare["reason"] == "a ruling needs the floor's login"
+    assert dealer_token["ok"] is False  # the dealer's token is not the floor's
+    assert good["ok"] is True
+    assert limited == {"ok": False, "reason": "too many failed logins: try again later",
+                       "findings": []}
+    assert [b["type"] for b in rec.bodies] == ["floor.ruling"]
+
+
+def test_the_public_namespace_sends_nothing(server: Any) -> None:
+    handle, rec = server
+    c = client(handle.url, TABLE)
+    try:
+        reply = ask(c, "input", json.dumps({"type": "hand.end"}), namespace=TABLE)
+        with pytest.raises(socketio.exceptions.TimeoutError):  # no handler: no answer
+            c.call("choose", {"card": "As"}, namespace=TABLE, timeout=1)
+    finally:
+        c.disconnect()
+    assert reply["ok"] is False and reply["reason"] == "the public view cannot send inputs"
+    assert rec.bodies == [] and rec.chosen == []
+
+
+def test_the_chosen_card_goes_to_the_hook(server: Any) -> None:
+    handle, rec = server
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        assert ask(c, "choose", {"card": "As"})["chosen"] == "As"
+        assert ask(c, "choose", {"card": "last"})["chosen"] == "last"
+        assert ask(c, "choose", {"card": "Zz"})["ok"] is False
+        assert ask(c, "choose", {"card": None})["chosen"] is None
+    finally:
+        c.disconnect()
+    assert rec.chosen == ["As", "last", None]
+
+
+def test_no_submit_wired_refuses_inputs() -> None:
+    app, sio, _ = create_app(dealer_token=TOKEN)
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        reply = ask(c, "input", json.dumps({"type": "hand.end"}))
+    finally:
+        c.disconnect()
+        handle.stop()
+    assert reply["ok"] is False and "no table is attached" in reply["reason"]
