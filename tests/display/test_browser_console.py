@@ -38,7 +38,7 @@ from controller.events import (
     read_scenario,
 )
 from controller.journal import Journal, read_events, read_findings
-from controller.rules import apply, initial_state, snapshot
+from controller.rules import apply, initial_state
 from controller.sensing import Sensing
 from display.server import ServerHandle, create_app, run_server
 from drivers.card_reader import TagRead
@@ -290,8 +290,9 @@ def test_stud_hand_premature_street_remedy_followed(console: Any, table: Table) 
 
 def test_draw_hand_request_out_of_turn_and_exposed_draw_card(console: Any, table: Table) -> None:
     """Deuce-to-seven triple draw: seat 4 asks for a card before seat 2 has drawn (the core
-    does not take it, ACTION_NOT_AVAILABLE, RR Section 11 r.9: in turn; the page says why), then a card exposed on the draw
-    (DRAW_EXPOSED_ON_DRAW, roberts-rules-v11.txt Section 11) with its remedy followed."""
+    does not take it, ACTION_NOT_AVAILABLE, RR Section 11 r.9: in turn; the page says why),
+    then a card exposed on the draw (DRAW_EXPOSED_ON_DRAW, roberts-rules-v11.txt Section 11)
+    with its remedy followed."""
     events = scenario("draw_draw_exposed_on_draw.jsonl")
     first_draw = next(i for i, e in enumerate(events)
                       if isinstance(e.body, Action) and e.body.kind == "draw")
