@@ -3,6 +3,7 @@ stdin, LEDs on mock pins, live view on a free port, journal in a real SQLite fil
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import sqlite3
@@ -193,3 +194,57 @@ def test_a_card_that_stops_being_read_at_its_seat_is_a_dropped_card_in_the_journ
     [dropped] = [f for f in read_findings(journal) if f.code == "PLAYER_DROPS_CARDS_ON_FLOOR"]
     assert dropped.seq == events[-1].seq
     assert dropped.data["seats"] == [2] and dropped.data["cards"] == ["As"]
+
+
+def test_run_takes_the_touch_consoles_inputs_through_the_journal(tmp_path, capsys):
+    """``feltguard run``'s display takes the touch console's inputs on /dealer (a real Socket.IO
+    client, as the page's socket), journals them through the daemon's one submit path, refuses
+    a ruling without the floor token, and keeps a random floor token in a 0600 file."""
+    import re
+
+    import socketio
+
+    journal = tmp_path / "journal.sqlite"
+    import socket
+
+    with socket.socket() as probe:  # a free port (port 0 in the config turns the display off)
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    config = dataclasses.replace(load(_table_config(tmp_path)), dealer_token="d-tok",
+                                 host="127.0.0.1", port=free)
+    halt = threading.Event()
+    runner = threading.Thread(target=run_table, args=(config, io.StringIO(""), halt))
+    runner.start()
+    printed = ""
+    try:
+        def port() -> int | None:
+            nonlocal printed
+            printed += capsys.readouterr().out
+            m = re.search(r"live view http://[^:]+:(\d+)/", printed)
+            return int(m.group(1)) if m else None
+
+        assert _wait_for(lambda: port() is not None)
+        client = socketio.Client(reconnection=False)
+        client.connect(f"http://127.0.0.1:{port()}", namespaces=["/dealer"],
+                       transports=["polling"], auth={"token": "d-tok"}, wait_timeout=10)
+        try:
+            ok = client.call("input", json.dumps({"type": "hand.start"}), namespace="/dealer",
+                             timeout=10)
+            bad = client.call("input", json.dumps({"type": "action", "seat": "x",
+                                                   "kind": "call"}),
+                              namespace="/dealer", timeout=10)
+            ruling = client.call("input", json.dumps({"type": "floor.ruling", "text": "ok"}),
+                                 namespace="/dealer", timeout=10)
+        finally:
+            client.disconnect()
+    finally:
+        halt.set()
+        runner.join(10)
+    assert ok["ok"] is True
+    assert bad["ok"] is False and "seat" in bad["reason"]
+    assert ruling == {"ok": False, "reason": "a ruling needs the floor's login", "findings": []}
+    types = [e.type for e in read_events(journal)]
+    assert types.count("hand.start") == 1 and "floor.ruling" not in types
+    floor = tmp_path / "floor-token"
+    assert floor.stat().st_mode & 0o777 == 0o600 and floor.read_text().strip()
+    assert floor.read_text().strip() not in printed

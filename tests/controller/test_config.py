@@ -226,3 +226,10 @@ def test_the_journal_key_and_anchor_files_may_be_placed_apart(tmp_path):
     assert config.journal_key_file == "/etc/feltguard/journal.key"
     assert config.journal_anchor_file == "/var/lib/feltguard/j.anchors"
     assert from_mapping({}).journal_key_file == ""  # beside the journal
+
+
+def test_the_floor_token_is_read_and_a_wrong_type_names_its_key():
+    assert from_mapping({"display": {"floor_token": "f1"}}).floor_token == "f1"
+    assert from_mapping({"display": {"floor_token": ""}}).floor_token == ""
+    with pytest.raises(ConfigError, match=r"display\.floor_token"):
+        from_mapping({"display": {"floor_token": 7}})
