@@ -11,10 +11,11 @@ standard input; they are the same events the console keys produce (docs/events.m
     bet SEAT AMOUNT      bet (total on this street)
     raise SEAT AMOUNT    raise to AMOUNT
     call SEAT | check SEAT | fold SEAT | allin SEAT
-    exposed UID [dealer|player]
-    flashed UID [dealer|player]   a card partly exposed
-    boxed UID            a card found face up in the deck
-    kept UID             the player looked at the card or mixed it in (stud: a premature
+    exposed CARD [dealer|player]   CARD: a card (As, Td), last (the last card drawn) or
+                         a tag uid; a card not in play is refused with the reason
+    flashed CARD [dealer|player]   a card partly exposed
+    boxed CARD           a card found face up in the deck (or the card just drawn)
+    kept CARD            the player looked at the card or mixed it in (stud: a premature
                          final down card it must keep)
     attention [dealer|player|floor]   attention called to an error (the misdeal cut-off)
     game ID [STRUCTURE]  dealer's choice: the next hand's game (e.g. game omaha8 pot-limit)
@@ -40,6 +41,8 @@ from typing import Any
 
 from controller.events import (
     ATTENTION_BY,
+    LAST_CARD,
+    TAG_CARD_RE,
     Action,
     AttentionCalled,
     Body,
@@ -98,6 +101,21 @@ def parse_command(line: str) -> Body:
     return body
 
 
+def _named(word: str) -> dict[str, str]:
+    """A card key's target: a card by name (``As``, ``as``, ``AS``; the joker ``Xx``), ``last``
+    (the last card drawn), or a tag uid as a reader reports it (hex). The core resolves a name
+    to its tag (``rules.card_keys``)."""
+    if word.lower() == LAST_CARD:
+        return {"card": LAST_CARD}
+    if len(word) == 2:
+        name = word[0].upper() + word[1].lower()
+        if not TAG_CARD_RE.fullmatch(name):
+            raise EventError(f"{word!r} is not a card: a rank (2-9, T, J, Q, K, A) and a suit "
+                             "(c, d, h, s), e.g. As or Td")
+        return {"card": name}
+    return {"uid": word}
+
+
 def _parse(line: str) -> Body:
     text = line.strip()
     if text.startswith("{"):  # the journal's own line reader: one set of JSON errors
@@ -118,16 +136,16 @@ def _parse(line: str) -> Body:
         return Undo()
     if cmd in ("flashed", "boxed"):
         if cmd == "boxed" and len(args) != 1:
-            raise EventError("usage: boxed UID")
+            raise EventError("usage: boxed CARD")
         if not args or len(args) > 2 or (len(args) == 2 and args[1] not in ("dealer", "player")):
-            raise EventError("usage: flashed UID [dealer|player]")
+            raise EventError("usage: flashed CARD [dealer|player]")
         if cmd == "boxed":
-            return CardBoxed(uid=args[0])
-        return CardFlashed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
+            return CardBoxed(**_named(args[0]))
+        return CardFlashed(**_named(args[0]), by="player" if args[1:] == ["player"] else "dealer")
     if cmd == "kept":
         if len(args) != 1:
-            raise EventError("usage: kept UID")
-        return CardKept(uid=args[0])
+            raise EventError("usage: kept CARD")
+        return CardKept(**_named(args[0]))
     if cmd == "ruling":
         if len(args) < 2 or args[0] not in ("stand", "void"):
             raise EventError("usage: ruling stand|void [CODE] TEXT...")
@@ -162,8 +180,8 @@ def _parse(line: str) -> Body:
         return Action(seat=_int(args[0], "seat"), kind=cmd)
     if cmd == "exposed":
         if not args or len(args) > 2 or (len(args) == 2 and args[1] not in ("dealer", "player")):
-            raise EventError("usage: exposed UID [dealer|player]")
-        return CardExposed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
+            raise EventError("usage: exposed CARD [dealer|player]")
+        return CardExposed(**_named(args[0]), by="player" if args[1:] == ["player"] else "dealer")
     if cmd == "sit":
         if len(args) not in (3, 4) or args[3:] not in ([], ["post"]):
             raise EventError("usage: sit SEAT NAME STACK [post]")

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from controller.events import (
+    CARD_KEYS,
     Body,
     Event,
     EventError,
@@ -35,7 +36,7 @@ from controller.events import (
 )
 from controller.guard import guarded_apply
 from controller.journal import Journal, JournalError, check, read_events
-from controller.rules import Step, TableState, initial_state, snapshot
+from controller.rules import Step, TableState, initial_state, resolve_card_key, snapshot
 from controller.sensing import Sensing, TagReadLike
 
 log = logging.getLogger("feltguard.daemon")
@@ -105,8 +106,15 @@ class TableDaemon:
 
     def submit(self, body: Body, ts: int | None = None) -> Step:
         """Journal and apply one event. Raises EventError, before anything is journaled, for a
-        body a replay could not read back."""
+        body a replay could not read back, or a card key whose card is not in play."""
         with self._cond:
+            if isinstance(body, CARD_KEYS) and not body.uid:
+                # the dealer names the card (or "last"): the core says which tag that is now,
+                # and the journal holds the key with its tag (a key that names none is refused)
+                named = resolve_card_key(self.state, body)
+                if isinstance(named, str):
+                    raise EventError(named)
+                body = named
             event = checked(Event(self.seq + 1,
                                   int(self._clock() * 1000) if ts is None else ts, body))
             self.seq = event.seq

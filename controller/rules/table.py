@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from controller.events import (
+    CARD_KEYS,
     Action,
     AttentionCalled,
     ButtonDraw,
@@ -37,6 +38,7 @@ from controller.events import (
     CardExposed,
     CardFlashed,
     CardKept,
+    CardKey,
     ChipRaceEnd,
     ChipRaceStart,
     DeckAudit,
@@ -63,7 +65,7 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import deck_keys, lost_cards, mixed, procedure, seating
+from controller.rules import card_keys, deck_keys, lost_cards, mixed, procedure, seating
 from controller.rules.cards import FULL_DECK, DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Finding
@@ -242,6 +244,11 @@ def _apply(state: TableState, event: Event) -> Step:
         return _hand_start(state, body, seq)
     if isinstance(body, ShuffleDone):
         return _shuffle(state)
+    if isinstance(body, CARD_KEYS) and not body.uid:
+        named = resolve_card_key(state, body)
+        if isinstance(named, str):
+            return _out_of_place(state, seq, named)
+        body = named
     if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave, CardExposed, CardFlashed, CardBoxed)):
         return _card_event(state, body, seq)
     if isinstance(body, CardKept):
@@ -263,6 +270,14 @@ def _apply(state: TableState, event: Event) -> Step:
     if isinstance(body, DrawQuery):
         return _draw_query(state, body, seq)
     return _out_of_place(state, seq, f"Unknown event {type(body).__name__}.")  # pragma: no cover
+
+
+def resolve_card_key(state: TableState, body: CardKey) -> CardKey | str:
+    """A card key named by card (``As``, ``last``) with the tag it names, or why it names none
+    (``card_keys.resolve``). The daemon calls it before journaling a key; ``apply`` calls it for
+    a key read from a scenario."""
+    h = state.hand
+    return card_keys.resolve(state.deck, h.game if h is not None and h.in_play else None, body)
 
 
 def _raise(state: TableState, findings: list[Finding] | tuple[Finding, ...]) -> TableState:

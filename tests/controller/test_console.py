@@ -45,7 +45,7 @@ def test_commands(line, body):
     [
         ("raise 3", "usage: raise SEAT AMOUNT"),
         ("raise x 3", "seat must be a whole number"),
-        ("kept", "usage: kept UID"),
+        ("kept", "usage: kept CARD"),
         ("fold 11", "seat' must be 1..10"),
         ("dance", "unknown command"),
         ('{"type": "action", "seat": 1}', "needs field 'kind'"),
