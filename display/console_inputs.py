@@ -119,6 +119,10 @@ class ConsoleInputs:
                             f"{', '.join(sorted(CONSOLE_TYPES))}")
         if "seq" in body or "ts" in body:
             return _refused("the daemon numbers and stamps events; send no seq or ts")
+        if kind.startswith("card.") and "uid" in body:
+            # the dealer names the card it sees (or "last"); tags are the readers' business
+            return _refused("a card key names the card (\"card\": \"As\" or \"last\"), "
+                            "never a tag uid")
         if kind in FLOOR_TYPES:
             refusal = self._floor_check(floor_creds, client)
             if refusal:

@@ -19,6 +19,7 @@ Skipped where /usr/bin/chromium is absent (as tests/display/test_browser.py).
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -131,6 +132,16 @@ def console(browser: Any, table: Table) -> Iterator[Any]:
     assert missing == []
 
 
+def until(predicate: Any, timeout: float = WAIT_MS / 1000) -> bool:
+    """Poll a condition set by the server's threads (the chosen-card hook)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def synced(page: Any, table: Table) -> None:
     from playwright.sync_api import expect
 
@@ -170,6 +181,16 @@ def dealer_input(page: Any, table: Table, body: Any) -> dict[str, str]:
         return tap(page, table, "#shuffle")
     if kind == "hand.end":
         return tap(page, table, "#award")
+    if kind == "misdeal.declared":
+        return tap(page, table, "#misdeal")
+    if kind.startswith("card."):
+        # the dealer taps the card by its face (never a uid), then the key
+        card = table.daemon.state.deck.card_of(body.uid)
+        page.locator(f'#cards .card[data-card="{card}"]').first.tap()
+        assert page.locator("#chosen").inner_text().startswith("chosen:")
+        if hasattr(body, "by"):
+            page.locator("#by-player").set_checked(body.by == "player")
+        return tap(page, table, f"#{kind.removeprefix('card.')}")
     assert isinstance(body, Action), f"no console tap for {kind}"
     if body.kind == "post":  # the post due, pre-filled from the hand plan
         due = table.daemon.last_snapshot["hand"]["post_due"]
@@ -250,6 +271,8 @@ def check_journal(table: Table, events: list[Event]) -> None:
             assert (g.seat, g.kind, g.amount) == (w.seat, w.kind, w.amount)
         elif w.TYPE in ("shoe.draw", "zone.read", "zone.leave"):
             assert g == w
+        elif w.TYPE.startswith("card."):  # the page named the card; the daemon found its tag
+            assert g.uid == w.uid and g.card
     found = [(f.seq, f.code) for f in read_findings(table.journal)]
     assert found == expected(events)
 
@@ -312,6 +335,31 @@ def test_draw_hand_request_out_of_turn_and_exposed_draw_card(console: Any, table
     console.screenshot(path="/tmp/feltguard-console-draw.png", full_page=True)
 
 
+def test_holdem_first_card_exposed_by_a_tap_is_a_misdeal(console: Any, table: Table) -> None:
+    """Pot-limit hold'em: the dealer taps the first card dealt and the Exposed key
+    (MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED, roberts-rules-v11.txt Section 3, Misdeals, r.2(a)),
+    then Misdeal: the key goes to the journal with the card's tag, and
+    the hook for the hardware keys heard the chosen card."""
+    events = scenario("board_first_or_second_exposed_key_plhe.jsonl")
+    play(console, table, events)
+    check_journal(table, events)
+    key = next(e for e in read_events(table.journal) if e.type == "card.exposed")
+    assert key.body.card == table.chosen[-1] == table.daemon.state.deck.card_of(key.body.uid)
+    codes = [code for _, code in expected(events)]
+    assert codes and all(c.startswith("MISDEAL") for c in codes)
+    assert console.locator("#findings .finding.misdeal").count() >= 1
+
+
+def test_stud_final_card_exposed_by_a_tap(console: Any, table: Table) -> None:
+    """Seven-card stud: the dealer exposes the final down card and says so with the card tapped
+    on the page (STUD_FINAL_CARD_FACEUP, roberts-rules-v11.txt Section 8, r.17); the hand is
+    played to the award from the tablet."""
+    events = scenario("stud_stud_final_card_exposed_key.jsonl")
+    play(console, table, events)
+    check_journal(table, events)
+    assert "STUD_FINAL_CARD_FACEUP" in [f["code"] for f in table.daemon.last_snapshot["findings"]]
+
+
 def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
     console: Any, table: Table, browser: Any
 ) -> None:
@@ -319,7 +367,18 @@ def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
     # the hand up to the first betting decision
     first_bet = next(i for i, e in enumerate(events)
                      if isinstance(e.body, Action) and e.body.kind == "call")
-    play(console, table, events[:first_bet])
+    # a card key before any card is drawn names no card: refused, with the core's reason
+    first_card = next(i for i, e in enumerate(events) if e.body.TYPE == "shoe.draw")
+    play(console, table, events[:first_card])
+    console.locator("#last").tap()
+    seq = table.daemon.seq
+    ack = tap(console, table, "#exposed")
+    assert ack == {"kind": "refused", "text": "Refused: No card has been drawn this hand for the "
+                   "exposed key to name."}
+    assert table.daemon.seq == seq and until(lambda: table.chosen == ["last"])
+    console.locator("#last").tap()  # tapped again: cleared
+    assert until(lambda: table.chosen == ["last", None])
+    play(console, table, events[first_card:first_bet])
     h = table.daemon.last_snapshot["hand"]
     assert h["to_act"] == 4
     # the amounts on the page are the core's

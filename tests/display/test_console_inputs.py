@@ -73,6 +73,7 @@ def test_a_dealer_input_reaches_submit_and_its_answer_comes_back(server: Any) ->
     ({"type": "zone.read", "uid": "04A1", "zone": "seat:1"}, "'zone.read' is not a console input"),
     ({"type": "deck.register", "deck": "x", "tags": {}}, "'deck.register' is not a console"),
     ({"type": "action", "seat": 1, "kind": "call", "seq": 9}, "send no seq or ts"),
+    ({"type": "card.exposed", "uid": "04A1B2C3D4E5F6"}, "never a tag uid"),
     ("not json", "not valid JSON"),
     (12, "one event body as a JSON string"),
 ])
