@@ -432,3 +432,35 @@ def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
         public.close()
     assert reply == {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
     assert table.daemon.seq == seq
+
+
+@pytest.mark.parametrize("width, height", [(820, 1180), (1180, 820)], ids=["portrait",
+                                                                          "landscape"])
+def test_tablet_layout_touch_targets(browser: Any, table: Table, width: int, height: int) -> None:
+    """Portrait and landscape: nothing wider than the screen, and every control a finger can
+    hit (at least 44 CSS px each way: WCAG 2.5.5) with a hand dealt and a finding shown."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(table.handle.url + "/dealer/console")
+        page.locator("#token").fill(TOKEN)
+        page.locator("#login button[type=submit]").click()
+        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        events = scenario("remedy_exposed_card_replaced.jsonl")
+        first_bet = next(i for i, e in enumerate(events)
+                         if isinstance(e.body, Action) and e.body.kind == "call")
+        play(page, table, events[:first_bet])
+        assert page.locator("#findings .finding").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # a checkbox is hit through its label
+        controls = "button:visible, input:visible:not([type=checkbox]), select:visible, label.by"
+        small = page.locator(controls).evaluate_all(
+            """els => els.map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+                        .filter(([, r]) => r.width < 44 || r.height < 44)
+                        .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""")
+        assert small == []
+        page.screenshot(path=f"/tmp/feltguard-console-{width}x{height}.png", full_page=True)
+    finally:
+        context.close()
