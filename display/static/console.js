@@ -123,7 +123,9 @@
     $("game").textContent = (t.name || t.game || "") +
       (t.small_blind || t.big_blind ? "  " + t.small_blind + "/" + t.big_blind : "");
     $("hand-info").textContent = h.number ? "hand " + h.number + " \u00b7 " + h.phase : "no hand";
-    $("expect").textContent = h.expect || "";
+    var answer = h.draw_answer;
+    $("expect").textContent = (h.expect || "") +
+      (answer ? " \u00b7 seat " + answer.seat + " drew " + answer.drawn : "");
   }
 
   function seatButton(s, h) {
@@ -303,6 +305,16 @@
     b.addEventListener("click", function () { action("draw", { amount: n }); });
     drawKeys.appendChild(b);
   });
+  // a player asks how many cards the seat drew (RR Section 11 r.13): the answer shows in #expect
+  var query = el("button", "key", "Drew?");
+  query.type = "button";
+  query.id = "draw-query";
+  query.addEventListener("click", function () {
+    var seat = actingSeat();
+    if (seat === null || seat === undefined) return;
+    send({ type: "draw.query", seat: seat }, "asked how many seat " + seat + " drew");
+  });
+  drawKeys.appendChild(query);
   on("last", function () { choose("last"); });
   on("exposed", function () { cardKey("card.exposed", true); });
   on("flashed", function () { cardKey("card.flashed", true); });

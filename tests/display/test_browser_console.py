@@ -32,6 +32,7 @@ from controller.daemon import TableDaemon
 from controller.events import (
     Action,
     DeckRegister,
+    DrawQuery,
     Event,
     HandStart,
     SeatTake,
@@ -327,7 +328,15 @@ def test_draw_hand_request_out_of_turn_and_exposed_draw_card(console: Any, table
     ack = tap(console, table, '#draw-keys [data-draw="1"]')
     assert ack == {"kind": "finding", "text": "ACTION_NOT_AVAILABLE: Seat 4 asked for 1 card(s): "
                    "seat 2 draws next."}
-    moves = play(console, table, events[first_draw + 1:])
+    # seat 2 asks for one card; another player asks how many it drew: the page shows the answer
+    play(console, table, events[first_draw + 1:first_draw + 2])
+    seat_for(console, 2)
+    ack = tap(console, table, "#draw-query")
+    assert ack["kind"] == "ok"
+    assert "seat 2 drew 1" in console.locator("#expect").inner_text()
+    query = Event(0, 0, DrawQuery(seat=2))
+    events = [*events[:first_draw + 2], query, *events[first_draw + 2:]]
+    moves = play(console, table, events[first_draw + 3:])
     assert moves  # the exposed card's remedy move was highlighted, then made
     check_journal(table, events)
     codes = [f["code"] for f in table.daemon.last_snapshot["findings"]]
@@ -416,6 +425,11 @@ def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
     ack = tap(console, table, "#choose-game button[type=submit]")
     assert ack["kind"] == "refused" and "pinochle" in ack["text"]
     assert table.daemon.seq == seq
+
+    # undo: the last event (the ruling) is reverted, journaled as an undo
+    ack = tap(console, table, "#undo")
+    assert ack["kind"] != "refused" and list(read_events(table.journal))[-1].type == "undo"
+    seq = table.daemon.seq
 
     # the public namespace cannot send inputs
     public = browser.new_page()
