@@ -95,7 +95,8 @@ def _hand(state: TableState) -> dict[str, Any]:
 def _wagers(g: procedure.GameHand, to_act: int | None) -> dict[str, int]:
     """What the seat to act may put in, from the engine that judges the bet (so the console
     never computes a limit itself): the call, the largest complete/bet/raise-to (pot-limit: the
-    pot after the call, RR Section 14 Pot-Limit; no-limit: all in; limit: the fixed size), and
+    pot after the call, RR Section 14 Pot-Limit; no-limit: all in; fixed limit: the fixed bet
+    or raise; spread limit: the spread's top), and
     all in as a raise-to total (its bet on the street plus its stack)."""
     e = g.eng
     i = g.pos(to_act) if to_act is not None else None

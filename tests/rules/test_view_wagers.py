@@ -54,3 +54,16 @@ def test_remedy_move_expected_now_advances():
     last = snaps[-1][1]
     assert [x["code"] for x in last["findings"]][-1] == "REMEDY_NOT_FOLLOWED"
     assert all(x["remedy_due"] == [] for x in last["findings"])
+
+
+def test_fixed_limit_maximum_is_the_one_raise():
+    """Fixed limit: the only raise is one bet on top (the engine's single target), so the
+    console's Min and Max agree."""
+    state = initial_state()
+    for ev in read_scenario("tests/scenarios/board_missing_burn_turn_flhe.jsonl"):
+        state = apply(state, ev).state
+        h = snapshot(state)["hand"]
+        if h["to_act"] is not None and h["current_bet"] == 2 and h["to_call"] == 2:
+            break
+    assert h["min_raise_to"] == h["max_raise_to"] == 4
+    assert h["all_in_to"] > h["max_raise_to"]
