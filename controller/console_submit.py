@@ -11,13 +11,18 @@ turn is journaled and refused by the rules core as OOT_ACTION, which says so).
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 from controller.daemon import TableDaemon
 from controller.events import EventError, parse_event
+from controller.journal import JournalError
 
 __all__ = ["console_submit"]
+
+log = logging.getLogger("feltguard.console")
 
 
 def console_submit(daemon: TableDaemon) -> Callable[[str], tuple[bool, str, list[dict[str, Any]]]]:
@@ -31,6 +36,9 @@ def console_submit(daemon: TableDaemon) -> Callable[[str], tuple[bool, str, list
             step = daemon.submit(parse_event(obj).body)
         except ValueError as exc:  # EventError, and JSON that does not decode
             return False, str(exc).splitlines()[0] if str(exc) else "refused", []
+        except (JournalError, sqlite3.Error) as exc:  # not applied: the page must know it
+            log.error("a console input was not journaled: %s", exc)
+            return False, f"not recorded: {exc}".splitlines()[0], []
         return True, "", [{"code": f.code, "severity": f.severity, "title": f.title,
                            "message": f.message} for f in step.findings]
 

@@ -147,3 +147,31 @@ def test_no_submit_wired_refuses_inputs() -> None:
         c.disconnect()
         handle.stop()
     assert reply["ok"] is False and "no table is attached" in reply["reason"]
+
+
+def test_the_runners_submit_journals_first_and_refuses_what_the_vocabulary_refuses(tmp_path):
+    """``controller.console_submit``: the body parsed as the journal reads it back, then
+    ``TableDaemon.submit``; a refusal is one line and nothing is journaled; a journal that
+    cannot take the event answers "not recorded" instead of raising into the server."""
+    from controller.console_submit import console_submit
+    from controller.daemon import TableDaemon
+    from controller.events import SeatTake, TableSetup
+    from controller.journal import Journal, read_events
+
+    journal = Journal(tmp_path / "j.sqlite")
+    daemon = TableDaemon(journal)
+    daemon.submit(TableSetup(seats=2))
+    daemon.submit(SeatTake(seat=1, player="Ann", stack=100))
+    daemon.submit(SeatTake(seat=2, player="Bob", stack=100))
+    submit = console_submit(daemon)
+    assert submit(json.dumps({"type": "hand.start"})) == (True, "", [])
+    ok, reason, _ = submit(json.dumps({"type": "action", "seat": 1, "kind": "jump"}))
+    assert not ok and "unknown action 'jump'" in reason and "\n" not in reason
+    ok, reason, _ = submit("{")
+    assert not ok and reason
+    ok, reason, _ = submit(json.dumps({"type": "card.exposed", "card": "As"}))
+    assert not ok and "As" in reason  # no card has been dealt: the core's reason
+    assert [e.type for e in read_events(journal.path)][-1] == "hand.start"
+    journal.close()  # the journal gone: an input is answered, not raised
+    ok, reason, _ = submit(json.dumps({"type": "shuffle.done"}))
+    assert not ok and reason.startswith("not recorded")
