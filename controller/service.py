@@ -157,7 +157,9 @@ class Service:
                     self.pings += 1
                 else:
                     self.missed += 1
-                    log.error("the thread that applies events has not answered in %.1f s: no "
-                              "watchdog ping (systemd restarts the table)", every)
+                    why = ("holds the daemon's lock" if beat is None
+                           else f"last ran {self._clock() - beat:.1f} s ago")
+                    log.error("no watchdog ping: the path that applies events %s (systemd "
+                              "restarts the table)", why)
             if not self._halt.is_set():
                 self.status()
