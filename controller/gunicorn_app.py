@@ -71,11 +71,17 @@ class TableWorker(ThreadWorker):  # type: ignore[misc]
 
     def handle_quit(self, sig: int, frame: Any) -> None:  # SIGINT (Ctrl-C), SIGQUIT: at once
         for s in (signal.SIGINT, signal.SIGQUIT):
-            signal.signal(s, signal.SIG_IGN)  # the arbiter's SIGQUIT must not cut the close
+            # the arbiter's SIGQUIT must not cut the close; a handler, not SIG_IGN, for one
+            # already pending (Python reports a pending signal whose handler became SIG_IGN)
+            signal.signal(s, _ignore)
         served = getattr(self.app, "served", None)
         if served is not None:
             served.stop()
         super().handle_quit(sig, frame)
+
+
+def _ignore(sig: int, frame: Any) -> None:
+    """A signal that comes while the worker is already stopping."""
 
 
 def _post_worker_init(worker: Any) -> None:
