@@ -130,9 +130,12 @@ def options(host: str, port: int, **more: Any) -> dict[str, Any]:
 def run(build: Callable[[], Served], opts: dict[str, Any]) -> int:
     """Run gunicorn's arbiter until it stops; its exit status (a worker that could not start
     the table exits with gunicorn's WORKER_BOOT_ERROR, having said why)."""
+    arbiter = os.getpid()
     try:
         TableApplication(build, opts).run()
     except SystemExit as exc:  # the arbiter halts with sys.exit
+        if os.getpid() != arbiter:
+            raise  # the forked worker's own exit, up through its copy of this stack: its status
         code = exc.code if isinstance(exc.code, int) else 1
         return 2 if code == Arbiter.WORKER_BOOT_ERROR else code
     return 0

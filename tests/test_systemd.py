@@ -220,3 +220,49 @@ path = "{journal}"
     verdict = check(journal)
     assert verdict.ok and verdict.unanchored == 0
     assert [e.type for e in read_events(journal)][-1] == "shoe.draw"
+
+
+def test_a_table_that_cannot_start_under_gunicorn_says_why_and_fails(tmp_path):
+    """The worker says why in one line and exits with gunicorn's boot error: the arbiter stops
+    (no restart loop of its own), and the command fails for systemd to see."""
+    (tmp_path / "journal.sqlite").write_text("not a journal")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[leds]\nenabled = false\n[display]\nport = {_free_port()}\n'
+                      f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n')
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config",
+                           str(config)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)},
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    ours = [line for line in proc.stderr.splitlines() if line.startswith("feltguard run:")]
+    assert ours == [f"feltguard run: {tmp_path / 'journal.sqlite'}: not an SQLite journal; "
+                    "refusing to write into it"]
+    assert proc.stderr.count("Booting worker") == 1 and "Traceback" not in proc.stderr
+
+
+def test_werkzeug_serves_the_same_protocol_in_one_process(tmp_path, monkeypatch):
+    """``display.server = "werkzeug"`` (development): the table, the server and the notify
+    protocol in this process; no console without one."""
+    from controller.config import load
+    from controller.runner import run_table
+
+    notify = NotifySocket(tmp_path / "notify")
+    monkeypatch.setenv("NOTIFY_SOCKET", str(notify.path))
+    monkeypatch.setenv("WATCHDOG_USEC", "400000")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[leds]\nenabled = false\n[display]\nport = {_free_port()}\n'
+                      f'server = "werkzeug"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    halt = threading.Event()
+    runner = threading.Thread(target=run_table, args=(load(config), None, halt))
+    runner.start()
+    try:
+        assert notify.wait_for(lambda m: [x[2] for x in m].count("WATCHDOG=1") >= 2, 20)
+        got = [m[2] for m in notify.messages]
+        assert got[:2] == ["STATUS=hand 0 idle; no readers", "READY=1"]
+        assert {m[1] for m in notify.messages} == {os.getpid()}
+    finally:
+        halt.set()
+        runner.join(10)
+        notify.close()
+    assert not runner.is_alive()
+    assert "STOPPING=1" in [m[2] for m in notify.messages]
+    assert check(tmp_path / "j.sqlite").unanchored == 0  # closed, anchored
