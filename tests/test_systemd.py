@@ -212,6 +212,7 @@ path = "{journal}"
     got = [m[2] for m in notify.messages]
     assert "STOPPING=1" in got
     assert "hand 1 was in play when the table stopped" in out
+    assert "console ready" not in out  # stdin /dev/null: no typed console
     assert "Traceback" not in out
     # SIGTERM checkpointed and closed the journal: no WAL left, the last anchor is the close
     assert not Path(f"{journal}-wal").exists() or Path(f"{journal}-wal").stat().st_size == 0
