@@ -136,6 +136,9 @@ class Service:
         self.notify("READY=1")
 
     def stopping(self) -> None:
+        """STOPPING=1, once (the first of the shutdown's steps to call it says it)."""
+        if self._halt.is_set():
+            return
         self._halt.set()
         self.notify("STOPPING=1")
         if self._thread is not None and self._thread is not threading.current_thread():

@@ -210,7 +210,7 @@ path = "{journal}"
             notify.close()
     assert proc.returncode == 0, out[-3000:]
     got = [m[2] for m in notify.messages]
-    assert "STOPPING=1" in got
+    assert got.count("STOPPING=1") == 1 and got[-1] == "STOPPING=1"
     assert "hand 1 was in play when the table stopped" in out
     assert "console ready" not in out  # stdin /dev/null: no typed console
     assert "Traceback" not in out
@@ -265,5 +265,5 @@ def test_werkzeug_serves_the_same_protocol_in_one_process(tmp_path, monkeypatch)
         runner.join(10)
         notify.close()
     assert not runner.is_alive()
-    assert "STOPPING=1" in [m[2] for m in notify.messages]
+    assert [m[2] for m in notify.messages].count("STOPPING=1") == 1
     assert check(tmp_path / "j.sqlite").unanchored == 0  # closed, anchored
