@@ -22,9 +22,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import socketio
 
 from controller.daemon import TableDaemon
 from controller.events import Action, HandStart, SeatTake, TableSetup
+from controller.gunicorn_app import GRACEFUL_S
 from controller.journal import (
     Journal,
     anchor_path_for,
@@ -200,7 +202,15 @@ path = "{journal}"
             assert notify.wait_for(lambda m: any(
                 line.startswith("STATUS=hand 1 ") and "heartbeat" in line
                 and "s ago" in line for line in lines(m)), 5)
+            # a screen on the public view over WebSocket: its thread must not hold the stop
+            screen = socketio.Client(reconnection=False)
+            states: list[dict] = []
+            screen.on("state", states.append, namespace="/table")
+            screen.connect(f"http://127.0.0.1:{port}", namespaces=["/table"],
+                           transports=["websocket"], wait_timeout=5)
+            assert screen.connected
         finally:
+            stopped_at = time.monotonic()
             proc.send_signal(signal.SIGTERM)
             try:
                 out, _ = proc.communicate(timeout=20)
@@ -208,7 +218,10 @@ path = "{journal}"
                 proc.kill()
                 out, _ = proc.communicate()
             notify.close()
+    stop_s = time.monotonic() - stopped_at
     assert proc.returncode == 0, out[-3000:]
+    assert states and states[0]["last_seq"] == 7  # the live view served the resumed table
+    assert stop_s < GRACEFUL_S  # the table closed its screens: no wait for gunicorn's grace
     got = [m[2] for m in notify.messages]
     assert got.count("STOPPING=1") == 1 and got[-1] == "STOPPING=1"
     assert "hand 1 was in play when the table stopped" in out
