@@ -183,7 +183,8 @@ path = "{journal}"
             assert notify.wait_for(lambda m: lines(m).count("WATCHDOG=1") >= 4, 10)
             pings = [m[0] for m in notify.messages if m[2] == "WATCHDOG=1"]
             assert all(t > t_ready for t in pings)
-            assert max(b - a for a, b in itertools.pairwise(pings)) < 1.0
+            gaps = sorted(b - a for a, b in itertools.pairwise(pings))
+            assert 0.4 < gaps[len(gaps) // 2] < 0.8 and gaps[-1] < 2.0  # a loaded machine lags
             # a card through the real serial driver: journaled by the resumed table
             shoe.send_heartbeat()
             shoe.send_read(1, 0, "04A1B2C3D4E5F6", False)
