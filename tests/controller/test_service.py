@@ -80,7 +80,7 @@ def test_a_core_hung_inside_submit_stops_the_watchdog_pings(notify_socket):
         service.ready()
         alive = notify_socket.drain(1.0)
         assert alive[:2] == ["STATUS=hand 0 idle; no readers", "READY=1"]
-        assert alive.count("WATCHDOG=1") >= 3  # every 0.2 s
+        assert alive.count("WATCHDOG=1") >= 2  # every 0.2 s (a loaded machine lags)
 
         hang.set()
         submitter = threading.Thread(target=daemon.submit, args=(HandStart(),), daemon=True)
@@ -92,7 +92,7 @@ def test_a_core_hung_inside_submit_stops_the_watchdog_pings(notify_socket):
 
         release.set()  # the core comes back: so do the pings
         submitter.join(5)
-        assert notify_socket.drain(1.0).count("WATCHDOG=1") >= 3
+        assert notify_socket.drain(1.0).count("WATCHDOG=1") >= 2
     finally:
         release.set()
         service.stopping()
