@@ -113,7 +113,7 @@ def test_a_dead_applying_thread_stops_the_pings_too(notify_socket):
         assert notify_socket.drain(0.8).count("WATCHDOG=1") >= 2
         halt.set()
         ticker.join(2)
-        notify_socket.drain(0.4)  # the last beat grows older than the period
+        notify_socket.drain(0.6)  # the last beat grows older than the period (0.4 s)
         assert "WATCHDOG=1" not in notify_socket.drain(0.8)
     finally:
         service.stopping()
