@@ -1,6 +1,7 @@
 """``feltguard``: the command line.
 
     feltguard run --config table.toml     the daemon at a real table
+    feltguard udev-rules --config FILE    udev rules naming every reader (at install)
     feltguard sim [--hands N] [--mistakes RATE] ...
                                           a simulated 6-seat table with its live view
     feltguard replay FILE [--json]        replay a scenario (.jsonl) or a journal (.sqlite)
@@ -301,8 +302,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         problem = _listen_problem(config.host, config.port)
         if problem:
             return fail("run", f"{args.config}: display: {problem}")
+    # The typed console only at a terminal (or --console): under systemd stdin is /dev/null.
+    stdin = sys.stdin if args.console or sys.stdin.isatty() else None
     try:
-        return run_table(config)
+        if config.server == "gunicorn" and config.port:
+            from controller.gunicorn_app import serve
+
+            return serve(config, stdin)
+        return run_table(config, stdin)
     except JournalError as exc:  # journal.path: not a journal, damaged, another key, ...
         return fail("run", f"{exc} (journal.path of {args.config})")
 
@@ -376,7 +383,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run the daemon at a real table")
     p.add_argument("--config", required=True, type=text("a file"),
                    help="table configuration (TOML)")
+    p.add_argument("--console", action="store_true",
+                   help="read dealer console lines on standard input even when it is not a "
+                        "terminal (at a terminal it is read anyway)")
     p.set_defaults(func=cmd_run)
+
+    from controller.udev import add_udev_parser
+
+    add_udev_parser(sub)
 
     p = sub.add_parser("sim", help="a simulated table, dealt through the real driver path")
     p.add_argument("--hands", type=whole(0), default=0, help="hands to deal (0: until Ctrl-C)")

@@ -25,6 +25,10 @@ stack = 200
 [[readers]]
 url = "/dev/pokershoe"     # any pyserial URL: /dev/ttyUSB0, socket://host:port, loop://
 baudrate = 115200
+serial = "FGSHOE01"        # the USB adapter's serial number, vendor and product ids, and the
+vendor = "0403"            # name udev gives it: `feltguard udev-rules` writes one rule per
+product = "6001"           # reader from them (url must then be /dev/SYMLINK); vendor and
+symlink = "pokershoe"      # product default to an FTDI FT232R (0403:6001)
 
 [sensing]
 lost_after_ms = 1500       # a tag not read for this long has left the felt (readers repeat a
@@ -50,6 +54,7 @@ seats = 10
 [display]
 host = "0.0.0.0"
 port = 5000
+server = "gunicorn"        # gunicorn (threads, one worker: production) | werkzeug (development)
 dealer_token = ""          # "" = a random token, written to a 0600 file beside the journal
                            # (its path is printed, never the token: docs/display.md)
 
@@ -66,6 +71,7 @@ file = "deck-red.json"     # JSON object: tag uid -> card ("04A1B2C3D4": "As")
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -78,6 +84,9 @@ from controller.rules.variants import game_problem
 from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
 
 LED_DRIVERS = ("gpio", "shift_register")
+# display.server: gunicorn's threaded worker (Flask-SocketIO's deployment.rst) or Werkzeug's
+# development server (tests, the simulator)
+SERVERS = ("gunicorn", "werkzeug")
 # sensing.lost_after_ms: above the readers' 250 ms repeat (with room for one missed repeat), at
 # most a minute.
 LOST_AFTER_MS = (500, 60_000)
@@ -98,6 +107,11 @@ class PlayerConfig:
 class ReaderConfig:
     url: str
     baudrate: int = 115200
+    # The USB adapter, for `feltguard udev-rules` (controller/udev.py); "" when not given.
+    serial: str = ""
+    vendor: str = "0403"
+    product: str = "6001"
+    symlink: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,6 +138,7 @@ class Config:
     led_shift_register: Mapping[str, Any] = field(default_factory=dict)
     host: str = "127.0.0.1"
     port: int = 5000
+    server: str = "gunicorn"  # display.server: SERVERS
     dealer_token: str = ""
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
@@ -147,7 +162,7 @@ _SECTIONS = {
     "antennas": None,
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
-    "display": {"host", "port", "dealer_token"},
+    "display": {"host", "port", "server", "dealer_token"},
     "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
 }
@@ -244,12 +259,13 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not isinstance(r, Mapping):
             raise ConfigError(f"{where}: must be a table")
         for key in r:
-            if key not in ("url", "baudrate"):
-                raise ConfigError(f"{where}.{key}: unknown key (known: baudrate, url)")
+            if key not in _READER_KEYS:
+                raise ConfigError(f"{where}.{key}: unknown key (known: "
+                                  f"{', '.join(sorted(_READER_KEYS))})")
         if "url" not in r:
             raise ConfigError(f"{where}.url: missing")
         baud = _int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200
-        readers.append(ReaderConfig(_typed(r, "url", str, where), baud))
+        readers.append(ReaderConfig(_typed(r, "url", str, where), baud, **_usb_keys(r, where)))
     kw["readers"] = tuple(readers)
 
     if "antennas" in raw:
@@ -295,6 +311,11 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not 0 <= port <= 65535:
             raise ConfigError(f"display.port: must be 0..65535, got {port}")
         kw["port"] = port
+    if "server" in display:
+        kw["server"] = _typed(display, "server", str, "display")
+        if kw["server"] not in SERVERS:
+            raise ConfigError(f"display.server: unknown server {kw['server']!r} "
+                              f"(known: {', '.join(SERVERS)})")
     if "dealer_token" in display:  # "": a random token
         kw["dealer_token"] = _typed(display, "dealer_token", str, "display", empty=True)
 
@@ -310,6 +331,32 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     config = Config(**kw)
     _check_events(config)
     return config
+
+
+_READER_KEYS = ("url", "baudrate", "serial", "vendor", "product", "symlink")
+# What udev matches and names (udev's own syntax has no escapes: a quote would end the value).
+_USB_ID = re.compile(r"[0-9a-f]{4}")
+_USB_SERIAL = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_SYMLINK = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def _usb_keys(r: Mapping[str, Any], where: str) -> dict[str, str]:
+    """A reader's USB adapter keys (serial, vendor, product, symlink), each checked as udev
+    will read it; a symlink must be the device the reader's url opens."""
+    out: dict[str, str] = {}
+    for key, pattern, what in (("serial", _USB_SERIAL, "letters, digits, '.', '_' or '-'"),
+                               ("vendor", _USB_ID, "4 lower-case hex digits (idVendor)"),
+                               ("product", _USB_ID, "4 lower-case hex digits (idProduct)"),
+                               ("symlink", _SYMLINK, "a name under /dev (no '/')")):
+        if key in r:
+            value = _typed(r, key, str, where)
+            if not pattern.fullmatch(value):
+                raise ConfigError(f"{where}.{key}: must be {what}, got {value!r}")
+            out[key] = value
+    if "symlink" in out and r.get("url") != f"/dev/{out['symlink']}":
+        raise ConfigError(f"{where}.symlink: udev names the reader /dev/{out['symlink']}, "
+                          f"but its url is {r.get('url')!r}")
+    return out
 
 
 def _check_game(game: str, structure: str) -> None:

@@ -226,3 +226,11 @@ def test_the_journal_key_and_anchor_files_may_be_placed_apart(tmp_path):
     assert config.journal_key_file == "/etc/feltguard/journal.key"
     assert config.journal_anchor_file == "/var/lib/feltguard/j.anchors"
     assert from_mapping({}).journal_key_file == ""  # beside the journal
+
+
+def test_display_server_is_gunicorn_by_default_and_checked():
+    assert from_mapping({}).server == "gunicorn"
+    assert from_mapping({"display": {"server": "werkzeug"}}).server == "werkzeug"
+    with pytest.raises(ConfigError, match=r"display.server: unknown server 'uwsgi' \(known: "
+                                          r"gunicorn, werkzeug\)"):
+        from_mapping({"display": {"server": "uwsgi"}})
