@@ -122,7 +122,9 @@ class Config:
     led_pins: Mapping[str, Any] | None = None
     led_driver: str = "gpio"
     led_shift_register: Mapping[str, Any] = field(default_factory=dict)
-    host: str = "127.0.0.1"
+    # Every interface: the dealer's tablet must reach the table; safe behind the dealer's login
+    # and the public view's whitelist (docs/display.md, "Where it listens").
+    host: str = "0.0.0.0"
     port: int = 5000
     dealer_token: str = ""
     journal_path: str = "feltguard-journal.sqlite"

@@ -150,6 +150,7 @@ def run_table(
     server = None
     if config.port:
         from display.access import write_token_file
+        from display.addresses import browse_urls
         from display.server import create_app, run_server
 
         token = config.dealer_token or secrets.token_urlsafe(12)
@@ -162,8 +163,9 @@ def run_table(
         app, sio, publisher = create_app(dealer_token=token)
         daemon.outputs.append(publisher.publish)
         server = run_server(app, sio, config.host, config.port)
-        print(f"live view http://{config.host}:{server.port}/   dealer view /dealer "
-              f"(log in with {where})", flush=True)
+        urls = browse_urls(config.host, server.port)  # 0.0.0.0 is no address to browse
+        print(f"live view {'/  '.join(urls)}/   dealer view /dealer (log in with {where})",
+              flush=True)
     setup = config.table_setup()
     if journal.last_seq == 0:
         daemon.submit(setup)
