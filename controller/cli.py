@@ -8,6 +8,8 @@
     feltguard key PATH                    create a journal key (at install)
     feltguard phh replay FILE             replay PHH hands, compare with finishing_stacks
     feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
+    feltguard config check FILE           check a table's configuration, show what it sets up
+    feltguard --version                   the package's version
 """
 
 from __future__ import annotations
@@ -373,6 +375,7 @@ PACE_MAX = 60.0
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="feltguard", description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--version", action="version", version=f"feltguard {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run the daemon at a real table")
@@ -439,7 +442,20 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.phh.commands import add_phh_parser
 
     add_phh_parser(sub)
+    from controller.config_check import add_config_parser
+
+    add_config_parser(sub)
     return parser
+
+
+def package_version() -> str:
+    """The installed package's version (pyproject.toml), as pip knows it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("feltguard")
+    except PackageNotFoundError:  # run from a source tree never installed
+        return "unknown (not installed)"
 
 
 def _check_sim(args: argparse.Namespace) -> None:
