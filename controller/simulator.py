@@ -36,7 +36,7 @@ from controller.journal import Journal, anchor_path_for, key_path_for
 from controller.rules.variants import family
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
 from controller.sim.dealer import CardMove, SimDealer, expand
-from controller.sim.score import RunningScore, exit_status, rows, uncaught
+from controller.sim.score import RunningScore, Tally, exit_status, rows, uncaught
 from drivers.card_reader import CardReader, ReaderStats
 from drivers.simulated_reader import SimulatedReader
 
@@ -381,7 +381,7 @@ def run_simulation(opts: SimOptions) -> int:
         table.score.settle()
         stats = table.reader.stats
     print(f"\n{table.hands_dealt} hands, {table.daemon.seq} events in {took:.1f}s", file=out)
-    print_score(table, out)
+    print_score(table.score.tally, out)
     print(reader_line(stats), file=out)
     if opts.journal_path:  # kept (without one, a temporary journal went with its folder)
         path = table.journal.path
@@ -392,9 +392,8 @@ def run_simulation(opts: SimOptions) -> int:
     return status
 
 
-def print_score(table: SimulatedTable, out: TextIO) -> None:
+def print_score(tally: Tally, out: TextIO) -> None:
     """The dealer's mistakes against those caught, per code; what went uncaught; false alarms."""
-    tally = table.score.tally
     per_code = rows(tally, "code")
     made = sum(m for m, _, _ in per_code.values())
     caught = sum(c for _, c, _ in per_code.values())
