@@ -181,13 +181,11 @@ class SimulatedTable:
         self.mistakes_made = 0  # streamed to the truth file, not kept (a table runs for weeks)
         self.hands_dealt = 0
         self.score = RunningScore()
-        self.watch = FindingWatch(self.daemon, self.score, opts.out)
         self._truth: TextIO | None = None
         if opts.truth_path:
             self._truth = open(opts.truth_path, "a" if self.resumed else "w",  # noqa: SIM115
                                encoding="utf-8")
         outputs = self.daemon.outputs
-        outputs.append(self.watch)
         outputs.extend(opts.extra_outputs)
         self.leds: Any = None
         if opts.leds:
@@ -225,6 +223,10 @@ class SimulatedTable:
         self.voided: int | None = None  # the hand a crash interrupted, voided on resuming
         if self.resumed:
             self._resume()
+        # from here on (the floor's void of a crashed hand is this table's doing, not the
+        # dealer's: neither printed nor scored)
+        self.watch = FindingWatch(self.daemon, self.score, opts.out)
+        self.daemon.outputs.append(self.watch)
 
     # -- resuming -------------------------------------------------------------------------------
 
