@@ -63,7 +63,7 @@ class SimOptions:
     web: bool = True
     host: str = "127.0.0.1"
     port: int = 5000
-    journal_path: str | None = None
+    journal_path: str | None = None  # None: a throwaway one (`feltguard sim` always names one)
     dealer_token: str | None = None
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
