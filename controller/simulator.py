@@ -129,13 +129,13 @@ def hand_line(snap: Mapping[str, Any], findings: int) -> str:
         parts.append("board " + " ".join(hand["board"]))
     if hand["phase"] == "complete":
         pots = [p for p in snap["results"] if p["hand"] != "uncalled bet returned"]
-        won: dict[str, int] = {}  # seat -> its shares of every pot
+        won: dict[str, tuple[int, str]] = {}  # seat -> its shares of every pot, its hand
         for pot in pots:
             for seat, chips in pot["shares"].items():
-                won[str(seat)] = won.get(str(seat), 0) + int(chips)
-        best = next((p["hand"] for p in pots if p["hand"]), "")
-        parts.append("won: " + ", ".join(f"seat {seat} {chips}" for seat, chips in won.items())
-                     + (f" ({best})" if best else ""))
+                total, name = won.get(str(seat), (0, ""))
+                won[str(seat)] = (total + int(chips), name or pot["hand"])
+        parts.append("won: " + ", ".join(f"seat {seat} {chips}" + (f" ({name})" if name else "")
+                                         for seat, (chips, name) in won.items()))
     else:
         parts.append(hand["phase"])  # a misdeal: the hand is dealt again
     parts.append(f"findings {findings}")

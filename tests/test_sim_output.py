@@ -183,3 +183,33 @@ def test_every_interface_is_browsed_at_this_machines_addresses():
     assert "http://0.0.0.0:5000" not in urls
     assert urls[-1] == "http://127.0.0.1:5000"
     assert f"http://{socket.gethostname()}:5000" in urls
+
+
+@pytest.mark.parametrize("game", ["nlhe", "razz", "badugi"])
+def test_a_hand_line_says_number_game_button_board_result_and_findings(game):
+    """On the rules core's own snapshots of simulated hands of each family."""
+    import random
+
+    from controller.rules import snapshot
+    from controller.sim import SimDealer
+    from controller.simulator import hand_line
+
+    dealer = SimDealer(random.Random(3), game=game, mistake_rate=0.5)
+    phases = set()
+    for _ in range(12):
+        dealer.next_hand()
+        snap = snapshot(dealer.state)
+        hand = snap["hand"]
+        line = hand_line(snap, len(snap["findings"]))
+        phases.add(hand["phase"])
+        assert line.startswith(f"hand {hand['number']:>4}  {game} ")
+        assert line.endswith(f"  findings {len(snap['findings'])}")
+        assert ("button" in line) == (game != "razz")  # stud has no button
+        assert ("board " + " ".join(hand["board"]) in line) == bool(hand["board"])
+        if hand["phase"] == "complete":
+            winners = {str(s) for pot in snap["results"] for s in pot["shares"]
+                       if pot["hand"] != "uncalled bet returned"}
+            assert all(f"seat {s} " in line for s in winners), line
+        else:
+            assert f"  {hand['phase']}  findings" in line
+    assert "complete" in phases
