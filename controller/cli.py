@@ -9,6 +9,8 @@
     feltguard key PATH                    create a journal key (at install)
     feltguard phh replay FILE             replay PHH hands, compare with finishing_stacks
     feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
+    feltguard config check FILE           check a table's configuration, show what it sets up
+    feltguard --version                   the package's version
 """
 
 from __future__ import annotations
@@ -248,8 +250,10 @@ def _writable_problem(path: str) -> str | None:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from controller.simulator import SimOptions, run_simulation
+    from controller.simulator import SimOptions, new_journal_name, run_simulation
 
+    if args.journal is None:  # kept for review, in the current folder (docs: README)
+        args.journal = str(new_journal_name(Path.cwd()))
     if not args.no_web:
         problem = _listen_problem(args.host, args.port)
         if problem:
@@ -378,6 +382,7 @@ PACE_MAX = 60.0
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="feltguard", description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--version", action="version", version=f"feltguard {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run the daemon at a real table")
@@ -397,15 +402,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mistakes", type=fraction(0, 1), default=0.2,
                    help="chance per hand that the dealer makes a mistake (0..1, default 0.2)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    p.add_argument("--pace", type=fraction(0, PACE_MAX), default=0.35,
-                   help=f"seconds between the dealer's moves (0: as fast as possible; at most "
-                        f"{PACE_MAX:g})")
+    p.add_argument("--pace", type=fraction(0, PACE_MAX), default=None,
+                   help=f"seconds between the dealer's moves (default 0.35 with the live view, "
+                        f"0 with --no-web; 0: as fast as possible; at most {PACE_MAX:g})")
     p.add_argument("--no-web", action="store_true", help="do not start the live view")
-    p.add_argument("--host", default="127.0.0.1", type=text("a host name or address"))
+    p.add_argument("--host", default="127.0.0.1", type=text("a host name or address"),
+                   help="address the live view listens on (default 127.0.0.1, this machine "
+                        "only; 0.0.0.0 for a tablet on the network: docs/display.md)")
     p.add_argument("--port", type=whole(0, 65535), default=5000,
                    help="port of the live view (0: any free port)")
     p.add_argument("--journal", default=None, type=text("a file"),
-                   help="journal file (default: a temporary file, removed at exit)")
+                   help="journal file, kept (default: feltguard-sim-YYYYmmdd-HHMMSS.sqlite in "
+                        "the current folder, its .key and .anchors beside it)")
     p.add_argument("--dealer-token", default=None, type=text("a token"),
                    help="token for the dealer view (default: random, written to a 0600 file "
                         "whose path is printed)")
@@ -448,7 +456,20 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.phh.commands import add_phh_parser
 
     add_phh_parser(sub)
+    from controller.config_check import add_config_parser
+
+    add_config_parser(sub)
     return parser
+
+
+def package_version() -> str:
+    """The installed package's version (pyproject.toml), as pip knows it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("feltguard")
+    except PackageNotFoundError:  # run from a source tree never installed
+        return "unknown (not installed)"
 
 
 def _check_sim(args: argparse.Namespace) -> None:

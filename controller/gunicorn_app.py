@@ -36,7 +36,13 @@ from gunicorn.arbiter import Arbiter
 from gunicorn.workers.gthread import ThreadWorker
 
 from controller.config import Config
-from controller.runner import StartError, display_app, open_table, start_console
+from controller.runner import (
+    StartError,
+    display_app,
+    live_view_line,
+    open_table,
+    start_console,
+)
 from controller.service import notifier
 
 # deployment.rst's example runs 100 threads; a table has a few screens, each WebSocket holding
@@ -156,8 +162,7 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
 
         def ready(sockets: list[Any]) -> None:
             port = sockets[0].sock.getsockname()[1] if sockets else config.port
-            print(f"live view http://{config.host}:{port}/   dealer view /dealer "
-                  f"(log in with {where}); served by gunicorn", flush=True)
+            print(f"{live_view_line(config.host, port, where)}; served by gunicorn", flush=True)
             table.ready()
             start_console(table.daemon, stdin)
 

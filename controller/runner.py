@@ -245,6 +245,15 @@ def display_app(config: Config) -> tuple[Any, Any, Any, str]:
     return app, sio, publisher, where
 
 
+def live_view_line(host: str, port: int, where: str) -> str:
+    """The start-up line: where to browse (every interface: this machine's addresses, never
+    0.0.0.0) and how the dealer logs in."""
+    from display.addresses import browse_urls
+
+    urls = browse_urls(host, port)
+    return f"live view {'/  '.join(urls)}/   dealer view /dealer (log in with {where})"
+
+
 def start_console(daemon: TableDaemon, stdin: TextIO | None) -> None:
     """The typed console on ``stdin`` (None: none; under systemd stdin is /dev/null)."""
     if stdin is not None:
@@ -272,8 +281,7 @@ def run_table(
             from display.server import run_server
 
             server = run_server(app, sio, config.host, config.port)
-            print(f"live view http://{config.host}:{server.port}/   dealer view /dealer "
-                  f"(log in with {where})", flush=True)
+            print(live_view_line(config.host, server.port, where), flush=True)
         halt = halt or threading.Event()
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
