@@ -291,10 +291,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return fail("run", str(exc))
     if config.deck_file:  # checked before anything starts, and named with the config
-        from controller.deckfile import load_deck
+        from controller.deckfile import table_registry
 
         try:
-            load_deck(config.deck_file)
+            table_registry(config)
         except ConfigError as exc:
             return fail("run", f"{args.config}: {exc}")
     if config.port:
