@@ -63,7 +63,7 @@ class Registry:
     def bodies(self, in_play: str | None = None) -> list[DeckRegister]:
         """The ``deck.register`` events: ``in_play`` (default: the file's) first, then every
         other deck resting (``idle``)."""
-        first = in_play if in_play in self.decks else self.in_play
+        first = in_play if in_play is not None and in_play in self.decks else self.in_play
         out = [DeckRegister(deck=first, tags=dict(self.decks[first]))]
         out += [DeckRegister(deck=d, tags=dict(t), idle=True)
                 for d, t in self.decks.items() if d != first]
