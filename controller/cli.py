@@ -8,6 +8,10 @@
     feltguard key PATH                    create a journal key (at install)
     feltguard phh replay FILE             replay PHH hands, compare with finishing_stacks
     feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
+    feltguard deck enrol --deck ID --reader URL -o FILE
+                                          read a new deck through the shoe into the registry
+    feltguard deck check --registry FILE --reader URL
+                                          read a deck through: missing, extra, foreign cards
 """
 
 from __future__ import annotations
@@ -434,6 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.phh.commands import add_phh_parser
 
     add_phh_parser(sub)
+    from controller.deck_cli import add_deck_parser
+
+    add_deck_parser(sub)
     return parser
 
 

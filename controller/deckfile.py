@@ -97,10 +97,11 @@ def registered_decks(reg: DeckRegistry) -> dict[str, dict[str, str]]:
     return out
 
 
-def load_registry(path: str, cards: Collection[str] = FULL_DECK) -> Registry:
+def load_registry(path: str, cards: Collection[str] = FULL_DECK, *,
+                  label: str = "deck.file") -> Registry:
     """The registry file at ``path``, each deck holding at least ``cards``; raises ConfigError
-    ("deck.file: PATH: ...")."""
-    where = f"deck.file: {path}"
+    ("deck.file: PATH: ...", ``label`` naming where the path came from)."""
+    where = f"{label}: {path}"
     data = _read_json(where, path)
     if isinstance(data, dict) and "decks" in data:
         unknown = sorted(set(data) - {"decks", "in_play"})
