@@ -60,7 +60,9 @@ key_file = ""              # "" = JOURNAL.key beside it (created 0600 if absent;
 anchor_file = ""           # "" = JOURNAL.anchors beside it (chattr +a at a real table)
 
 [deck]
-file = "deck-red.json"     # JSON object: tag uid -> card ("04A1B2C3D4": "As")
+file = "decks.json"        # the deck registry (`feltguard deck enrol`; docs/decks.md): every
+                           # deck, each a full deck of the table's game; or the old single
+                           # deck, a JSON object of tag uid -> card ("04A1B2C3D4": "As")
 ```
 """
 
