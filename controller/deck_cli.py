@@ -31,7 +31,7 @@ import queue
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -200,7 +200,7 @@ def cmd_deck_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 1
 
 
-def _likeliest(decks: dict[str, Any] | Any, in_play: str, uids: list[str]) -> str:
+def _likeliest(decks: Mapping[str, Mapping[str, str]], in_play: str, uids: list[str]) -> str:
     """The deck most of the tags read belong to (the file's deck in play on a tie or none)."""
     votes = Counter(d for u in uids for d, tags in decks.items() if u in tags)
     best = max(votes.values(), default=0)
@@ -209,7 +209,7 @@ def _likeliest(decks: dict[str, Any] | Any, in_play: str, uids: list[str]) -> st
     return next(d for d in decks if votes.get(d) == best)
 
 
-def _deck_name(decks: Any, uid: str) -> str:
+def _deck_name(decks: Mapping[str, Mapping[str, str]], uid: str) -> str:
     return next((f"deck {d}" for d, tags in decks.items() if uid in tags), "no deck")
 
 
@@ -218,7 +218,7 @@ def _unwritable(path: str) -> str | None:
     p = Path(path)
     if p.is_dir():
         return "is a directory"
-    parent = p.parent if str(p.parent) else Path(".")
+    parent = p.parent  # (Path("decks.json").parent is Path("."))
     if not parent.is_dir():
         return f"no such directory {parent}"
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):

@@ -18,6 +18,9 @@ from controller.rules.cards import FULL_DECK
 from drivers.simulated_reader import SimulatedReader
 
 DEADLINE = 20.0  # seconds; generous for a loaded box, never reached when things work
+# The pass ends this long after the last card (--timeout): long enough that a reader thread
+# starved on a loaded box does not end a pass early.
+PASS_S = "1.5"
 RED = [f"04AA{i:06X}" for i in range(52)]  # the tags of deck red, in new-deck order
 BLUE = [f"04BB{i:06X}" for i in range(52)]
 
@@ -73,7 +76,7 @@ def shoe(tmp_path: Path) -> Iterator[SimulatedReader]:
 
 
 def enrol(shoe: SimulatedReader, output: Path, deck: str, uids: list[str],
-          *more: str, timeout: str = "0.5") -> Command:
+          *more: str, timeout: str = PASS_S) -> Command:
     """Run ``deck enrol`` and pass ``uids`` through the shoe once it is open."""
     cmd = Command(["deck", "enrol", "--deck", deck, "--reader", shoe.link_path, "--timeout",
                    timeout, "-o", str(output), *more])
@@ -84,7 +87,7 @@ def enrol(shoe: SimulatedReader, output: Path, deck: str, uids: list[str],
 
 
 def check(shoe: SimulatedReader, registry: Path, uids: list[str], *more: str,
-          timeout: str = "0.5") -> Command:
+          timeout: str = PASS_S) -> Command:
     cmd = Command(["deck", "check", "--registry", str(registry), "--reader", shoe.link_path,
                    "--timeout", timeout, *more])
     assert cmd.out.wait_for("pass it through"), cmd.out.text
@@ -143,7 +146,7 @@ def test_enrol_refuses_a_deck_missing_a_card_and_writes_nothing(
 def test_enrol_refuses_a_tag_read_twice_where_a_new_card_is_due(
         shoe: SimulatedReader, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "decks.json"
-    cmd = enrol(shoe, out, "red", RED[:10], timeout="2")
+    cmd = enrol(shoe, out, "red", RED[:10], timeout="3")
     time.sleep(0.7)  # past the shoe's debounce: a second pass of the card, not a repeat
     shoe.send_read(1, 0, RED[3])
     assert cmd.wait() == 2
@@ -223,7 +226,7 @@ def test_check_names_a_card_of_another_deck_and_the_card_missing(
 
 def test_check_names_extra_tags_and_cards_read_more_than_once(
         shoe: SimulatedReader, registry: Path) -> None:
-    cmd = check(shoe, registry, [*RED[:20], BLUE[5], "0411223344"], timeout="2")
+    cmd = check(shoe, registry, [*RED[:20], BLUE[5], "0411223344"], timeout="3")
     time.sleep(0.7)  # past the debounce: red's 3c passes a second time
     for uid in RED[20:]:
         shoe.send_read(1, 0, uid)
