@@ -26,6 +26,7 @@ registry, an unknown deck, a reader that cannot be opened).
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import queue
 import sys
@@ -60,7 +61,8 @@ def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115
     from drivers.card_reader import CardReader, TagRead
 
     reads: queue.Queue[TagRead] = queue.Queue()
-    reader = CardReader(url, reads.put, baudrate=baudrate, name="deck-pass")
+    reader = CardReader(url, reads.put, baudrate=baudrate, name="deck-pass",
+                        backoff=(0.05, 0.5))  # a reader lost mid-pass is back within 0.5 s
     reader.start()
     try:
         opened = time.monotonic() + connect_s
@@ -89,6 +91,13 @@ def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115
         reader.stop()
 
 
+def _quiet_driver(args: argparse.Namespace) -> None:
+    """The driver's own log lines (connected, retrying) are for the daemon's journal; at the
+    terminal the command says what happened, in one line on an error (``-v`` shows them)."""
+    if not getattr(args, "verbose", False):
+        logging.getLogger("drivers.card_reader").setLevel(logging.ERROR)
+
+
 def cmd_deck_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from controller.cli import fail
     from controller.config import ConfigError
@@ -96,6 +105,7 @@ def cmd_deck_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from controller.deckfile import Registry, load_registry, write_registry
 
     out = out or sys.stdout
+    _quiet_driver(args)
     path = args.output
     problem = _unwritable(path)
     if problem:
@@ -154,6 +164,7 @@ def cmd_deck_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from controller.rules.deck_count import count_deck
 
     out = out or sys.stdout
+    _quiet_driver(args)
     try:
         registry = load_registry(args.registry, label="--registry")
     except ConfigError as exc:
@@ -245,28 +256,32 @@ def add_deck_parser(sub: Any) -> None:
     cmds = deck.add_subparsers(dest="deck_command", required=True)
 
     def reader_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--reader", required=True, type=text("a device or pyserial URL"),
+        p.add_argument("--reader", required=True, metavar="URL",
+                       type=text("a device or pyserial URL"),
                        help="the shoe's reader: a device (/dev/pokershoe) or any pyserial URL")
-        p.add_argument("--baudrate", type=whole(1), default=115200, help="default 115200")
+        p.add_argument("--baudrate", type=whole(1), default=115200, metavar="B",
+                       help="default 115200")
         p.add_argument("--timeout", type=fraction(0.1, 600), default=DEFAULT_TIMEOUT_S,
+                       metavar="S",
                        help=f"seconds after the last card that end the pass (default "
                             f"{DEFAULT_TIMEOUT_S:g}; the first card is awaited "
                             f"{FIRST_CARD_S:g} s)")
 
     p = cmds.add_parser("enrol", help="read a new deck in new-deck order and add it to the "
                         "registry file")
-    p.add_argument("--deck", required=True, type=deck_id, help="the new deck's id, e.g. red")
+    p.add_argument("--deck", required=True, type=deck_id, metavar="ID",
+                   help="the new deck's id, e.g. red")
     reader_options(p)
-    p.add_argument("--jokers", type=whole(0, MAX_JOKERS), default=0,
+    p.add_argument("--jokers", type=whole(0, MAX_JOKERS), default=0, metavar="N",
                    help="jokers after the 52 cards (0 or 1; the joker games: docs/games.md)")
-    p.add_argument("-o", "--output", required=True, type=text("a file"),
+    p.add_argument("-o", "--output", required=True, type=text("a file"), metavar="FILE",
                    help="the registry file (JSON), created or added to")
     p.set_defaults(func=cmd_deck_enrol)
 
     p = cmds.add_parser("check", help="read a deck through and compare it with the registry")
-    p.add_argument("--registry", required=True, type=text("a file"),
+    p.add_argument("--registry", required=True, type=text("a file"), metavar="FILE",
                    help="the registry file (JSON), as [deck] file of the table config")
-    p.add_argument("--deck", default=None, type=deck_id,
+    p.add_argument("--deck", default=None, type=deck_id, metavar="ID",
                    help="the deck to check (default: the deck most tags read belong to)")
     reader_options(p)
     p.set_defaults(func=cmd_deck_check)

@@ -254,3 +254,15 @@ def test_check_refuses_a_bad_registry_and_an_unknown_deck(
                  "--reader", link]) == 2
     assert _refusal(capsys) == (f"feltguard deck check: {registry}: no deck green in it (decks: "
                                 "red, blue)")
+
+
+def test_a_reader_unplugged_mid_pass_is_named_not_taken_for_missing_cards(
+        shoe: SimulatedReader, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "decks.json"
+    cmd = enrol(shoe, out, "red", RED[:10])
+    time.sleep(0.2)  # the ten cards are read before the shoe goes
+    shoe.unplug()
+    assert cmd.wait() == 2
+    assert _refusal(capsys).startswith(f"feltguard deck enrol: {shoe.link_path}: the reader "
+                                       "went away during the pass: ")
+    assert not out.exists()
