@@ -124,7 +124,7 @@ def load_registry(path: str, cards: Collection[str] = FULL_DECK, *,
     checked: dict[str, dict[str, str]] = {}
     owner: dict[str, str] = {}  # uid -> its deck
     for deck, tags in decks.items():
-        if not DECK_ID_RE.fullmatch(deck):
+        if named and not DECK_ID_RE.fullmatch(deck):  # (a single deck keeps its file's name)
             raise ConfigError(f"{where}: deck id {deck!r}: one word of letters, digits, '_', "
                               "'.' or '-' (at most 32)")
         checked[deck] = _tags(f"{where}: deck {deck}" if named else where, tags)

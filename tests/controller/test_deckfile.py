@@ -51,6 +51,8 @@ def test_the_single_deck_file_of_before_is_read_as_the_deck_named_after_it(
         tmp_path: Path) -> None:
     reg = load_registry(_write(tmp_path, RED, name="deck-red.json"))
     assert reg == Registry(in_play="deck-red", decks={"deck-red": RED})
+    spaced = load_registry(_write(tmp_path, RED, name="red deck.json"))  # read as before
+    assert spaced.in_play == "red deck"
 
 
 def test_written_and_read_back_and_the_core_registry_gives_the_decks_back(tmp_path: Path) -> None:
