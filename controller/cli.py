@@ -11,6 +11,10 @@
     feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
     feltguard config check FILE           check a table's configuration, show what it sets up
     feltguard --version                   the package's version
+    feltguard deck enrol --deck ID --reader URL -o FILE
+                                          read a new deck through the shoe into the registry
+    feltguard deck check --registry FILE --reader URL
+                                          read a deck through: missing, extra, foreign cards
 """
 
 from __future__ import annotations
@@ -296,10 +300,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return fail("run", str(exc))
     if config.deck_file:  # checked before anything starts, and named with the config
-        from controller.deckfile import load_deck
+        from controller.deckfile import table_registry
 
         try:
-            load_deck(config.deck_file)
+            table_registry(config)
         except ConfigError as exc:
             return fail("run", f"{args.config}: {exc}")
     if config.port:
@@ -459,6 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.config_check import add_config_parser
 
     add_config_parser(sub)
+    from controller.deck_cli import add_deck_parser
+
+    add_deck_parser(sub)
     return parser
 
 

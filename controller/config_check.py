@@ -26,10 +26,9 @@ def check(path: str) -> Config:
     names the key."""
     config = load(path)
     try:
-        if config.deck_file:
-            from controller.deckfile import load_deck
+        from controller.deckfile import table_registry
 
-            load_deck(config.deck_file)
+        table_registry(config)  # every deck a full deck of the table's game
         if config.leds_enabled and config.led_driver == "gpio" and config.led_pins is not None:
             from drivers.leds import validate_pin_map  # imports gpiozero: only here
 
@@ -119,6 +118,17 @@ def _journal(config: Config) -> list[str]:
             f"anchors {anchors}"]
 
 
+def _decks(config: Config) -> str:
+    from controller.deckfile import table_registry
+
+    registry = table_registry(config)  # (checked already by ``check``)
+    if registry is None:
+        return "none registered at start"
+    resting = [d for d in registry.decks if d != registry.in_play]
+    return (f"{config.deck_file}: {registry.in_play} in play"
+            + (f", resting {', '.join(resting)}" if resting else ""))
+
+
 def summary(config: Config) -> list[str]:
     """What the config sets up, a line per subject."""
     from controller.rules.house_rules import DEFAULT_PROFILE
@@ -139,7 +149,7 @@ def summary(config: Config) -> list[str]:
          + (f"{changed} changed from the defaults" if changed else "the defaults")
          + f"; a tag unread for {config.lost_after_ms} ms has left the felt"),
         ("LEDs", _leds(config)),
-        ("deck", config.deck_file or "none registered at start"),
+        ("deck", _decks(config)),
     ]
     lines = [f"  {name:<13}{text}" for name, text in rows]
     for name, more in (("display", _display(config)), ("journal", _journal(config))):

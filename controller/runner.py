@@ -26,8 +26,8 @@ from typing import Any, TextIO
 from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
-from controller.deckfile import load_deck
-from controller.events import Body, DeckRegister, EventError, SeatTake, TableSetup
+from controller.deckfile import Registry, registered_decks, table_registry
+from controller.events import Body, EventError, SeatTake, TableSetup
 from controller.journal import Journal, JournalError
 from controller.sensing import Sensing
 from controller.service import Notifier, Service, watchdog_period
@@ -81,7 +81,7 @@ def _console(daemon: TableDaemon, stdin: TextIO) -> None:
             print(f"! {finding.code}: {finding.message}", flush=True)
 
 
-def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -> None:
+def _resume(daemon: TableDaemon, setup: TableSetup, registry: Registry | None) -> None:
     """A restart on a journal that holds the table: the journal is the truth. Nothing is set up
     again (the players seated now are the journal's, not the config's first seating); a changed
     set-up or deck file is applied between hands only. A hand in play when the table stopped
@@ -94,8 +94,11 @@ def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -
     changed: list[Body] = []
     if setup != daemon.state.setup:
         changed.append(setup)
-    if deck is not None and dict(deck.tags) != dict(daemon.state.deck.tags):
-        changed.append(deck)
+    known = registered_decks(daemon.state.deck)
+    if registry is not None and any(known.get(d) != dict(t) for d, t in registry.decks.items()):
+        # every deck registered again; the journal's deck in play stays in play if the file
+        # still holds it (a rotation by deck.change is not undone by a restart)
+        changed.extend(registry.bodies(in_play=daemon.state.deck.deck))
     if daemon.hand_in_play:
         print(f"hand {number} was in play when the table stopped: deal on from where it "
               "stopped, or have the floor void it (ruling void TEXT)", flush=True)
@@ -186,7 +189,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     from drivers.card_reader import CardReader
 
     try:
-        deck = load_deck(config.deck_file) if config.deck_file else None
+        registry = table_registry(config)
         leds, led_output = build_leds(config)
     except ConfigError as exc:
         raise StartError(str(exc)) from None
@@ -215,10 +218,10 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         daemon.submit(setup)
         for p in config.players:
             daemon.submit(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
-        if deck is not None:
-            daemon.submit(deck)
+        for body in registry.bodies() if registry is not None else ():
+            daemon.submit(body)  # the deck in play, then each resting deck (idle)
     else:
-        _resume(daemon, setup, deck)
+        _resume(daemon, setup, registry)
     readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
                for i, r in enumerate(config.readers)]
     service = Service(daemon, readers, notify, watchdog_s=watchdog_period())

@@ -3,6 +3,7 @@ or one line naming the file and the bad key and exit 2; the package's version.""
 
 from __future__ import annotations
 
+import json
 import socket
 from importlib.metadata import version
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from controller.cli import main
 from controller.config import Config
+from controller.rules.cards import FULL_DECK
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
 
@@ -50,7 +52,7 @@ def test_config_check_of_the_example_summarises_it_on_one_screen(capsys, monkeyp
 
 def test_config_check_of_a_shift_register_stud_table(capsys, tmp_path):
     deck = tmp_path / "deck-red.json"
-    deck.write_text('{"04A1B2C3": "As", "04A1B2C4": "Kd"}')
+    deck.write_text(json.dumps({f"04A1B2{i:02X}": c for i, c in enumerate(FULL_DECK)}))
     p = tmp_path / "table.toml"
     p.write_text(f"""
 [table]
