@@ -32,6 +32,7 @@ standard input; they are the same events the console keys produce (docs/events.m
     fault KIND [CUTTER]  a deck fault (KIND: shuffle_insufficient, cut_missing,
                          cut_wrong_player, bottom_card_exposed, stub_fouled)
     drew SEAT [BY]       a player (BY) asks how many cards SEAT drew
+    deck ID              between hands: put the resting registered deck ID in play
     {"type": ...}        any event of the vocabulary as JSON
 """
 
@@ -53,6 +54,7 @@ from controller.events import (
     CardKept,
     ChipRaceEnd,
     ChipRaceStart,
+    DeckChange,
     DeckFault,
     DrawQuery,
     EventError,
@@ -219,6 +221,10 @@ def _parse(line: str) -> Body:
             raise EventError("usage: drew SEAT [BY]")
         return DrawQuery(seat=_int(args[0], "seat"),
                          asked_by=_int(args[1], "asked_by") if len(args) > 1 else None)
+    if cmd == "deck":
+        if len(args) != 1:
+            raise EventError("usage: deck ID")
+        return DeckChange(deck=args[0])
     if cmd == "leave":
         if len(args) != 1:
             raise EventError("usage: leave SEAT")
@@ -226,4 +232,4 @@ def _parse(line: str) -> Body:
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
                      "call, check, fold, allin, exposed, flashed, boxed, attention, ruling, undo, "
                      "misdeal, end, game, sit, leave, away, back, move, draw, level, race, fault, "
-                     "drew")
+                     "drew, deck")

@@ -20,9 +20,24 @@ from controller.daemon import TableDaemon
 from controller.events import EventError, parse_event
 from controller.journal import JournalError
 
-__all__ = ["console_submit"]
+__all__ = ["ConsoleLink", "console_submit"]
 
 log = logging.getLogger("feltguard.console")
+
+
+class ConsoleLink:
+    """The submit callback for a server built before its table (``feltguard run`` makes the
+    live view first, then opens the table with the publisher as an output): inputs that come
+    before ``daemon`` is set are refused, "the table is not open yet"."""
+
+    def __init__(self) -> None:
+        self.daemon: TableDaemon | None = None
+
+    def submit(self, body_json: str) -> tuple[bool, str, list[dict[str, Any]]]:
+        daemon = self.daemon
+        if daemon is None:
+            return False, "the table is not open yet", []
+        return console_submit(daemon)(body_json)
 
 
 def console_submit(daemon: TableDaemon) -> Callable[[str], tuple[bool, str, list[dict[str, Any]]]]:

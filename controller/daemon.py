@@ -74,6 +74,9 @@ class TableDaemon:
         self.core_faults = 0
         self.rejected_reads = 0  # reads that made no valid event (on_read)
         self.recovered = 0  # events replayed from the journal at start
+        # When the applying path last ran (time.monotonic): every submit and sensing tick sets
+        # it, under the lock; the systemd watchdog asks for it (heartbeat, controller/service.py)
+        self.beat = time.monotonic()
         self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
         if journal is not None and journal.last_seq:
             self._recover(journal)
@@ -143,6 +146,7 @@ class TableDaemon:
                     self.output_errors += 1
                     log.exception("output %r failed", output)
             self.events_applied += 1
+            self.beat = time.monotonic()
             self._cond.notify_all()
             return step
 
@@ -158,6 +162,18 @@ class TableDaemon:
         a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event."""
         with self._cond:
             self._submit_sensed(self.sensing.tick(now), "lost-tag event")
+            self.beat = time.monotonic()
+
+    def heartbeat(self, timeout: float) -> float | None:
+        """When the applying path last ran (``beat``), read under the daemon's lock; None if the
+        lock is not free within ``timeout``: a core hung inside ``submit`` holds it, and then
+        the watchdog must not ping (controller/service.py)."""
+        if not self._cond.acquire(timeout=timeout):
+            return None
+        try:
+            return self.beat
+        finally:
+            self._cond.release()
 
     def _submit_sensed(self, bodies: Iterable[Body], what: str) -> None:
         for body in bodies:

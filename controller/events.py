@@ -201,6 +201,16 @@ class DeckAudit:
 
 
 @dataclass(frozen=True)
+class DeckChange:
+    """The decks of a rotation changed between hands (RR Section 2 r.22): ``deck``, a deck the
+    table registered and keeps resting, goes into play; the deck in play before rests, known as
+    another deck of the table (a card of it in a hand is FOREIGN_BACK_CARD_IN_PLAY)."""
+
+    TYPE: ClassVar[str] = "deck.change"
+    deck: str
+
+
+@dataclass(frozen=True)
 class HandStart:
     """The dealer's new-hand key. ``button`` is the seat the button sits at (from the button
     sensor or the dealer); None lets the core move it to the next occupied seat."""
@@ -393,6 +403,7 @@ Body = (
     | ChipRaceEnd
     | DeckRegister
     | DeckAudit
+    | DeckChange
     | HandStart
     | ShuffleDone
     | ShoeDraw
@@ -434,6 +445,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         ChipRaceEnd,
         DeckRegister,
         DeckAudit,
+        DeckChange,
         HandStart,
         ShuffleDone,
         ShoeDraw,
