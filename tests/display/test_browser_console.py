@@ -478,3 +478,15 @@ def test_tablet_layout_touch_targets(browser: Any, table: Table, width: int, hei
         page.screenshot(path=f"/tmp/feltguard-console-{width}x{height}.png", full_page=True)
     finally:
         context.close()
+
+
+def test_board_hole_card_exposed_by_a_tap_remedy_followed(console: Any, table: Table) -> None:
+    """Crazy Pineapple: the dealer taps an exposed hole card and the Exposed key
+    (HOLECARD_EXPOSED_SINGLE_REPLACE, roberts-rules-v11.txt Section 5, Holdem, r.1); the page
+    highlights the replacement, then the exposed card to the burn, as they are dealt."""
+    events = scenario("board_hole_card_exposed_key_crazy_pineapple.jsonl")
+    moves = play(console, table, events)
+    assert len(moves) == 2 and moves[-1].endswith("to the burn")
+    check_journal(table, events)
+    codes = [f["code"] for f in table.daemon.last_snapshot["findings"]]
+    assert codes == ["HOLECARD_EXPOSED_SINGLE_REPLACE"]
