@@ -175,3 +175,19 @@ def test_the_runners_submit_journals_first_and_refuses_what_the_vocabulary_refus
     journal.close()  # the journal gone: an input is answered, not raised
     ok, reason, _ = submit(json.dumps({"type": "shuffle.done"}))
     assert not ok and reason.startswith("not recorded")
+
+
+def test_the_console_page_sits_behind_the_login_and_the_login_returns_to_it() -> None:
+    app, _, _ = create_app(dealer_token=TOKEN)
+    web = app.test_client()
+    form = web.get("/dealer/console")
+    assert form.status_code == 200 and b'name="next" value="/dealer/console"' in form.data
+    assert web.get("/dealer/console?token=" + TOKEN).headers["Location"] == "/dealer/console"
+    back = web.post("/dealer/login", data={"token": TOKEN, "next": "/dealer/console"})
+    assert back.status_code == 303 and back.headers["Location"] == "/dealer/console"
+    page = web.get("/dealer/console")
+    assert page.status_code == 200 and b'<body data-role="console">' in page.data
+    # the form's `next` is never an open redirect
+    other = app.test_client().post("/dealer/login",
+                                   data={"token": TOKEN, "next": "https://evil.example/"})
+    assert other.headers["Location"] == "/dealer"
