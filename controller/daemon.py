@@ -120,9 +120,9 @@ class TableDaemon:
                 body = named
             event = checked(Event(self.seq + 1,
                                   int(self._clock() * 1000) if ts is None else ts, body))
-            self.seq = event.seq
             if self.journal is not None:
                 self.journal.append(event)  # committed before it is applied
+            self.seq = event.seq  # (after the append: a refused append leaves no gap)
             applied = guarded_apply(self.state, event)
             step = applied.step
             if applied.fault is not None:
