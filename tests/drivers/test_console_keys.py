@@ -13,7 +13,6 @@ from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory
 
 from drivers.console_keys import ConsoleKeys, DebouncedMockPin, mock_factory, validate_key_pins
-from tests.drivers.conftest import wait_until
 
 PINS = {"new_hand": "GPIO5", "shuffle_done": 6, "misdeal": "GPIO16", "undo": "BCM20"}
 HOLD_S = 0.3
