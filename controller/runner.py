@@ -1,8 +1,9 @@
 """``feltguard run``: the daemon at a real table.
 
 Wires the configured card readers (pyserial), sensing, the journal, the rules core, the seat
-LEDs (gpiozero) and the live view, then reads dealer console lines on standard input
-(``controller.console``) until end of input or Ctrl-C. On restart the journal is checked and
+LEDs (gpiozero), the dealer console keys (``[keys]``, controller/dealer_keys.py) and the live
+view, then reads dealer console lines on standard input (``controller.console``) until end of
+input or Ctrl-C. On restart the journal is checked and
 replayed, so the table resumes exactly where it stopped (``_resume``).
 """
 
@@ -22,6 +23,7 @@ from typing import Any, TextIO
 from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
+from controller.dealer_keys import build_keys
 from controller.deckfile import load_deck
 from controller.events import Body, DeckRegister, EventError, SeatTake, TableSetup
 from controller.journal import Journal, JournalError
@@ -182,17 +184,25 @@ def run_table(
     ticker.start()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
-    console = threading.Thread(target=_console, args=(daemon, stdin), daemon=True,
-                               name="console")
-    console.start()
+    keys = None
+    status = 0
     try:
+        keys = build_keys(config, daemon)  # the hardware console keys ([keys]), if enabled
+        console = threading.Thread(target=_console, args=(daemon, stdin), daemon=True,
+                                   name="console")
+        console.start()
         # Under systemd stdin is /dev/null: the console ends at once and the table runs on
         # until SIGTERM; at a terminal, Ctrl-C stops it.
         halt.wait()
+    except ConfigError as exc:  # a key pin gpiozero refuses
+        print(f"feltguard run: {exc}", file=sys.stderr)
+        status = 2
     except KeyboardInterrupt:
         pass
     finally:
         halt.set()  # a Ctrl-C: the ticker stops too, before the journal closes
+        if keys is not None:
+            keys.close()  # no key press lands after the journal closes
         for reader in readers:
             reader.stop()
         ticker.join()
@@ -202,4 +212,4 @@ def run_table(
             server.stop()
         journal.checkpoint()
         journal.close()
-    return 0
+    return status
