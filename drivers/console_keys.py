@@ -1,8 +1,8 @@
 """The dealer console's keys: one gpiozero ``Button`` per key, and one callback per key press.
 
 ``ConsoleKeys(pins, on_key, long_press=...)`` builds a ``Button`` for each named key (BCM pins
-from the config), with gpiozero's own debouncing (``bounce_time``: the pin ignores edges for
-that long after one it reported) and pull-up or pull-down per the config. A key acts on press,
+from the config), with gpiozero's own debouncing (``bounce_time``, applied by the pin factory:
+lgpio on the Pi) and pull-up or pull-down per the config. A key acts on press,
 ``on_key(name)``, called from gpiozero's thread (lgpio's callback thread on the Pi; under
 ``MockFactory``, the thread that drives the pin). A key listed in ``long_press`` acts only when
 held for ``hold_s`` (gpiozero's ``hold_time`` and ``when_held``, from its hold thread): a key
