@@ -19,7 +19,7 @@ import pytest
 from controller.config import from_mapping, load
 from controller.daemon import TableDaemon
 from controller.dealer_keys import build_keys
-from controller.events import Action, CardExposed, DeckRegister, SeatTake, TableSetup
+from controller.events import Action, ActionKind, CardExposed, DeckRegister, SeatTake, TableSetup
 from controller.journal import Journal, JournalError, read_events, read_findings
 from controller.runner import run_table
 from drivers.card_reader import TagRead
@@ -104,8 +104,8 @@ class Table:
         self.read(uid, SHOE)
         self.read(uid, where)
 
-    def act(self, seat_no: int, kind: str, amount: int | None = None) -> None:
-        step = self.daemon.submit(Action(seat=seat_no, kind=kind, amount=amount))  # type: ignore[arg-type]
+    def act(self, seat_no: int, kind: ActionKind, amount: int | None = None) -> None:
+        step = self.daemon.submit(Action(seat=seat_no, kind=kind, amount=amount))
         assert step.findings == (), step.findings
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from gpiozero import Button, Device
@@ -41,10 +42,10 @@ class Pressed:
         self.event.set()
 
 
-def make(factory: MockFactory, pressed: Pressed, **kw: object) -> ConsoleKeys:
+def make(factory: MockFactory, pressed: Pressed, **kw: Any) -> ConsoleKeys:
     kw.setdefault("long_press", ("misdeal", "undo"))
     kw.setdefault("hold_s", HOLD_S)
-    return ConsoleKeys(PINS, pressed, pin_factory=factory, **kw)  # type: ignore[arg-type]
+    return ConsoleKeys(PINS, pressed, pin_factory=factory, **kw)
 
 
 def test_a_key_acts_on_press_and_not_again_on_release(factory: MockFactory) -> None:
