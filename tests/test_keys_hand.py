@@ -174,7 +174,8 @@ def test_a_holdem_hand_dealt_with_the_keys(table: Table, capsys) -> None:
                                                    "hand.end")]
     assert keyed == ["hand.start", "shuffle.done", "card.exposed", "hand.end"]
     [exposed] = [e for e in events if e.type == "card.exposed"]
-    assert (exposed.body.card, exposed.body.by) == ("last", "dealer")
+    # journaled with the tag the key resolved to: the last card drawn, seat 3's 7s
+    assert (exposed.body.uid, exposed.body.by) == ("T7s", "dealer")
     # the exposed card was the only irregularity, and its remedy was followed
     assert [f.code for f in read_findings(table.path)] == ["HOLECARD_EXPOSED_SINGLE_REPLACE"]
     snap = table.daemon.last_snapshot
@@ -195,7 +196,7 @@ def test_the_exposed_key_names_the_card_chosen_on_the_touch_console(table: Table
     table.chosen = "2c"  # tapped on the touch console: seat 2's first card was seen
     table.press("exposed")
     [event] = [e for e in read_events(table.path) if e.type == "card.exposed"]
-    assert event.body.card == "2c"
+    assert (event.body.card, event.body.uid) == ("2c", "T2c")
     [finding] = read_findings(table.path)
     assert finding.code == "MISDEAL_FIRST_OR_SECOND_CARD_EXPOSED"
     assert finding.data["cards"] == ["2c"]
