@@ -259,3 +259,20 @@ def test_run_with_keys_runs_and_stops_cleanly(tmp_path: Path) -> None:
         halt.set()
         runner.join(10)
     assert not runner.is_alive()
+
+
+@needs_card
+def test_a_card_key_that_names_no_card_is_one_line_and_nothing_journaled(table: Table,
+                                                                          capsys) -> None:
+    table.press("new_hand")
+    table.press("shuffle_done")
+    before = table.daemon.seq
+    pin = table.keys.button("exposed").pin
+    pin.drive_low()  # no card drawn yet: "the last card drawn" names nothing
+    time.sleep(BOUNCE_S * 4)
+    pin.drive_high()
+    assert table.daemon.seq == before
+    assert table.keys.presses["exposed"] == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("? exposed: ")
+    assert [e.type for e in read_events(table.path)][-1] == "shuffle.done"
