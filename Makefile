@@ -13,9 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-# The simulated 6-seat table with its live view on http://127.0.0.1:5000/ (Ctrl-C to stop).
+# The simulated 6-seat table with its live view on http://127.0.0.1:5000/ (Ctrl-C to stop): a
+# line per hand and each finding as it is raised, then made against caught. Its journal stays
+# here, feltguard-sim-YYYYmmdd-HHMMSS.sqlite (review: feltguard replay FILE). More options:
+# make demo ARGS="--game razz --seats 5 --host 0.0.0.0" (feltguard sim --help).
 demo: $(STAMP)
-	$(BIN)/feltguard sim
+	$(BIN)/feltguard sim $(ARGS)
 
 # The whole test suite, Chromium included (apt-get when it is missing and we are root), one pytest
 # worker per CPU (pytest-xdist): on 2 cores about 10 minutes instead of 16.

@@ -1,6 +1,7 @@
 """Latency from a card frame's last byte to the seat LEDs and to a Socket.IO client.
 
     .venv/bin/python -m bench.latency [--cards 1500] [--runs 3] [--gap 0] [--seed 7]
+                                      [--server werkzeug|gunicorn|both]
 
 Clean simulated hands are dealt through the whole real path: each card movement is written as a
 wire-protocol frame into the simulated reader's pty; the real ``CardReader`` thread parses it,
@@ -139,7 +140,82 @@ def _client(url: str, token: str, conn: Any) -> None:
     client.disconnect()
 
 
-def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[float]]:
+def run(cards: int = 1500, seed: int = 7, gap: float = 0.0,
+        server: str = "werkzeug") -> dict[str, list[float]]:
+    """One run: a fresh server (``werkzeug``: ``display.server.run_server`` in this process;
+    ``gunicorn``: ``controller.gunicorn_app``'s arbiter and its one threaded worker, the table
+    and this measuring loop inside the worker, as ``feltguard run`` serves), client process and
+    journal."""
+    if server == "gunicorn":
+        return _run_in_gunicorn(cards, seed, gap)
+    from display.server import create_app, run_server
+
+    app, sio, publisher = create_app(dealer_token="bench")
+    handle = run_server(app, sio, "127.0.0.1", 0)
+    try:
+        return _measure(handle.url, publisher, cards, seed, gap)
+    finally:
+        handle.stop()
+
+
+def _run_in_gunicorn(cards: int, seed: int, gap: float) -> dict[str, list[float]]:
+    """``run`` under gunicorn: its arbiter in a process of its own (it takes the main thread's
+    signals), which forks the worker; the worker's results come back over a pipe."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    # not daemonic: the worker it forks spawns the client process
+    proc = context.Process(target=_gunicorn_main, args=(cards, seed, gap, child_conn),
+                           name="bench-gunicorn")
+    proc.start()
+    try:
+        if not conn.poll(1800):
+            raise RuntimeError("the gunicorn worker sent no result")
+        result = conn.recv()
+    finally:
+        proc.join(30)
+        if proc.is_alive():
+            proc.terminate()
+    if isinstance(result, str):
+        raise RuntimeError(f"under gunicorn: {result}")
+    return dict(result)
+
+
+def _gunicorn_main(cards: int, seed: int, gap: float, conn: Any) -> None:
+    """The arbiter's process: serve a bench table as ``feltguard run`` does (one threaded
+    worker, the app and the table built in it); once it listens, measure there, send the
+    figures, and stop the arbiter."""
+    import os
+    import signal
+
+    from controller.gunicorn_app import Served, options
+    from controller.gunicorn_app import run as serve
+    from display.server import create_app
+
+    def build() -> Served:
+        app, _, publisher = create_app(dealer_token="bench")
+
+        def ready(sockets: list[Any]) -> None:
+            url = f"http://127.0.0.1:{sockets[0].getsockname()[1]}"
+
+            def drive() -> None:
+                try:
+                    result: Any = _measure(url, publisher, cards, seed, gap)
+                except Exception as exc:  # said in the parent, which raises it
+                    result = f"{type(exc).__name__}: {exc}"
+                conn.send(result)
+                os.kill(os.getppid(), signal.SIGTERM)  # the arbiter: stop
+
+            threading.Thread(target=drive, name="bench-drive", daemon=True).start()
+
+        return Served(app, ready, lambda: None)
+
+    serve(build, options("127.0.0.1", 0, loglevel="warning"))
+
+
+def _measure(url: str, publisher: Any, cards: int, seed: int,
+             gap: float) -> dict[str, list[float]]:
     import multiprocessing
 
     from gpiozero.pins.mock import MockFactory, MockPin
@@ -149,7 +225,6 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[fl
     from controller.ledplan import led_plan
     from controller.sensing import DEFAULT_ANTENNAS, SHOE
     from controller.sim.dealer import CardMove, SimDealer
-    from display.server import create_app, run_server
     from drivers.card_reader import CardReader
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
     from drivers.simulated_reader import SimulatedReader
@@ -189,10 +264,8 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[fl
     with tempfile.TemporaryDirectory(prefix="feltguard-bench-") as tmp:
         factory = MockFactory(pin_class=TimedPin)
         leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
-        app, sio, publisher = create_app(dealer_token="bench")
-        server = run_server(app, sio, "127.0.0.1", 0)
         conn, child_conn = context.Pipe()
-        client = context.Process(target=_client, args=(server.url, "bench", child_conn),
+        client = context.Process(target=_client, args=(url, "bench", child_conn),
                                  name="bench-client", daemon=True)
         client.start()
         # the greeting state (last_seq 0) may come before "ready": skip both
@@ -246,7 +319,6 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0) -> dict[str, list[fl
             client.join(5)
             if client.is_alive():
                 client.terminate()
-            server.stop()
             shoe.close()
             leds.close()
             journal.close()
@@ -345,23 +417,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gap", type=float, default=0.0,
                         help="ms between card frames (default 0: back to back)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--server", choices=("werkzeug", "gunicorn", "both"), default="werkzeug",
+                        help="the web server: Werkzeug's (development), gunicorn's threaded "
+                             "worker (feltguard run's production server), or both in each run")
     args = parser.parse_args(argv)
     # Werkzeug logs every WebSocket close as a bad request (python-engineio#457): noise here.
     logging.getLogger("werkzeug").disabled = True
-    runs = []
+    servers = ("werkzeug", "gunicorn") if args.server == "both" else (args.server,)
+    runs: list[dict[str, list[float]]] = []
     for i in range(args.runs):
-        each_run = run(args.cards, args.seed + i, args.gap / 1000)
-        each_run["floor"] = floor(args.cards, args.gap / 1000)  # same run, same machine state
+        each_run: dict[str, list[float]] = {}
+        for server in servers:  # the same run, the same machine state, one after the other
+            times = run(args.cards, args.seed + i, args.gap / 1000, server)
+            prefix = f"{server}:" if len(servers) > 1 else ""
+            each_run.update({prefix + k: v for k, v in times.items()})
+        each_run["floor"] = floor(args.cards, args.gap / 1000)
         runs.append(each_run)
-    paths = (("led", "frame -> LED pin"), ("socketio", "frame -> Socket.IO"),
-             ("loop", "  (client read loop)"), ("handler", "  (client handler)"),
-             ("floor", "machine floor"))
-    frames = sum(len(r["led"]) for r in runs)
-    print(f"card frame -> output latency: {frames} card frames in {len(runs)} run(s), "
-          f"{args.gap:g} ms apart (target: p99 < {TARGET_P99_MS:.0f} ms)")
+    paths = [("led", "frame -> LED pin"), ("socketio", "frame -> Socket.IO"),
+             ("loop", "  (client read loop)"), ("handler", "  (client handler)")]
+    if len(servers) > 1:
+        paths = [(f"{s}:{k}", f"{s}: {label.strip()}") for s in servers for k, label in paths]
+    paths.append(("floor", "machine floor"))
+    frames = sum(len(r[paths[0][0]]) for r in runs)
+    print(f"card frame -> output latency: {frames} card frames in {len(runs)} run(s) "
+          f"({' and '.join(servers)}), {args.gap:g} ms apart (target: p99 < "
+          f"{TARGET_P99_MS:.0f} ms)")
     print("machine floor: the same hops (pty, a reader thread, loopback TCP to another process)"
           " with no product in them")
-    print(f"{'path':<22}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+    print(f"{'path':<28}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           f"{'p99 per run: min / median / max':>36}{'p99/target':>12}{'p99/floor':>11}")
     floor_p99 = _percentile([x for r in runs for x in r["floor"]], 0.99)
     for name, label in paths:
@@ -369,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         p99 = _percentile(pooled, 0.99)
         each = [_percentile(r[name], 0.99) for r in runs]
         spread = f"{min(each):.3f} / {statistics.median(each):.3f} / {max(each):.3f}"
-        print(f"{label:<22}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
+        print(f"{label:<28}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
               f"{spread:>36}{p99 / TARGET_P99_MS:>12.2f}{p99 / floor_p99:>11.1f}")
     return 0
 

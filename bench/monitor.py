@@ -17,7 +17,8 @@ Cards a remedy returns to the stub may be drawn again after the reshuffle.
 Every event goes through the pure rules core, as the daemon would apply it: the dealer's own
 shadow table, whose findings the dealer hands back per hand (``SimDealer.found``; applying the
 same events again gives the same findings, the core being pure). Per code: the mistakes made,
-those the core caught (same table, same hand, same code), the findings it raised with no such
+those the core caught (same table, same hand, same code: ``controller.sim.score``, the matcher
+``feltguard sim`` scores its run with too), the findings it raised with no such
 mistake (false alarms), recall = caught / made, precision = caught / raised; then the same per
 family (board, stud, draw). Target: 100% and 100% for every code that needs no human input.
 The codes that need a console key (the boxed or exposed key, the attention call) are listed;
@@ -32,26 +33,13 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from controller.rules.variants import ROTATIONS, VARIANTS, family, structure_name
 from controller.sim import SIM_GAMES, SimDealer, sim_seats
 from controller.sim.mistakes import KINDS
-from controller.sim.moves import Mistake
+from controller.sim.score import Tally, rows, score
 
 QUICK_HANDS = 40  # per game, for --quick
-
-
-@dataclass
-class Tally:
-    """Counts per (family, code): mistakes made, caught, findings raised; the kinds behind each
-    code; the hands dealt per game."""
-
-    made: Counter[tuple[str, str]] = field(default_factory=Counter)
-    caught: Counter[tuple[str, str]] = field(default_factory=Counter)
-    raised: Counter[tuple[str, str]] = field(default_factory=Counter)
-    kinds: dict[str, set[str]] = field(default_factory=dict)
-    hands: Counter[str] = field(default_factory=Counter)
 
 
 def tables(game: str, hands: int, seed: int) -> list[tuple[dict[str, object], int]]:
@@ -89,21 +77,6 @@ def run_table(kw: dict[str, object], hands: int, mistake_rate: float, seat_chang
     tally.hands[str(kw["game"])] += hands
 
 
-def score(found: Counter[tuple[int, str]], truth: Sequence[Mistake], fam_of: dict[int, str],
-          tally: Tally) -> Tally:
-    """Findings (hand, code) of one table against its dealer's truth, added to ``tally``."""
-    want: Counter[tuple[int, str]] = Counter((m.hand, m.expected_code) for m in truth)
-    for (hand, code), n in want.items():
-        tally.made[(fam_of.get(hand, "?"), code)] += n
-    for (hand, code), n in found.items():
-        key = (fam_of.get(hand, "?"), code)
-        tally.raised[key] += n
-        tally.caught[key] += min(n, want.get((hand, code), 0))
-    for m in truth:
-        tally.kinds.setdefault(m.expected_code, set()).add(m.kind)
-    return tally
-
-
 def run(hands: int, mistake_rate: float, seat_changes: float, seed: int,
         games: Iterable[str] = SIM_GAMES, progress: bool = False) -> Tally:
     tally = Tally()
@@ -128,14 +101,6 @@ def _pct(a: int, b: int) -> str:
     return f"{a / b:.1%}" if b else "-"
 
 
-def _rows(tally: Tally, by: str) -> dict[str, tuple[int, int, int]]:
-    out: dict[str, list[int]] = {}
-    for counter, i in ((tally.made, 0), (tally.caught, 1), (tally.raised, 2)):
-        for (fam, code), n in counter.items():
-            out.setdefault(code if by == "code" else fam, [0, 0, 0])[i] += n
-    return {k: (v[0], v[1], v[2]) for k, v in out.items()}
-
-
 def report(tally: Tally) -> float:
     """Print the tables; return the worst recall or precision over the codes that need no
     human input."""
@@ -143,7 +108,7 @@ def report(tally: Tally) -> float:
     print(f"{'finding code':<40}{'made':>7}{'caught':>8}{'raised':>8}{'recall':>9}"
           f"{'precision':>11}  families: made/caught/raised")
     worst = 1.0
-    for code, (m, c, r) in sorted(_rows(tally, "code").items()):
+    for code, (m, c, r) in sorted(rows(tally, "code").items()):
         fams = ", ".join(f"{fam} {tally.made[(fam, code)]}/{tally.caught[(fam, code)]}/"
                          f"{tally.raised[(fam, code)]}"
                          for fam in ("board", "stud", "draw")
@@ -156,12 +121,12 @@ def report(tally: Tally) -> float:
         print(f"{code + mark:<40}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}  {fams}")
     print()
     print(f"{'family':<40}{'made':>7}{'caught':>8}{'raised':>8}{'recall':>9}{'precision':>11}")
-    rows = _rows(tally, "family")
+    by_family = rows(tally, "family")
     for fam in ("board", "stud", "draw", "?"):
-        if fam in rows:
-            m, c, r = rows[fam]
+        if fam in by_family:
+            m, c, r = by_family[fam]
             print(f"{fam:<40}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}")
-    m, c, r = (sum(v[i] for v in rows.values()) for i in range(3))
+    m, c, r = (sum(v[i] for v in by_family.values()) for i in range(3))
     print(f"{'all':<40}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}")
     print()
     print("* needs human input (a console key the simulated dealer presses): "

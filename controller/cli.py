@@ -1,6 +1,7 @@
 """``feltguard``: the command line.
 
     feltguard run --config table.toml     the daemon at a real table
+    feltguard udev-rules --config FILE    udev rules naming every reader (at install)
     feltguard sim [--hands N] [--mistakes RATE] ...
                                           a simulated 6-seat table with its live view
     feltguard replay FILE [--json]        replay a scenario (.jsonl) or a journal (.sqlite)
@@ -8,6 +9,12 @@
     feltguard key PATH                    create a journal key (at install)
     feltguard phh replay FILE             replay PHH hands, compare with finishing_stacks
     feltguard phh export JOURNAL [-o OUT] the table's hands as PHH (.phhs)
+    feltguard config check FILE           check a table's configuration, show what it sets up
+    feltguard --version                   the package's version
+    feltguard deck enrol --deck ID --reader URL -o FILE
+                                          read a new deck through the shoe into the registry
+    feltguard deck check --registry FILE --reader URL
+                                          read a deck through: missing, extra, foreign cards
 """
 
 from __future__ import annotations
@@ -247,8 +254,10 @@ def _writable_problem(path: str) -> str | None:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from controller.simulator import SimOptions, run_simulation
+    from controller.simulator import SimOptions, new_journal_name, run_simulation
 
+    if args.journal is None:  # kept for review, in the current folder (docs: README)
+        args.journal = str(new_journal_name(Path.cwd()))
     if not args.no_web:
         problem = _listen_problem(args.host, args.port)
         if problem:
@@ -291,18 +300,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return fail("run", str(exc))
     if config.deck_file:  # checked before anything starts, and named with the config
-        from controller.deckfile import load_deck
+        from controller.deckfile import table_registry
 
         try:
-            load_deck(config.deck_file)
+            table_registry(config)
         except ConfigError as exc:
             return fail("run", f"{args.config}: {exc}")
     if config.port:
         problem = _listen_problem(config.host, config.port)
         if problem:
             return fail("run", f"{args.config}: display: {problem}")
+    # The typed console only at a terminal (or --console): under systemd stdin is /dev/null.
+    stdin = sys.stdin if args.console or sys.stdin.isatty() else None
     try:
-        return run_table(config)
+        if config.server == "gunicorn" and config.port:
+            from controller.gunicorn_app import serve
+
+            return serve(config, stdin)
+        return run_table(config, stdin)
     except JournalError as exc:  # journal.path: not a journal, damaged, another key, ...
         return fail("run", f"{exc} (journal.path of {args.config})")
 
@@ -371,27 +386,38 @@ PACE_MAX = 60.0
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="feltguard", description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--version", action="version", version=f"feltguard {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run the daemon at a real table")
     p.add_argument("--config", required=True, type=text("a file"),
                    help="table configuration (TOML)")
+    p.add_argument("--console", action="store_true",
+                   help="read dealer console lines on standard input even when it is not a "
+                        "terminal (at a terminal it is read anyway)")
     p.set_defaults(func=cmd_run)
+
+    from controller.udev import add_udev_parser
+
+    add_udev_parser(sub)
 
     p = sub.add_parser("sim", help="a simulated table, dealt through the real driver path")
     p.add_argument("--hands", type=whole(0), default=0, help="hands to deal (0: until Ctrl-C)")
     p.add_argument("--mistakes", type=fraction(0, 1), default=0.2,
                    help="chance per hand that the dealer makes a mistake (0..1, default 0.2)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    p.add_argument("--pace", type=fraction(0, PACE_MAX), default=0.35,
-                   help=f"seconds between the dealer's moves (0: as fast as possible; at most "
-                        f"{PACE_MAX:g})")
+    p.add_argument("--pace", type=fraction(0, PACE_MAX), default=None,
+                   help=f"seconds between the dealer's moves (default 0.35 with the live view, "
+                        f"0 with --no-web; 0: as fast as possible; at most {PACE_MAX:g})")
     p.add_argument("--no-web", action="store_true", help="do not start the live view")
-    p.add_argument("--host", default="127.0.0.1", type=text("a host name or address"))
+    p.add_argument("--host", default="127.0.0.1", type=text("a host name or address"),
+                   help="address the live view listens on (default 127.0.0.1, this machine "
+                        "only; 0.0.0.0 for a tablet on the network: docs/display.md)")
     p.add_argument("--port", type=whole(0, 65535), default=5000,
                    help="port of the live view (0: any free port)")
     p.add_argument("--journal", default=None, type=text("a file"),
-                   help="journal file (default: a temporary file, removed at exit)")
+                   help="journal file, kept (default: feltguard-sim-YYYYmmdd-HHMMSS.sqlite in "
+                        "the current folder, its .key and .anchors beside it)")
     p.add_argument("--dealer-token", default=None, type=text("a token"),
                    help="token for the dealer view (default: random, written to a 0600 file "
                         "whose path is printed)")
@@ -434,7 +460,23 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.phh.commands import add_phh_parser
 
     add_phh_parser(sub)
+    from controller.config_check import add_config_parser
+
+    add_config_parser(sub)
+    from controller.deck_cli import add_deck_parser
+
+    add_deck_parser(sub)
     return parser
+
+
+def package_version() -> str:
+    """The installed package's version (pyproject.toml), as pip knows it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("feltguard")
+    except PackageNotFoundError:  # run from a source tree never installed
+        return "unknown (not installed)"
 
 
 def _check_sim(args: argparse.Namespace) -> None:

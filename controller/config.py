@@ -3,85 +3,13 @@
 Every key is checked; a bad or unknown key raises ConfigError naming it (``table.seats: must be
 2..10, got 12``), so a typo never silently falls back to a default.
 
-Example (all keys optional):
-
-```toml
-[table]
-game = "nlhe"               # any game of docs/games.md, or "horse", "dealers_choice"
-structure = ""              # "" the game's usual; limit | pot-limit | no-limit | spread
-seats = 6
-small_blind = 1
-big_blind = 2
-profile = "roberts"         # roberts | roberts-home | wsop-2009 | tda-tournament
-
-[table.settings]           # single house-rules settings over the profile (docs/house-rules.md)
-button_method = "dead"
-
-[[players]]
-seat = 1
-name = "Ann"
-stack = 200
-
-[[readers]]
-url = "/dev/pokershoe"     # any pyserial URL: /dev/ttyUSB0, socket://host:port, loop://
-baudrate = 115200
-
-[sensing]
-lost_after_ms = 1500       # a tag not read for this long has left the felt (readers repeat a
-                           # resting tag every 250 ms): a lost zone.leave (docs/events.md)
-
-[antennas]                 # "READER:ANTENNA" = zone (default: hardware/reader-protocol.md)
-"1:0" = "shoe"
-"2:11" = "board"
-
-[leds]
-enabled = true
-pin_factory = ""           # "" = gpiozero's default (lgpio on a Pi); "mock" for a desk test
-driver = "gpio"            # "gpio": one pin per LED (`pins`, default the 6-seat map);
-                           # "shift_register": the 10-seat 74HCT595 chain (hardware/leds.md)
-
-[leds.shift_register]      # every key optional; these are the defaults
-data = "GPIO10"
-clock = "GPIO11"
-latch = "GPIO8"
-enable = "GPIO25"          # "" when /OE is tied to GND
-seats = 10
-
-[keys]                     # the dealer console keys (hardware/keys.md); every key optional
-enabled = false            # true: the keys below submit their events (docs/events.md)
-pin_factory = ""           # "" = gpiozero's default (lgpio on a Pi); "mock" for a desk test
-pull_up = true             # key between the pin and GND (pressed = low); false: to 3V3
-bounce_ms = 20             # gpiozero's debounce: edges this soon after one are ignored (0..500)
-hold_ms = 1000             # misdeal and undo act only when held this long (100..10000)
-new_hand = "GPIO5"         # one BCM pin per key; "" = no such key on this console
-shuffle_done = "GPIO6"
-exposed = "GPIO13"         # exposed and boxed: the card chosen on the touch console, else
-boxed = "GPIO19"           # the last card drawn
-attention = "GPIO26"
-misdeal = "GPIO16"
-undo = "GPIO20"
-award = "GPIO21"           # award the pots (hand end)
-                           # two keys on one pin, or a key on an LED pin, is an error
-
-[display]
-host = "0.0.0.0"
-port = 5000
-dealer_token = ""          # "" = a random token, written to a 0600 file beside the journal
-                           # (its path is printed, never the token: docs/display.md)
-
-[journal]
-path = "feltguard-journal.sqlite"
-key_file = ""              # "" = JOURNAL.key beside it (created 0600 if absent; at a real
-                           # table, made at install with `feltguard key`: docs/security.md)
-anchor_file = ""           # "" = JOURNAL.anchors beside it (chattr +a at a real table)
-
-[deck]
-file = "deck-red.json"     # JSON object: tag uid -> card ("04A1B2C3D4": "As")
-```
+Every section and key, commented: ``hardware/table.example.toml`` (all keys optional; a test holds
+it to ``accepted_keys()``). ``feltguard config check FILE`` checks a file and summarises it.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,11 +18,14 @@ from typing import Any
 
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
 from controller.keypad import DEFAULT_PINS, KEYS
-from controller.rules.house_rules import PROFILES, SettingsError, settings_for
+from controller.rules.house_rules import PROFILES, SettingsError, setting_names, settings_for
 from controller.rules.variants import game_problem
 from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
 
 LED_DRIVERS = ("gpio", "shift_register")
+# display.server: gunicorn's threaded worker (Flask-SocketIO's deployment.rst) or Werkzeug's
+# development server (tests, the simulator)
+SERVERS = ("gunicorn", "werkzeug")
 # sensing.lost_after_ms: above the readers' 250 ms repeat (with room for one missed repeat), at
 # most a minute.
 LOST_AFTER_MS = (500, 60_000)
@@ -115,6 +46,11 @@ class PlayerConfig:
 class ReaderConfig:
     url: str
     baudrate: int = 115200
+    # The USB adapter, for `feltguard udev-rules` (controller/udev.py); "" when not given.
+    serial: str = ""
+    vendor: str = "0403"
+    product: str = "6001"
+    symlink: str = ""
 
 
 # keys.bounce_ms and keys.hold_ms (milliseconds): a debounce longer than half a second would eat
@@ -157,8 +93,11 @@ class Config:
     led_pins: Mapping[str, Any] | None = None
     led_driver: str = "gpio"
     led_shift_register: Mapping[str, Any] = field(default_factory=dict)
-    host: str = "127.0.0.1"
+    # Every interface: the dealer's tablet must reach the table; safe behind the dealer's login
+    # and the public view's whitelist (docs/display.md, "Where it listens").
+    host: str = "0.0.0.0"
     port: int = 5000
+    server: str = "gunicorn"  # display.server: SERVERS
     dealer_token: str = ""
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
@@ -183,11 +122,32 @@ _SECTIONS = {
     "antennas": None,
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
-    "display": {"host", "port", "dealer_token"},
+    "display": {"host", "port", "server", "dealer_token"},
     "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
     "keys": {"enabled", "pin_factory", "pull_up", "bounce_ms", "hold_ms", *KEYS},
 }
+# The keys of each table of an array of tables ([[players]], [[readers]]).
+ARRAY_KEYS: dict[str, tuple[str, ...]] = {
+    "players": ("seat", "name", "stack"),
+    "readers": ("url", "baudrate", "serial", "vendor", "product", "symlink"),
+}
+
+
+def accepted_keys() -> dict[str, tuple[str, ...] | None]:
+    """Every section the parser takes, nested tables dotted (``leds.shift_register``), with its
+    keys; None: keys of the operator's choosing, checked by their own parser (``[antennas]``
+    "READER:ANTENNA" = zone, ``[leds.pins]`` the pin map of drivers/leds.py). Derived from the
+    parser's own tables, so the example config cannot fall behind it (tests/test_config_example)."""
+    from drivers.shift_register import DEFAULT_SHIFT_REGISTER  # imports gpiozero: only here
+
+    keys: dict[str, tuple[str, ...] | None] = {
+        name: tuple(sorted(k)) if k is not None else ARRAY_KEYS.get(name)
+        for name, k in _SECTIONS.items()}
+    keys["table.settings"] = setting_names()
+    keys["leds.pins"] = None
+    keys["leds.shift_register"] = tuple(DEFAULT_SHIFT_REGISTER)
+    return keys
 
 
 def _typed(section: Mapping[str, Any], key: str, kind: type, where: str, *,
@@ -257,9 +217,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not isinstance(p, Mapping):
             raise ConfigError(f"{where}: must be a table")
         for key in p:
-            if key not in ("seat", "name", "stack"):
+            if key not in ARRAY_KEYS["players"]:
                 raise ConfigError(f"{where}.{key}: unknown key (known: name, seat, stack)")
-        for key in ("seat", "name", "stack"):
+        for key in ARRAY_KEYS["players"]:
             if key not in p:
                 raise ConfigError(f"{where}.{key}: missing")
         seat = _typed(p, "seat", int, where)
@@ -281,12 +241,13 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not isinstance(r, Mapping):
             raise ConfigError(f"{where}: must be a table")
         for key in r:
-            if key not in ("url", "baudrate"):
-                raise ConfigError(f"{where}.{key}: unknown key (known: baudrate, url)")
+            if key not in ARRAY_KEYS["readers"]:
+                raise ConfigError(f"{where}.{key}: unknown key (known: "
+                                  f"{', '.join(sorted(ARRAY_KEYS['readers']))})")
         if "url" not in r:
             raise ConfigError(f"{where}.url: missing")
         baud = _int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200
-        readers.append(ReaderConfig(_typed(r, "url", str, where), baud))
+        readers.append(ReaderConfig(_typed(r, "url", str, where), baud, **_usb_keys(r, where)))
     kw["readers"] = tuple(readers)
 
     if "antennas" in raw:
@@ -332,6 +293,11 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not 0 <= port <= 65535:
             raise ConfigError(f"display.port: must be 0..65535, got {port}")
         kw["port"] = port
+    if "server" in display:
+        kw["server"] = _typed(display, "server", str, "display")
+        if kw["server"] not in SERVERS:
+            raise ConfigError(f"display.server: unknown server {kw['server']!r} "
+                              f"(known: {', '.join(SERVERS)})")
     if "dealer_token" in display:  # "": a random token
         kw["dealer_token"] = _typed(display, "dealer_token", str, "display", empty=True)
 
@@ -351,6 +317,31 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if config.keys.enabled:
         _check_key_pins(config)
     return config
+
+
+# What udev matches and names (udev's own syntax has no escapes: a quote would end the value).
+_USB_ID = re.compile(r"[0-9a-f]{4}")
+_USB_SERIAL = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_SYMLINK = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def _usb_keys(r: Mapping[str, Any], where: str) -> dict[str, str]:
+    """A reader's USB adapter keys (serial, vendor, product, symlink), each checked as udev
+    will read it; a symlink must be the device the reader's url opens."""
+    out: dict[str, str] = {}
+    for key, pattern, what in (("serial", _USB_SERIAL, "letters, digits, '.', '_' or '-'"),
+                               ("vendor", _USB_ID, "4 lower-case hex digits (idVendor)"),
+                               ("product", _USB_ID, "4 lower-case hex digits (idProduct)"),
+                               ("symlink", _SYMLINK, "a name under /dev (no '/')")):
+        if key in r:
+            value = _typed(r, key, str, where)
+            if not pattern.fullmatch(value):
+                raise ConfigError(f"{where}.{key}: must be {what}, got {value!r}")
+            out[key] = value
+    if "symlink" in out and r.get("url") != f"/dev/{out['symlink']}":
+        raise ConfigError(f"{where}.symlink: udev names the reader /dev/{out['symlink']}, "
+                          f"but its url is {r.get('url')!r}")
+    return out
 
 
 def _keys(keys: Mapping[str, Any]) -> KeysConfig:

@@ -11,10 +11,11 @@ standard input; they are the same events the console keys produce (docs/events.m
     bet SEAT AMOUNT      bet (total on this street)
     raise SEAT AMOUNT    raise to AMOUNT
     call SEAT | check SEAT | fold SEAT | allin SEAT
-    exposed UID [dealer|player]
-    flashed UID [dealer|player]   a card partly exposed
-    boxed UID            a card found face up in the deck
-    kept UID             the player looked at the card or mixed it in (stud: a premature
+    exposed CARD [dealer|player]   CARD: a card (As, Td), last (the last card drawn) or
+                         a tag uid; a card not in play is refused with the reason
+    flashed CARD [dealer|player]   a card partly exposed
+    boxed CARD           a card found face up in the deck (or the card just drawn)
+    kept CARD            the player looked at the card or mixed it in (stud: a premature
                          final down card it must keep)
     attention [dealer|player|floor]   attention called to an error (the misdeal cut-off)
     game ID [STRUCTURE]  dealer's choice: the next hand's game (e.g. game omaha8 pot-limit)
@@ -31,6 +32,7 @@ standard input; they are the same events the console keys produce (docs/events.m
     fault KIND [CUTTER]  a deck fault (KIND: shuffle_insufficient, cut_missing,
                          cut_wrong_player, bottom_card_exposed, stub_fouled)
     drew SEAT [BY]       a player (BY) asks how many cards SEAT drew
+    deck ID              between hands: put the resting registered deck ID in play
     {"type": ...}        any event of the vocabulary as JSON
 """
 
@@ -40,6 +42,8 @@ from typing import Any
 
 from controller.events import (
     ATTENTION_BY,
+    LAST_CARD,
+    TAG_CARD_RE,
     Action,
     AttentionCalled,
     Body,
@@ -50,6 +54,7 @@ from controller.events import (
     CardKept,
     ChipRaceEnd,
     ChipRaceStart,
+    DeckChange,
     DeckFault,
     DrawQuery,
     EventError,
@@ -98,6 +103,21 @@ def parse_command(line: str) -> Body:
     return body
 
 
+def _named(word: str) -> dict[str, str]:
+    """A card key's target: a card by name (``As``, ``as``, ``AS``; the joker ``Xx``), ``last``
+    (the last card drawn), or a tag uid as a reader reports it (hex). The core resolves a name
+    to its tag (``rules.card_keys``)."""
+    if word.lower() == LAST_CARD:
+        return {"card": LAST_CARD}
+    if len(word) == 2:
+        name = word[0].upper() + word[1].lower()
+        if not TAG_CARD_RE.fullmatch(name):
+            raise EventError(f"{word!r} is not a card: a rank (2-9, T, J, Q, K, A) and a suit "
+                             "(c, d, h, s), e.g. As or Td")
+        return {"card": name}
+    return {"uid": word}
+
+
 def _parse(line: str) -> Body:
     text = line.strip()
     if text.startswith("{"):  # the journal's own line reader: one set of JSON errors
@@ -118,16 +138,16 @@ def _parse(line: str) -> Body:
         return Undo()
     if cmd in ("flashed", "boxed"):
         if cmd == "boxed" and len(args) != 1:
-            raise EventError("usage: boxed UID")
+            raise EventError("usage: boxed CARD")
         if not args or len(args) > 2 or (len(args) == 2 and args[1] not in ("dealer", "player")):
-            raise EventError("usage: flashed UID [dealer|player]")
+            raise EventError("usage: flashed CARD [dealer|player]")
         if cmd == "boxed":
-            return CardBoxed(uid=args[0])
-        return CardFlashed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
+            return CardBoxed(**_named(args[0]))
+        return CardFlashed(**_named(args[0]), by="player" if args[1:] == ["player"] else "dealer")
     if cmd == "kept":
         if len(args) != 1:
-            raise EventError("usage: kept UID")
-        return CardKept(uid=args[0])
+            raise EventError("usage: kept CARD")
+        return CardKept(**_named(args[0]))
     if cmd == "ruling":
         if len(args) < 2 or args[0] not in ("stand", "void"):
             raise EventError("usage: ruling stand|void [CODE] TEXT...")
@@ -162,8 +182,8 @@ def _parse(line: str) -> Body:
         return Action(seat=_int(args[0], "seat"), kind=cmd)
     if cmd == "exposed":
         if not args or len(args) > 2 or (len(args) == 2 and args[1] not in ("dealer", "player")):
-            raise EventError("usage: exposed UID [dealer|player]")
-        return CardExposed(uid=args[0], by="player" if args[1:] == ["player"] else "dealer")
+            raise EventError("usage: exposed CARD [dealer|player]")
+        return CardExposed(**_named(args[0]), by="player" if args[1:] == ["player"] else "dealer")
     if cmd == "sit":
         if len(args) not in (3, 4) or args[3:] not in ([], ["post"]):
             raise EventError("usage: sit SEAT NAME STACK [post]")
@@ -201,6 +221,10 @@ def _parse(line: str) -> Body:
             raise EventError("usage: drew SEAT [BY]")
         return DrawQuery(seat=_int(args[0], "seat"),
                          asked_by=_int(args[1], "asked_by") if len(args) > 1 else None)
+    if cmd == "deck":
+        if len(args) != 1:
+            raise EventError("usage: deck ID")
+        return DeckChange(deck=args[0])
     if cmd == "leave":
         if len(args) != 1:
             raise EventError("usage: leave SEAT")
@@ -208,4 +232,4 @@ def _parse(line: str) -> Body:
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
                      "call, check, fold, allin, exposed, flashed, boxed, attention, ruling, undo, "
                      "misdeal, end, game, sit, leave, away, back, move, draw, level, race, fault, "
-                     "drew")
+                     "drew, deck")

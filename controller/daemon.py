@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from controller.events import (
+    CARD_KEYS,
     Body,
     Event,
     EventError,
@@ -35,7 +36,7 @@ from controller.events import (
 )
 from controller.guard import guarded_apply
 from controller.journal import Journal, JournalError, check, read_events
-from controller.rules import Step, TableState, initial_state, snapshot
+from controller.rules import Step, TableState, initial_state, resolve_card_key, snapshot
 from controller.sensing import Sensing, TagReadLike
 
 log = logging.getLogger("feltguard.daemon")
@@ -73,6 +74,9 @@ class TableDaemon:
         self.core_faults = 0
         self.rejected_reads = 0  # reads that made no valid event (on_read)
         self.recovered = 0  # events replayed from the journal at start
+        # When the applying path last ran (time.monotonic): every submit and sensing tick sets
+        # it, under the lock; the systemd watchdog asks for it (heartbeat, controller/service.py)
+        self.beat = time.monotonic()
         self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
         if journal is not None and journal.last_seq:
             self._recover(journal)
@@ -105,8 +109,15 @@ class TableDaemon:
 
     def submit(self, body: Body, ts: int | None = None) -> Step:
         """Journal and apply one event. Raises EventError, before anything is journaled, for a
-        body a replay could not read back."""
+        body a replay could not read back, or a card key whose card is not in play."""
         with self._cond:
+            if isinstance(body, CARD_KEYS) and not body.uid:
+                # the dealer names the card (or "last"): the core says which tag that is now,
+                # and the journal holds the key with its tag (a key that names none is refused)
+                named = resolve_card_key(self.state, body)
+                if isinstance(named, str):
+                    raise EventError(named)
+                body = named
             event = checked(Event(self.seq + 1,
                                   int(self._clock() * 1000) if ts is None else ts, body))
             self.seq = event.seq
@@ -135,6 +146,7 @@ class TableDaemon:
                     self.output_errors += 1
                     log.exception("output %r failed", output)
             self.events_applied += 1
+            self.beat = time.monotonic()
             self._cond.notify_all()
             return step
 
@@ -150,6 +162,18 @@ class TableDaemon:
         a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event."""
         with self._cond:
             self._submit_sensed(self.sensing.tick(now), "lost-tag event")
+            self.beat = time.monotonic()
+
+    def heartbeat(self, timeout: float) -> float | None:
+        """When the applying path last ran (``beat``), read under the daemon's lock; None if the
+        lock is not free within ``timeout``: a core hung inside ``submit`` holds it, and then
+        the watchdog must not ping (controller/service.py)."""
+        if not self._cond.acquire(timeout=timeout):
+            return None
+        try:
+            return self.beat
+        finally:
+            self._cond.release()
 
     def _submit_sensed(self, bodies: Iterable[Body], what: str) -> None:
         for body in bodies:

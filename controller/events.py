@@ -201,6 +201,16 @@ class DeckAudit:
 
 
 @dataclass(frozen=True)
+class DeckChange:
+    """The decks of a rotation changed between hands (RR Section 2 r.22): ``deck``, a deck the
+    table registered and keeps resting, goes into play; the deck in play before rests, known as
+    another deck of the table (a card of it in a hand is FOREIGN_BACK_CARD_IN_PLAY)."""
+
+    TYPE: ClassVar[str] = "deck.change"
+    deck: str
+
+
+@dataclass(frozen=True)
 class HandStart:
     """The dealer's new-hand key. ``button`` is the seat the button sits at (from the button
     sensor or the dealer); None lets the core move it to the next occupied seat."""
@@ -248,11 +258,15 @@ class ZoneLeave:
 
 @dataclass(frozen=True)
 class CardExposed:
-    """The dealer's exposed-card key: ``uid`` was exposed, by the ``dealer`` or by a ``player``."""
+    """The dealer's exposed-card key: a card was exposed, by the ``dealer`` or by a ``player``.
+    Like every card key, it names the card by its tag (``uid``) or by ``card``: its name
+    (``As``) or ``last``, the last card drawn, which the core resolves through the deck
+    registry (``rules.card_keys``); the daemon journals the key with the tag it resolved to."""
 
     TYPE: ClassVar[str] = "card.exposed"
-    uid: str
+    uid: str = ""
     by: ExposedBy = "dealer"
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -261,8 +275,9 @@ class CardFlashed:
     the ``dealer`` or by a ``player``."""
 
     TYPE: ClassVar[str] = "card.flashed"
-    uid: str
+    uid: str = ""
     by: ExposedBy = "dealer"
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -271,7 +286,8 @@ class CardBoxed:
     BOXED CARD), before it was dealt or as the card just drawn."""
 
     TYPE: ClassVar[str] = "card.boxed"
-    uid: str
+    uid: str = ""
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -280,7 +296,8 @@ class CardKept:
     (stud: a premature final down card the player must then keep, RR Section 8 r.14)."""
 
     TYPE: ClassVar[str] = "card.kept"
-    uid: str
+    uid: str = ""
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -386,6 +403,7 @@ Body = (
     | ChipRaceEnd
     | DeckRegister
     | DeckAudit
+    | DeckChange
     | HandStart
     | ShuffleDone
     | ShoeDraw
@@ -406,6 +424,11 @@ Body = (
     | DrawQuery
 )
 
+# The dealer's card keys: the events that name a card the dealer points at.
+CardKey = CardExposed | CardFlashed | CardBoxed | CardKept
+CARD_KEYS = (CardExposed, CardFlashed, CardBoxed, CardKept)
+LAST_CARD = "last"  # a card key's ``card``: the last card drawn
+
 BODY_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
@@ -422,6 +445,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         ChipRaceEnd,
         DeckRegister,
         DeckAudit,
+        DeckChange,
         HandStart,
         ShuffleDone,
         ShoeDraw,
@@ -465,9 +489,11 @@ class Event:
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
-                          "structure", "idle", "lost", "cutter", "asked_by") \
+                          "structure", "idle", "lost", "cutter", "asked_by", "card") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
+            if f.name == "uid" and not value:
+                continue  # a card key named by its card only
             out[f.name] = value
         return out
 
@@ -491,7 +517,7 @@ INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "a
 OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
                         "outcome"})
-CHOICE_STR_FIELDS = frozenset({"structure"})  # a string, "" for the default
+CHOICE_STR_FIELDS = frozenset({"structure", "card"})  # a string, "" for the default
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
 BOOL_FIELDS = frozenset({"face_up", "post", "idle", "lost"})
 STR_LIST_FIELDS = frozenset({"uids"})  # a JSON list of strings, held as a tuple
@@ -537,7 +563,8 @@ def _check_types(body: Body) -> None:
             if value is not None:
                 _check_int(name, value)
         elif name in STR_FIELDS:
-            _check_str(name, value)
+            if not (name == "uid" and value == "" and isinstance(body, CARD_KEYS)):
+                _check_str(name, value)  # (a card key may name its card instead of its tag)
         elif name in OPTIONAL_STR_FIELDS:
             if value is not None:
                 _check_str(name, value)
@@ -568,6 +595,20 @@ def _check_game(game: str, structure: str, *, mixed: bool) -> None:
     problem = game_problem(game, structure, mixed=mixed)
     if problem is not None:
         raise EventError(f"field {problem[0]!r}: {problem[1]}")
+
+
+def _check_card_key(body: CardKey) -> None:
+    """A card key names its card by tag (``uid``), by name (``card``: ``As``, the joker ``Xx``)
+    or as ``last`` (the last card drawn); after the core resolved it, by both."""
+    if not body.uid and not body.card:
+        raise EventError(f"{body.TYPE} needs field 'card' (a card like 'As', or "
+                         f"'{LAST_CARD}' for the last card drawn) or field 'uid'")
+    if body.card and body.card != LAST_CARD and not TAG_CARD_RE.fullmatch(body.card):
+        raise EventError(f"field 'card': {body.card!r} is not a card like 'As' (or the joker "
+                         f"'Xx', or '{LAST_CARD}' for the last card drawn)")
+    if body.uid and body.card == LAST_CARD:
+        raise EventError(f"field 'card': '{LAST_CARD}' is resolved to a tag, not journaled "
+                         "beside one")
 
 
 def validate_body(body: Body) -> None:
@@ -653,9 +694,10 @@ def validate_body(body: Body) -> None:
             raise EventError(
                 f"field 'zone': {body.zone!r} is not seat:1..seat:10, board, burn, muck or aside"
             )
-    elif isinstance(body, (CardExposed, CardFlashed)):
-        if body.by not in ("dealer", "player"):
+    elif isinstance(body, CARD_KEYS):
+        if isinstance(body, (CardExposed, CardFlashed)) and body.by not in ("dealer", "player"):
             raise EventError(f"field 'by' must be 'dealer' or 'player', got {body.by!r}")
+        _check_card_key(body)
     elif isinstance(body, FloorRuling):
         if len(body.text) > RULING_TEXT_MAX:
             raise EventError(f"field 'text' is longer than {RULING_TEXT_MAX} characters")
@@ -762,7 +804,7 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
             value = _int(obj, name)
         elif name in OPTIONAL_INT_FIELDS:
             value = None if value is None else _int(obj, name)
-        elif name in STR_FIELDS:
+        elif name in STR_FIELDS and not (name == "uid" and cls in CARD_KEYS):
             value = _str(obj, name)
         elif name in OPTIONAL_STR_FIELDS:
             value = None if value is None else _str(obj, name)

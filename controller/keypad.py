@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.events import (
+    LAST_CARD,
     AttentionCalled,
     Body,
     CardBoxed,
@@ -50,9 +51,6 @@ DEFAULT_PINS: dict[str, str] = {
 """BCM pins of the keys when the config names none (hardware/keys.md): clear of the 10-seat
 LED chain's SPI0 pins, of I2C (GPIO2/3, fixed pull-ups) and of the UART (GPIO14/15)."""
 
-LAST_CARD = "last"
-"""The card of a card key when none is chosen: the last card drawn from the shoe."""
-
 Chosen = Callable[[], str | None]
 """Where the card keys learn the card chosen on the touch console (None: nothing chosen)."""
 
@@ -77,7 +75,7 @@ def body_for(key: str, chosen: str | None = None) -> Body:
     (``"As"``), if any. An unknown key is a ValueError naming it."""
     if key in _SIMPLE:
         return _SIMPLE[key]()
-    card = chosen or LAST_CARD
+    card = chosen or LAST_CARD  # none chosen: the last card drawn
     if key == "exposed":
         return CardExposed(card=card, by="dealer")
     if key == "boxed":

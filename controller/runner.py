@@ -1,14 +1,18 @@
 """``feltguard run``: the daemon at a real table.
 
 Wires the configured card readers (pyserial), sensing, the journal, the rules core, the seat
-LEDs (gpiozero), the dealer console keys (``[keys]``, controller/dealer_keys.py) and the live
-view, then reads dealer console lines on standard input (``controller.console``) until end of
-input or Ctrl-C. On restart the journal is checked and
-replayed, so the table resumes exactly where it stopped (``_resume``).
+LEDs (gpiozero), the dealer console keys (``[keys]``, ``controller.dealer_keys``), systemd's
+notify protocol (``controller.service``) and the live view, and runs until SIGTERM or Ctrl-C.
+It needs no standard input: the typed dealer console (``controller.console``) runs only when
+``feltguard run`` is given one (a terminal, or ``--console``). On restart the journal is
+checked and replayed, so the table resumes exactly where it stopped (``_resume``).
+``open_table`` is the table without its web server: this module serves it with Werkzeug
+(``run_table``), ``controller.gunicorn_app`` with gunicorn.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
@@ -16,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,10 +28,11 @@ from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
 from controller.dealer_keys import build_keys
-from controller.deckfile import load_deck
-from controller.events import Body, DeckRegister, EventError, SeatTake, TableSetup
+from controller.deckfile import Registry, registered_decks, table_registry
+from controller.events import Body, EventError, SeatTake, TableSetup
 from controller.journal import Journal, JournalError
 from controller.sensing import Sensing
+from controller.service import Notifier, Service, watchdog_period
 
 log = logging.getLogger("feltguard.run")
 
@@ -78,7 +83,7 @@ def _console(daemon: TableDaemon, stdin: TextIO) -> None:
             print(f"! {finding.code}: {finding.message}", flush=True)
 
 
-def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -> None:
+def _resume(daemon: TableDaemon, setup: TableSetup, registry: Registry | None) -> None:
     """A restart on a journal that holds the table: the journal is the truth. Nothing is set up
     again (the players seated now are the journal's, not the config's first seating); a changed
     set-up or deck file is applied between hands only. A hand in play when the table stopped
@@ -91,8 +96,11 @@ def _resume(daemon: TableDaemon, setup: TableSetup, deck: DeckRegister | None) -
     changed: list[Body] = []
     if setup != daemon.state.setup:
         changed.append(setup)
-    if deck is not None and dict(deck.tags) != dict(daemon.state.deck.tags):
-        changed.append(deck)
+    known = registered_decks(daemon.state.deck)
+    if registry is not None and any(known.get(d) != dict(t) for d, t in registry.decks.items()):
+        # every deck registered again; the journal's deck in play stays in play if the file
+        # still holds it (a rotation by deck.change is not undone by a restart)
+        changed.extend(registry.bodies(in_play=daemon.state.deck.deck))
     if daemon.hand_in_play:
         print(f"hand {number} was in play when the table stopped: deal on from where it "
               "stopped, or have the floor void it (ruling void TEXT)", flush=True)
@@ -115,101 +123,192 @@ def _tick(daemon: TableDaemon, halt: threading.Event) -> None:
         daemon.tick(time.monotonic())
 
 
-def run_table(
-    config: Config, stdin: TextIO = sys.stdin, halt: threading.Event | None = None
-) -> int:
+class StartError(Exception):
+    """The table could not start: one line for the person who started it."""
+
+
+# How long READY=1 waits for the readers to open: a reader unplugged at boot must not keep the
+# table down (it reconnects by itself, and STATUS says it is disconnected).
+READY_WAIT_S = 5.0
+
+
+class RunningTable:
+    """An opened table: the daemon over its recovered journal, the readers, sensing's ticker,
+    the LEDs, the console keys and the systemd service. ``close()`` (idempotent) stops them in
+    reverse and checkpoints and closes the journal."""
+
+    def __init__(self, daemon: TableDaemon, journal: Journal, readers: list[Any], leds: Any,
+                 service: Service, keys: Any = None) -> None:
+        self.daemon = daemon
+        self.keys = keys
+        self.journal = journal
+        self.readers = readers
+        self.leds = leds
+        self.service = service
+        self.halt = threading.Event()
+        self._closed = threading.Lock()
+        self._done = False
+        self.ticker = threading.Thread(target=_tick, args=(daemon, self.halt), daemon=True,
+                                       name="sensing-tick")
+
+    def start(self) -> None:
+        for reader in self.readers:
+            reader.start()
+        self.ticker.start()
+        self.service.start()
+
+    def ready(self) -> None:
+        """READY=1 once the readers are open (or READY_WAIT_S passed): the journal is already
+        recovered and the caller's web server listens."""
+        deadline = time.monotonic() + READY_WAIT_S
+        for reader in self.readers:
+            reader.connected.wait(max(deadline - time.monotonic(), 0.0))
+        self.service.ready()
+
+    def close(self) -> None:
+        # held for the whole close: a second caller (gunicorn's exit hook after its SIGTERM
+        # handler's) returns only once the journal is closed
+        with self._closed:
+            if self._done:
+                return
+            self._done = True
+            self.service.stopping()
+            if self.keys is not None:
+                self.keys.close()  # no key press lands after the journal closes
+            self.halt.set()  # the ticker stops before the journal closes
+            for reader in self.readers:
+                reader.stop()
+            if self.ticker.is_alive():
+                self.ticker.join(5)  # a hung core holds the lock the tick waits on
+            if self.leds is not None:
+                self.leds.close()
+            self.journal.checkpoint()
+            self.journal.close()
+
+
+def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], None]] = (),
+               notify: Notifier | None = None) -> RunningTable:
+    """Everything but the web server: the journal recovered (or the table set up from the
+    config), the LEDs, the readers and sensing's ticker started. StartError for a table that
+    cannot start (its one-line reason)."""
     from drivers.card_reader import CardReader
 
     try:
-        deck = load_deck(config.deck_file) if config.deck_file else None
+        registry = table_registry(config)
         leds, led_output = build_leds(config)
     except ConfigError as exc:
-        print(f"feltguard run: {exc}", file=sys.stderr)
-        return 2
+        raise StartError(str(exc)) from None
     except Exception as exc:  # gpiozero's BadPinFactory and friends, off a Pi
-        print(f"feltguard run: LEDs: {exc} (set leds.pin_factory = \"mock\" off a Pi)",
-              file=sys.stderr)
-        return 2
+        raise StartError(f"LEDs: {exc} (set leds.pin_factory = \"mock\" off a Pi)") from None
     try:
         journal = Journal(config.journal_path, key_path=config.journal_key_file or None,
                           anchors=config.journal_anchor_file or None)
     except JournalError as exc:
-        print(f"feltguard run: {exc}", file=sys.stderr)
         if leds is not None:
             leds.close()
-        return 2
+        raise StartError(str(exc)) from None
     try:
         daemon = TableDaemon(journal, sensing=Sensing(
             dict(config.antennas), lost_after_s=config.lost_after_ms / 1000))
     except JournalError as exc:  # a journal whose chain does not check out is not resumed
-        print(f"feltguard run: {exc}", file=sys.stderr)
         journal.close()
         if leds is not None:
             leds.close()
-        return 2
+        raise StartError(str(exc)) from None
     if led_output is not None:
         daemon.outputs.append(led_output)
-    server = None
-    if config.port:
-        from display.access import write_token_file
-        from display.server import create_app, run_server
-
-        token = config.dealer_token or secrets.token_urlsafe(12)
-        where = "the configured display.dealer_token"
-        if not config.dealer_token:
-            # never printed (stdout lands in journald): a file only the service user reads,
-            # beside the journal (the StateDirectory under systemd)
-            path = Path(config.journal_path).resolve().with_name("dealer-token")
-            where = f"the token in {write_token_file(token, path)} (mode 0600)"
-        app, sio, publisher = create_app(dealer_token=token)
-        daemon.outputs.append(publisher.publish)
-        server = run_server(app, sio, config.host, config.port)
-        print(f"live view http://{config.host}:{server.port}/   dealer view /dealer "
-              f"(log in with {where})", flush=True)
+    daemon.outputs.extend(outputs)
     setup = config.table_setup()
     if journal.last_seq == 0:
         daemon.submit(setup)
         for p in config.players:
             daemon.submit(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
-        if deck is not None:
-            daemon.submit(deck)
+        for body in registry.bodies() if registry is not None else ():
+            daemon.submit(body)  # the deck in play, then each resting deck (idle)
     else:
-        _resume(daemon, setup, deck)
-    readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
-               for i, r in enumerate(config.readers)]
-    for reader in readers:
-        reader.start()
-    halt = halt or threading.Event()
-    ticker = threading.Thread(target=_tick, args=(daemon, halt), daemon=True, name="sensing-tick")
-    ticker.start()
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
-    keys = None
-    status = 0
+        _resume(daemon, setup, registry)
     try:
-        keys = build_keys(config, daemon)  # the hardware console keys ([keys]), if enabled
-        console = threading.Thread(target=_console, args=(daemon, stdin), daemon=True,
-                                   name="console")
-        console.start()
-        # Under systemd stdin is /dev/null: the console ends at once and the table runs on
-        # until SIGTERM; at a terminal, Ctrl-C stops it.
-        halt.wait()
+        keys = build_keys(config, daemon)  # the dealer console keys ([keys]), if enabled
     except ConfigError as exc:  # a key pin gpiozero refuses
-        print(f"feltguard run: {exc}", file=sys.stderr)
-        status = 2
-    except KeyboardInterrupt:
-        pass
-    finally:
-        halt.set()  # a Ctrl-C: the ticker stops too, before the journal closes
-        if keys is not None:
-            keys.close()  # no key press lands after the journal closes
-        for reader in readers:
-            reader.stop()
-        ticker.join()
+        journal.close()
         if leds is not None:
             leds.close()
+        raise StartError(str(exc)) from None
+    readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
+               for i, r in enumerate(config.readers)]
+    service = Service(daemon, readers, notify, watchdog_s=watchdog_period())
+    daemon.outputs.append(service.on_snapshot)
+    table = RunningTable(daemon, journal, readers, leds, service, keys)
+    table.start()
+    return table
+
+
+def display_app(config: Config) -> tuple[Any, Any, Any, str]:
+    """The live view's app, its SocketIO server, the publisher to feed it, and where the dealer
+    finds the login token (for the start-up line)."""
+    from display.access import write_token_file
+    from display.server import create_app
+
+    token = config.dealer_token or secrets.token_urlsafe(12)
+    where = "the configured display.dealer_token"
+    if not config.dealer_token:
+        # never printed (stdout lands in journald): a file only the service user reads,
+        # beside the journal (the StateDirectory under systemd)
+        path = Path(config.journal_path).resolve().with_name("dealer-token")
+        where = f"the token in {write_token_file(token, path)} (mode 0600)"
+    app, sio, publisher = create_app(dealer_token=token)
+    return app, sio, publisher, where
+
+
+def live_view_line(host: str, port: int, where: str) -> str:
+    """The start-up line: where to browse (every interface: this machine's addresses, never
+    0.0.0.0) and how the dealer logs in."""
+    from display.addresses import browse_urls
+
+    urls = browse_urls(host, port)
+    return f"live view {'/  '.join(urls)}/   dealer view /dealer (log in with {where})"
+
+
+def start_console(daemon: TableDaemon, stdin: TextIO | None) -> None:
+    """The typed console on ``stdin`` (None: none; under systemd stdin is /dev/null)."""
+    if stdin is not None:
+        threading.Thread(target=_console, args=(daemon, stdin), daemon=True,
+                         name="console").start()
+
+
+def run_table(
+    config: Config, stdin: TextIO | None = None, halt: threading.Event | None = None
+) -> int:
+    """The table in this process, the live view (if ``display.port``) on Werkzeug's server
+    (``display.server = "werkzeug"``; gunicorn is ``controller.gunicorn_app``), the typed
+    console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
+    publisher = app = sio = None
+    if config.port:
+        app, sio, publisher, where = display_app(config)
+    try:
+        table = open_table(config, [publisher.publish] if publisher is not None else [])
+    except StartError as exc:
+        print(f"feltguard run: {exc}", file=sys.stderr)
+        return 2
+    server = None
+    try:
+        if app is not None:
+            from display.server import run_server
+
+            server = run_server(app, sio, config.host, config.port)
+            print(live_view_line(config.host, server.port, where), flush=True)
+        halt = halt or threading.Event()
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
+        table.ready()
+        start_console(table.daemon, stdin)
+        # With no console (stdin not a terminal) the table runs until SIGTERM; at a terminal,
+        # Ctrl-C stops it.
+        with contextlib.suppress(KeyboardInterrupt):
+            halt.wait()
+    finally:
+        table.service.stopping()
         if server is not None:
             server.stop()
-        journal.checkpoint()
-        journal.close()
-    return status
+        table.close()
+    return 0

@@ -6,6 +6,10 @@ simulated reader's pty; the real ``CardReader`` driver reads them, sensing turns
 events, and the daemon journals and applies them exactly as at a real table. Console inputs
 (new hand, betting actions, award pots) go to the daemon as the dealer console would send them.
 LEDs run on gpiozero's mock pins; the live view is the real display server.
+
+As it deals, the table says what happens: each finding as the daemon raises it, a line per hand,
+and at the end the dealer's mistakes against those the rules core caught (``controller.sim.score``,
+the matcher of ``bench.monitor``); ``run_simulation`` returns 1 when a mistake went uncaught.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import logging
 import random
 import secrets
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -27,10 +32,12 @@ from typing import Any, TextIO
 
 from controller.daemon import TableDaemon
 from controller.events import Body, FloorRuling
-from controller.journal import Journal
+from controller.journal import Journal, anchor_path_for, key_path_for
+from controller.rules.variants import family
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
 from controller.sim.dealer import CardMove, SimDealer, expand
-from drivers.card_reader import CardReader
+from controller.sim.score import RunningScore, Tally, exit_status, rows, uncaught
+from drivers.card_reader import CardReader, ReaderStats
 from drivers.simulated_reader import SimulatedReader
 
 log = logging.getLogger("feltguard.sim")
@@ -43,16 +50,20 @@ VOID_TEXT = ("Table fault: the controller stopped during this hand and its cards
 ANTENNA_OF: dict[str, tuple[int, int]] = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
 
 
+# The dealer's pause between moves when someone watches the live view.
+VIEW_PACE = 0.35
+
+
 @dataclass
 class SimOptions:
     hands: int = 0  # 0: until stopped
     mistake_rate: float = 0.2
     seed: int | None = None
-    pace: float = 0.35  # seconds between the dealer's moves
+    pace: float | None = None  # seconds between the dealer's moves (None: ``delay``)
     web: bool = True
     host: str = "127.0.0.1"
     port: int = 5000
-    journal_path: str | None = None
+    journal_path: str | None = None  # None: a throwaway one (`feltguard sim` always names one)
     dealer_token: str | None = None
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
@@ -62,6 +73,83 @@ class SimOptions:
     leds: bool = True
     event_timeout: float = 5.0  # how long to wait for a frame to come through the driver
     extra_outputs: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
+    out: TextIO | None = None  # each finding as raised and a line per hand (None: silent)
+
+    @property
+    def delay(self) -> float:
+        """The pause between the dealer's moves: ``pace`` when given; else a pace a person can
+        follow on the live view, and none without a view (nobody watches: deal at full speed)."""
+        if self.pace is not None:
+            return self.pace
+        return VIEW_PACE if self.web else 0.0
+
+
+class FindingWatch:
+    """An output of the daemon: each finding as it is raised, scored (``RunningScore``) and
+    printed. The snapshot's ``findings`` are the current hand's, only ever appended to until
+    the next hand starts (docs/snapshot.md); a CORE_FAULT leaves the state, and so the
+    snapshot, as it was, and is seen by the daemon's count of them."""
+
+    def __init__(self, daemon: TableDaemon, scorer: RunningScore, out: TextIO | None) -> None:
+        self.daemon, self.scorer, self.out = daemon, scorer, out
+        snap = daemon.last_snapshot  # a resumed table's findings were raised before this run
+        self.hand = int(snap["hand"]["number"])
+        self.seen = len(snap["findings"])
+        self.faults = daemon.core_faults
+
+    def __call__(self, snap: Mapping[str, Any]) -> None:
+        hand = int(snap["hand"]["number"])
+        if hand != self.hand:
+            self.hand, self.seen = hand, 0
+        findings = snap["findings"]
+        for f in findings[self.seen:]:
+            self._raised(hand, f["code"], f["seats"], f["message"])
+        self.seen = len(findings)
+        if self.daemon.core_faults > self.faults:
+            self.faults = self.daemon.core_faults
+            self._raised(hand, "CORE_FAULT", [], "the rules core failed on an event (see the "
+                         "log); the table goes on")
+
+    def _raised(self, hand: int, code: str, seats: list[int], message: str) -> None:
+        self.scorer.finding(hand, code)
+        if self.out is not None:
+            where = f"seats {','.join(map(str, seats))}" if seats else "table"
+            text = " ".join(message.split())  # one line, whatever the message holds
+            self.out.write(f"  ! hand {hand} {code} ({where}): {text}\n")
+            self.out.flush()
+
+
+def hand_line(snap: Mapping[str, Any], findings: int) -> str:
+    """One line for a hand dealt to its end: number, game, button, board, result, findings."""
+    hand, table = snap["hand"], snap["table"]
+    parts = [f"hand {hand['number']:>4}", f"{table['game']:<10}"]
+    if hand["button"]:
+        parts.append(f"button {hand['button']:>2}")
+    if hand["board"]:
+        parts.append("board " + " ".join(hand["board"]))
+    if hand["phase"] == "complete":
+        pots = [p for p in snap["results"] if p["hand"] != "uncalled bet returned"]
+        won: dict[str, tuple[int, str]] = {}  # seat -> its shares of every pot, its hand
+        for pot in pots:
+            for seat, chips in pot["shares"].items():
+                total, name = won.get(str(seat), (0, ""))
+                won[str(seat)] = (total + int(chips), name or pot["hand"])
+        parts.append("won: " + ", ".join(f"seat {seat} {chips}" + (f" ({name})" if name else "")
+                                         for seat, (chips, name) in won.items()))
+    else:
+        parts.append(hand["phase"])  # a misdeal: the hand is dealt again
+    parts.append(f"findings {findings}")
+    return "  ".join(parts)
+
+
+def reader_line(stats: ReaderStats) -> str:
+    """The card reader's health for a person: frames, losses, reconnects."""
+    state = "connected" if stats.connected else "disconnected"
+    line = (f"reader {state}: {stats.frames_ok} frames ok, {stats.frames_bad} bad, "
+            f"{stats.frames_unknown} unknown, {stats.frames_lost} lost, {stats.bytes_skipped} "
+            f"bytes skipped, {stats.reconnects} reconnects, {stats.callback_errors} callback "
+            "errors")
+    return line + (f"; last error: {stats.last_error}" if stats.last_error else "")
 
 
 class SimulatedTable:
@@ -91,6 +179,8 @@ class SimulatedTable:
             self.journal.close()
             raise
         self.mistakes_made = 0  # streamed to the truth file, not kept (a table runs for weeks)
+        self.hands_dealt = 0
+        self.score = RunningScore()
         self._truth: TextIO | None = None
         if opts.truth_path:
             self._truth = open(opts.truth_path, "a" if self.resumed else "w",  # noqa: SIM115
@@ -133,6 +223,10 @@ class SimulatedTable:
         self.voided: int | None = None  # the hand a crash interrupted, voided on resuming
         if self.resumed:
             self._resume()
+        # from here on (the floor's void of a crashed hand is this table's doing, not the
+        # dealer's: neither printed nor scored)
+        self.watch = FindingWatch(self.daemon, self.score, opts.out)
+        self.daemon.outputs.append(self.watch)
 
     # -- resuming -------------------------------------------------------------------------------
 
@@ -186,8 +280,16 @@ class SimulatedTable:
             if self._halt.is_set():
                 return
             self._play(step)
-            if self.opts.pace:
-                self._halt.wait(self.opts.pace)
+            if self.opts.delay:
+                self._halt.wait(self.opts.delay)
+        snap = self.daemon.last_snapshot
+        hand = self.dealer.hand
+        fam = family(self.dealer.state.hand.game.variant) if self.dealer.state.hand else "?"
+        self.score.hand_dealt(hand, fam, self.dealer.truth)
+        self.hands_dealt += 1
+        if self.opts.out is not None:
+            self.opts.out.write(hand_line(snap, len(snap["findings"])) + "\n")
+            self.opts.out.flush()
         self._record_truth()
 
     def _record_truth(self) -> None:
@@ -224,6 +326,19 @@ class SimulatedTable:
             self._truth.close()
 
 
+def new_journal_name(folder: Path, now: float | None = None) -> Path:
+    """Where ``feltguard sim`` keeps its journal by default: ``feltguard-sim-YYYYmmdd-HHMMSS
+    .sqlite`` in ``folder`` (its key and anchors beside it), a new file each run (``-2``, ...
+    after a name taken: a second run never deals on from another's table)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    n = 1
+    while True:
+        path = folder / f"feltguard-sim-{stamp}{f'-{n}' if n > 1 else ''}.sqlite"
+        if not any(p.exists() for p in (path, key_path_for(path), anchor_path_for(path))):
+            return path
+        n += 1
+
+
 @contextlib.contextmanager
 def simulated_table(opts: SimOptions) -> Iterator[SimulatedTable]:
     with tempfile.TemporaryDirectory(prefix="feltguard-sim-") as tmp:
@@ -235,26 +350,65 @@ def simulated_table(opts: SimOptions) -> Iterator[SimulatedTable]:
 
 
 def run_simulation(opts: SimOptions) -> int:
+    """Deal until ``opts.hands`` are dealt (or Ctrl-C, SIGTERM), saying what happens; then the
+    summary. Returns the exit status (``controller.sim.score.exit_status``): 0 when every
+    mistake the dealer made was caught, 1 when one went uncaught."""
+    opts = dataclasses.replace(opts, out=opts.out or sys.stdout)
+    out = opts.out
+    assert out is not None
     with simulated_table(opts) as table:
         if opts.web:
-            base = f"http://{opts.host}:{table.server.port}"
-            print(f"Feltguard simulated table\n  public view {base}/")
+            from display.addresses import browse_urls
+
+            urls = browse_urls(opts.host, table.server.port)
+            print(f"Feltguard simulated table\n  public view {urls[0]}/", file=out)
+            for url in urls[1:]:
+                print(f"              {url}/", file=out)
             where = (f"the token in {table.token_file} (mode 0600)" if table.token_file
                      else "the token given by --dealer-token")
-            print(f"  dealer view {base}/dealer  (log in with {where})")
+            print(f"  dealer view {urls[0]}/dealer  (log in with {where})", file=out)
         if table.resumed:
             hand = table.daemon.last_snapshot["hand"]["number"]
             void = f"; hand {table.voided} was in play and is void" if table.voided else ""
             print(f"resumed the table of {table.journal.path} at seq {table.daemon.seq}, "
-                  f"hand {hand}{void}", flush=True)
+                  f"hand {hand}{void}", file=out)
         print(f"journal: {table.journal.path}   mistakes: {opts.mistake_rate:.0%} of hands  "
-              "(Ctrl-C to stop)", flush=True)
+              "(Ctrl-C to stop)", file=out, flush=True)
         started = time.monotonic()
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: table.stop())  # stop cleanly, journal intact
         with contextlib.suppress(KeyboardInterrupt):
             table.run()
-        n = table.mistakes_made
-        print(f"\n{table.daemon.seq} events in {time.monotonic() - started:.1f}s; "
-              f"the dealer made {n} mistake(s); reader {table.reader.stats}")
-    return 0
+        took = time.monotonic() - started
+        table.score.settle()
+        stats = table.reader.stats
+    print(f"\n{table.hands_dealt} hands, {table.daemon.seq} events in {took:.1f}s", file=out)
+    print_score(table.score.tally, out)
+    print(reader_line(stats), file=out)
+    if opts.journal_path:  # kept (without one, a temporary journal went with its folder)
+        path = table.journal.path
+        print(f"journal kept: {path} (its .key and .anchors beside it)\n"
+              f"  review: feltguard replay {path}\n  check:  feltguard verify {path}", file=out)
+    status = exit_status(table.score.tally)
+    out.flush()
+    return status
+
+
+def print_score(tally: Tally, out: TextIO) -> None:
+    """The dealer's mistakes against those caught, per code; what went uncaught; false alarms."""
+    per_code = rows(tally, "code")
+    made = sum(m for m, _, _ in per_code.values())
+    caught = sum(c for _, c, _ in per_code.values())
+    alarms = {code: r - c for code, (_, c, r) in sorted(per_code.items()) if r > c}
+    print(f"mistakes: the dealer made {made}, the table caught {caught}"
+          + (f"; {sum(alarms.values())} finding(s) with no mistake behind them" if alarms
+             else ""), file=out)
+    for code, (m, c, _) in sorted(per_code.items()):
+        if m:
+            print(f"  {code:<44} made {m:>3}  caught {c:>3}", file=out)
+    for code, n in alarms.items():
+        print(f"  {code:<44} raised {n:>3} with no mistake behind it", file=out)
+    missed = uncaught(tally)
+    if missed:
+        print("UNCAUGHT: " + ", ".join(f"{code} x{n}" for code, n in missed.items())
+              + f" (exit status {exit_status(tally)})", file=out)

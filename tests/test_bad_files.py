@@ -7,7 +7,8 @@ table, a real journal cut in half, a journal holding a record the parser refuses
 config, a config whose deck file is bad, a deck file with a card that is not one. Each file is
 given to every subcommand in every role it can play there (the file to replay, verify or
 export; the config of ``run``, its deck file, its journal; the journal or truth file of
-``sim``; the output of ``phh export``), and for each pair: exit status 2, exactly one line on
+``sim``; the output of ``phh export``; the registry of ``deck check``, the output of ``deck
+enrol``), and for each pair: exit status 2, exactly one line on
 stderr, the line names the file, no traceback anywhere, and nothing journaled. A case that
 hangs instead (a bad journal taken, and ``run`` starting the table) meets the suite's timeout.
 
@@ -148,6 +149,11 @@ ROLES: dict[str, tuple[tuple[str, ...], Argv]] = {
     "sim --truth": (("a-directory",), lambda f, d: [
         "sim", "--no-web", "--hands", "1", "--pace", "0", "--seed", "1",
         "--journal", str(d / "journal.sqlite"), "--truth", str(f)]),
+    # refused before any reader is opened (the reader path does not exist)
+    "deck check --registry": (INPUTS, lambda f, d: [
+        "deck", "check", "--registry", str(f), "--reader", str(d / "no-shoe")]),
+    "deck enrol -o": (tuple(n for n in INPUTS if n != "missing"), lambda f, d: [
+        "deck", "enrol", "--deck", "red", "--reader", str(d / "no-shoe"), "-o", str(f)]),
 }
 
 def _write(path: Path, text: str) -> Path:

@@ -20,3 +20,13 @@ def test_the_floor_times_every_frame() -> None:
     times = floor(20)
     assert len(times) == 20
     assert all(t > 0 for t in times)
+
+
+def test_under_gunicorn_every_frame_is_timed_too() -> None:
+    """``--server gunicorn``: the table and the measuring loop inside gunicorn's one threaded
+    worker, as ``feltguard run`` serves it."""
+    times = run(cards=20, seed=3, server="gunicorn")
+    assert len(times["led"]) >= 20
+    assert {len(v) for v in times.values()} == {len(times["led"])}
+    for sock, loop, handler in zip(times["socketio"], times["loop"], times["handler"], strict=True):
+        assert 0 < sock <= loop <= handler

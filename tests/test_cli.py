@@ -291,6 +291,11 @@ file = "{deck}"
         ('{"04A1B2C3": "As", "04A1B2C4": "As"}', "uid 04A1B2C4: As is already the card of uid "
                                                  "04A1B2C3"),
         ('["As"]', "must hold a JSON object of tag uid -> card"),
+        # issue 12: a deck of one tag was taken
+        ('{"04A1B2C3": "As"}', "deck deck-red has 1 tag; a deck has 52 cards: missing 2c, 3c, "
+                               "4c, 5c, 6c, 7c, 8c, 9c and 43 more"),
+        ('{"decks": {"red": {"04A1B2C3": "As"}, "blue": {"04A1B2C3": "Kd"}}}',
+         "uid 04A1B2C3 is in deck red (As) and in deck blue (Kd): one tag, two decks"),
     ],
 )
 def test_run_refuses_a_bad_deck_file_and_journals_nothing(tmp_path, capsys, deck, problem):

@@ -11,7 +11,6 @@ import threading
 import time
 import tomllib
 from collections.abc import Iterator
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,13 @@ import pytest
 from controller.config import from_mapping, load
 from controller.daemon import TableDaemon
 from controller.dealer_keys import build_keys
-from controller.events import Action, ActionKind, CardExposed, DeckRegister, SeatTake, TableSetup
+from controller.events import Action, ActionKind, DeckRegister, SeatTake, TableSetup
 from controller.journal import Journal, JournalError, read_events, read_findings
 from controller.runner import run_table
 from drivers.card_reader import TagRead
 from drivers.console_keys import ConsoleKeys
 from tests.drivers.conftest import wait_until
 from tests.test_run_daemon import _table_config
-
-HAS_CARD = "card" in {f.name for f in fields(CardExposed)}
-needs_card = pytest.mark.skipif(not HAS_CARD, reason="card.exposed has no `card` field yet "
-                                "(the card keys change is not merged)")
 
 BOUNCE_S, HOLD_S = 0.005, 0.2
 KEYS_TOML = f"""
@@ -128,7 +123,6 @@ def test_config_mock_keys_are_pinned_where_the_config_says(table: Table) -> None
     assert table.keys.pin("misdeal") == 16 and str(table.keys.button("misdeal").pin) == "GPIO16"
 
 
-@needs_card
 def test_a_holdem_hand_dealt_with_the_keys(table: Table, capsys) -> None:
     table.press("new_hand")
     table.press("shuffle_done")
@@ -184,7 +178,6 @@ def test_a_holdem_hand_dealt_with_the_keys(table: Table, capsys) -> None:
     assert stacks == {1: 206, 2: 198, 3: 198, 4: 198}  # aces win the 8-chip pot
 
 
-@needs_card
 def test_the_exposed_key_names_the_card_chosen_on_the_touch_console(table: Table) -> None:
     table.press("new_hand")
     table.press("shuffle_done")
@@ -261,7 +254,6 @@ def test_run_with_keys_runs_and_stops_cleanly(tmp_path: Path) -> None:
     assert not runner.is_alive()
 
 
-@needs_card
 def test_a_card_key_that_names_no_card_is_one_line_and_nothing_journaled(table: Table,
                                                                           capsys) -> None:
     table.press("new_hand")

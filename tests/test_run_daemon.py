@@ -24,11 +24,21 @@ def _wait_for(predicate, timeout=10.0):
     return False
 
 
+def _full_deck(named: dict[str, str]) -> dict[str, str]:
+    """A whole 52-card deck (the deck file must hold one): ``named`` (uid -> card) and a made-up
+    uid for every other card."""
+    from controller.rules.cards import FULL_DECK
+
+    rest = [c for c in FULL_DECK if c not in named.values()]
+    return {**named, **{f"04D0{i:08X}": c for i, c in enumerate(rest)}}
+
+
 def _table_config(tmp_path, *, seats: int | None = None, readers: str = "",
                   leds: str = "enabled = false", journal: str = "", extra: str = ""):
     """A table.toml for ``feltguard run``: Ann and Bob at seats 1 and 2 with 200 each, the
-    deck file deck.json (As and Kd), the display on a free port, the journal in tmp_path."""
-    deck = {"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"}
+    deck file deck.json (a full deck, As and Kd on the tags the tests read), the display on a
+    free port, the journal in tmp_path."""
+    deck = _full_deck({"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"})
     (tmp_path / "deck.json").write_text(json.dumps(deck))
     table = f"[table]\nseats = {seats}\n" if seats else ""
     reader = f'[[readers]]\nurl = "{readers}"\n' if readers else ""
@@ -130,7 +140,9 @@ def test_a_restarted_run_resumes_the_journaled_table_and_sets_nothing_up_again(t
     first = [e.type for e in read_events(journal)]
     capsys.readouterr()
     deck = json.loads((tmp_path / "deck.json").read_text())
-    (tmp_path / "deck.json").write_text(json.dumps({**deck, "04A1B2C3D4E5F8": "Qh"}))
+    qh = next(u for u, c in deck.items() if c == "Qh")  # the Qh re-tagged
+    (tmp_path / "deck.json").write_text(json.dumps(
+        {**{u: c for u, c in deck.items() if u != qh}, "04A1B2C3D4E5F8": "Qh"}))
     run("call 1\n", 4)  # the hand goes on where it stopped
     out = capsys.readouterr().out
     after = [e.type for e in read_events(journal)]

@@ -7,12 +7,13 @@ The only names used from outside (docs/architecture.md):
     step.state, step.findings, step.results
     snapshot(state) -> dict      # docs/snapshot.md
     make_finding(code, seq, ...) # a catalogue finding (the daemon's CORE_FAULT)
+    resolve_card_key(state, body) # a card key named by card -> with its tag, or why not
 """
 
 from controller.rules.catalogue import make_finding
 from controller.rules.findings import Citation, Finding
 from controller.rules.pots import PotAward
-from controller.rules.table import Step, TableState, apply, initial_state
+from controller.rules.table import Step, TableState, apply, initial_state, resolve_card_key
 from controller.rules.view import snapshot
 
 __all__ = [
@@ -24,5 +25,6 @@ __all__ = [
     "apply",
     "initial_state",
     "make_finding",
+    "resolve_card_key",
     "snapshot",
 ]

@@ -55,6 +55,19 @@ class DeckRegistry:
         others.update({u: (deck, c) for u, c in tags.items() if u not in self.tags})
         return replace(self, others=MappingProxyType(others))
 
+    def resting(self) -> tuple[str, ...]:
+        """The ids of the other registered decks (resting, or in play before), sorted."""
+        return tuple(sorted({d for d, _ in self.others.values()}))
+
+    def change_to(self, deck: str) -> DeckRegistry | None:
+        """``deck``, a resting deck of the table, put in play; the deck in play before rests
+        (RR Section 2 r.22, a deck changed between hands). None if ``deck`` is not resting.
+        Its tags are the ones registered for it that no deck in play claimed meanwhile."""
+        tags = {u: c for u, (d, c) in self.others.items() if d == deck}
+        if deck == self.deck or not tags:
+            return None
+        return self.put_in_play(deck, tags)
+
     def card_of(self, uid: str) -> str | None:
         """The card a tag carries, or None for a tag that is not in this deck."""
         return self.tags.get(uid)

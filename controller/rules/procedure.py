@@ -293,6 +293,13 @@ def seen(h: GameHand) -> frozenset[str]:
     return frozenset(h.cards)
 
 
+def dealt_cards(h: GameHand) -> list[tuple[str, str | None, int]]:
+    """Every tag this hand has seen as (uid, card, draw ordinal): what a card key may name."""
+    if h.deal is not None:
+        return [(c.uid, c.card, c.n) for c in h.deal.cards.values()]
+    return [(c.uid, c.card, c.n) for c in h.cards.values()]
+
+
 def cards_out(h: GameHand) -> int:
     """Cards off the shoe this hand."""
     return h.deal.draws if h.deal is not None else h.draws

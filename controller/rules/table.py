@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from controller.events import (
+    CARD_KEYS,
     Action,
     AttentionCalled,
     ButtonDraw,
@@ -37,9 +38,11 @@ from controller.events import (
     CardExposed,
     CardFlashed,
     CardKept,
+    CardKey,
     ChipRaceEnd,
     ChipRaceStart,
     DeckAudit,
+    DeckChange,
     DeckFault,
     DeckRegister,
     DrawQuery,
@@ -63,9 +66,10 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import deck_keys, lost_cards, mixed, procedure, seating
-from controller.rules.cards import FULL_DECK, DeckRegistry
+from controller.rules import card_keys, deck_keys, lost_cards, mixed, procedure, seating
+from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
+from controller.rules.deck_count import count_deck
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.mixed import Mix
@@ -238,10 +242,17 @@ def _apply(state: TableState, event: Event) -> Step:
         return Step(replace(state, deck=deck))
     if isinstance(body, DeckAudit):
         return _audit(state, body, seq)
+    if isinstance(body, DeckChange):
+        return _deck_change(state, body, seq)
     if isinstance(body, HandStart):
         return _hand_start(state, body, seq)
     if isinstance(body, ShuffleDone):
         return _shuffle(state)
+    if isinstance(body, CARD_KEYS) and not body.uid:
+        named = resolve_card_key(state, body)
+        if isinstance(named, str):
+            return _out_of_place(state, seq, named)
+        body = named
     if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave, CardExposed, CardFlashed, CardBoxed)):
         return _card_event(state, body, seq)
     if isinstance(body, CardKept):
@@ -263,6 +274,14 @@ def _apply(state: TableState, event: Event) -> Step:
     if isinstance(body, DrawQuery):
         return _draw_query(state, body, seq)
     return _out_of_place(state, seq, f"Unknown event {type(body).__name__}.")  # pragma: no cover
+
+
+def resolve_card_key(state: TableState, body: CardKey) -> CardKey | str:
+    """A card key named by card (``As``, ``last``) with the tag it names, or why it names none
+    (``card_keys.resolve``). The daemon calls it before journaling a key; ``apply`` calls it for
+    a key read from a scenario."""
+    h = state.hand
+    return card_keys.resolve(state.deck, h.game if h is not None and h.in_play else None, body)
 
 
 def _raise(state: TableState, findings: list[Finding] | tuple[Finding, ...]) -> TableState:
@@ -962,6 +981,27 @@ def _foreign_card(state: TableState, h: Hand, body: CardBody, foreign: tuple[str
     return Step(_raise(replace(state, hand=h), [f]), (f,))
 
 
+def _deck_change(state: TableState, body: DeckChange, seq: int) -> Step:
+    """A resting deck of the rotation put in play between hands (RR Section 2, House Policies,
+    r.22: "A new deck must be used for at least a full round ... before it may be changed ...
+    unless a deck is defective or damaged"; the core does not count the round, the floor
+    decides when). The one in play before rests, so a card of it in a later hand is a card with
+    a different back (FOREIGN_BACK_CARD_IN_PLAY), not an unknown tag. During a hand the cards
+    out are the deck in play's: a change then is refused (EVENT_OUT_OF_PLACE)."""
+    if _in_play(state):
+        return _out_of_place(state, seq, f"The deck cannot be changed to {body.deck} during a "
+                             "hand: change decks between hands.")
+    reg = state.deck
+    if body.deck == reg.deck:
+        return _out_of_place(state, seq, f"Deck {body.deck} is already in play.")
+    changed = reg.change_to(body.deck)
+    if changed is None:
+        resting = ", ".join(reg.resting()) or "none"
+        return _out_of_place(state, seq, f"Deck {body.deck} is not a registered resting deck "
+                             f"of this table (resting: {resting}).")
+    return Step(replace(state, deck=changed))
+
+
 def _audit(state: TableState, body: DeckAudit, seq: int) -> Step:
     """The deck read through the shoe: between hands the whole deck, during a hand the stub
     (the cards out on the felt count as present). Cards missing "does not invalidate the
@@ -973,18 +1013,16 @@ def _audit(state: TableState, body: DeckAudit, seq: int) -> Step:
         return _out_of_place(state, seq, "No deck is registered to audit.")
     h = state.hand if _in_play(state) else None
     felt = procedure.seen(h.game) if h is not None else frozenset()
-    read = set(body.uids)
-    gone = [u for u in reg.tags if u not in read and u not in felt]
+    count = count_deck(reg, body.uids, present=felt)
     out: list[Finding] = []
-    if gone:
-        cards = sorted({reg.tags[u] for u in gone}, key=_in_deck_order)
+    if count.missing:
+        cards = list(dict.fromkeys(reg.tags[u] for u in count.missing))
         out.append(make_finding("MISSING_CARDS_FROM_DECK", seq, cards=cards, fill={
-            "count": len(gone), "size": len(reg), "deck": reg.deck or "none"}))
-    strangers = [u for u in dict.fromkeys(body.uids) if u not in reg.tags]
-    if strangers:
-        known = [(u, *reg.others[u]) for u in strangers if u in reg.others]
+            "count": len(count.missing), "size": len(reg), "deck": reg.deck or "none"}))
+    if count.foreign or count.unknown:
+        known = count.foreign
         names = [f"{c} of deck {d} (tag {u})" for u, d, c in known]
-        names += [f"tag {u} of no registered deck" for u in strangers if u not in reg.others]
+        names += [f"tag {u} of no registered deck" for u in count.unknown]
         void = (h is not None and state.settings.foreign_card == "wsop"
                 and not _substantial(state.settings, h, "wsop"))
         f = make_finding(
@@ -1000,11 +1038,6 @@ def _audit(state: TableState, body: DeckAudit, seq: int) -> Step:
         if void and h is not None:
             state = replace(state, hand=replace(h, game=_voided(h.game, f.code)))
     return Step(_raise(state, out), tuple(out))
-
-
-def _in_deck_order(card: str) -> int:
-    """New-deck order (cards.FULL_DECK), the joker last."""
-    return FULL_DECK.index(card) if card in FULL_DECK else len(FULL_DECK)
 
 
 # --- the end of a hand ----------------------------------------------------------------------------

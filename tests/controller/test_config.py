@@ -165,23 +165,26 @@ def test_what_run_journals_from_a_config_is_what_the_parser_takes():
 
 
 def _deck(tmp_path, text: str | bytes):
-    from controller.deckfile import load_deck
+    from controller.deckfile import load_registry
 
     p = tmp_path / "deck-red.json"
     if isinstance(text, bytes):
         p.write_bytes(text)
     else:
         p.write_text(text, encoding="utf-8")
-    return p, lambda: load_deck(str(p))
+    return p, lambda: load_registry(str(p))
 
 
 def test_a_good_deck_file_is_the_deck_register_event(tmp_path):
-    from controller.events import DeckRegister, Event, parse_line
+    import json
 
-    _, load_deck = _deck(tmp_path, '{"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Xx"}')
-    body = load_deck()
-    assert body == DeckRegister(deck="deck-red", tags={"04A1B2C3D4E5F6": "As",
-                                                        "04A1B2C3D4E5F7": "Xx"})
+    from controller.events import DeckRegister, Event, parse_line
+    from controller.rules.cards import FULL_DECK
+
+    tags = {**{f"04A1B2C3{i:06X}": c for i, c in enumerate(FULL_DECK)}, "04A1B2C3D4E5F7": "Xx"}
+    _, load_deck = _deck(tmp_path, json.dumps(tags))
+    [body] = load_deck().bodies()
+    assert body == DeckRegister(deck="deck-red", tags=tags)
     assert parse_line(Event(1, 0, body).to_line()).body == body
 
 
@@ -211,10 +214,10 @@ def test_a_bad_deck_file_names_the_file_and_the_uid(tmp_path, text, problem):
 
 
 def test_a_deck_file_that_cannot_be_read(tmp_path):
-    from controller.deckfile import load_deck
+    from controller.deckfile import load_registry
 
     with pytest.raises(ConfigError, match=f"deck.file: {tmp_path}: cannot read: Is a directory"):
-        load_deck(str(tmp_path))
+        load_registry(str(tmp_path))
 
 
 def test_the_journal_key_and_anchor_files_may_be_placed_apart(tmp_path):
@@ -226,3 +229,11 @@ def test_the_journal_key_and_anchor_files_may_be_placed_apart(tmp_path):
     assert config.journal_key_file == "/etc/feltguard/journal.key"
     assert config.journal_anchor_file == "/var/lib/feltguard/j.anchors"
     assert from_mapping({}).journal_key_file == ""  # beside the journal
+
+
+def test_display_server_is_gunicorn_by_default_and_checked():
+    assert from_mapping({}).server == "gunicorn"
+    assert from_mapping({"display": {"server": "werkzeug"}}).server == "werkzeug"
+    with pytest.raises(ConfigError, match=r"display.server: unknown server 'uwsgi' \(known: "
+                                          r"gunicorn, werkzeug\)"):
+        from_mapping({"display": {"server": "uwsgi"}})

@@ -9,6 +9,7 @@ from controller.events import (
     Action,
     CardExposed,
     CardKept,
+    DeckChange,
     DeckFault,
     DrawQuery,
     EventError,
@@ -34,6 +35,7 @@ from controller.events import (
         ("drew 3", DrawQuery(seat=3)),
         ("drew 3 5", DrawQuery(seat=3, asked_by=5)),
         ("kept 04A1", CardKept(uid="04A1")),
+        ("deck blue", DeckChange(deck="blue")),
     ],
 )
 def test_commands(line, body):
@@ -45,7 +47,9 @@ def test_commands(line, body):
     [
         ("raise 3", "usage: raise SEAT AMOUNT"),
         ("raise x 3", "seat must be a whole number"),
-        ("kept", "usage: kept UID"),
+        ("kept", "usage: kept CARD"),
+        ("deck", "usage: deck ID"),
+        ("deck red blue", "usage: deck ID"),
         ("fold 11", "seat' must be 1..10"),
         ("dance", "unknown command"),
         ('{"type": "action", "seat": 1}', "needs field 'kind'"),

@@ -226,7 +226,8 @@ _GOOD = {
     "small_bet": st.integers(0, 4), "big_bet": st.integers(0, 8), "level": st.integers(1, 4),
     "button": st.none() | st.integers(1, 10), "amount": st.none() | st.integers(0, 60),
     "cutter": st.none() | st.integers(1, 10), "asked_by": st.none() | st.integers(1, 10),
-    "uid": st.sampled_from([*_UIDS, "ZZ"]),
+    "uid": st.sampled_from([*_UIDS, "ZZ", ""]),  # "": a card key named by its card
+    "card": st.sampled_from(["", "last", "As", "Kd", "Xx"]),
     "zone": st.sampled_from(["board", "burn", "muck", "aside"] +
                             [f"seat:{n}" for n in range(1, 11)]),
     "player": st.sampled_from(["Ann", "Bob", "Cyd"]), "deck": st.just("d"),
