@@ -79,3 +79,14 @@ def test_a_key_on_an_led_pin_is_refused() -> None:
     assert config('[leds]\ndriver = "shift_register"\n[keys]\nenabled = true\n').keys.enabled
     # keys that are off are not checked against the LEDs
     assert not config('[keys]\nenabled = false\n').keys.enabled
+
+
+def test_config_check_summarises_the_keys() -> None:
+    from controller.config_check import summary
+
+    off = "\n".join(summary(config("")))
+    assert "  keys         off" in off
+    on = "\n".join(summary(config('[leds]\ndriver = "shift_register"\n[keys]\nenabled = true\n'
+                                  'pin_factory = "mock"\nboxed = ""\nhold_ms = 1500\n')))
+    assert ("  keys         7 keys, pull-up, debounce 20 ms, misdeal and undo held 1500 ms; "
+            "pin factory mock") in on
