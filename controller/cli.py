@@ -311,7 +311,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if problem:
             return fail("run", f"{args.config}: display: {problem}")
     # The typed console only at a terminal (or --console): under systemd stdin is /dev/null.
-    stdin = sys.stdin if args.console or sys.stdin.isatty() else None
+    at_terminal = sys.stdin is not None and sys.stdin.isatty()  # (None: started with none)
+    stdin = sys.stdin if args.console or at_terminal else None
     try:
         if config.server == "gunicorn" and config.port:
             from controller.gunicorn_app import serve

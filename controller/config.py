@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
+from controller.keypad import DEFAULT_PINS, KEYS
 from controller.rules.house_rules import PROFILES, SettingsError, setting_names, settings_for
 from controller.rules.variants import game_problem
 from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
@@ -52,6 +53,24 @@ class ReaderConfig:
     symlink: str = ""
 
 
+# keys.bounce_ms and keys.hold_ms (milliseconds): a debounce longer than half a second would eat
+# real presses; a hold under a tenth of a second is no guard against a brushed key.
+KEY_BOUNCE_MS = (0, 500)
+KEY_HOLD_MS = (100, 10_000)
+
+
+@dataclass(frozen=True)
+class KeysConfig:
+    """The ``[keys]`` section: the dealer console keys (controller/dealer_keys.py)."""
+
+    enabled: bool = False
+    pin_factory: str = ""  # "" gpiozero's default, "mock" the twin
+    pull_up: bool = True
+    bounce_ms: int = 20
+    hold_ms: int = 1000
+    pins: Mapping[str, str | int] = field(default_factory=lambda: dict(DEFAULT_PINS))
+
+
 @dataclass(frozen=True)
 class Config:
     game: str = "nlhe"
@@ -85,6 +104,7 @@ class Config:
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
     deck_file: str = ""
+    keys: KeysConfig = field(default_factory=KeysConfig)
 
     def table_setup(self) -> TableSetup:
         """The table.setup event this config journals."""
@@ -106,6 +126,7 @@ _SECTIONS = {
     "display": {"host", "port", "server", "dealer_token", "floor_token"},
     "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
+    "keys": {"enabled", "pin_factory", "pull_up", "bounce_ms", "hold_ms", *KEYS},
 }
 # The keys of each table of an array of tables ([[players]], [[readers]]).
 ARRAY_KEYS: dict[str, tuple[str, ...]] = {
@@ -292,8 +313,12 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     deck = raw.get("deck", {})
     if "file" in deck:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file
+    if "keys" in raw:
+        kw["keys"] = _keys(raw["keys"])
     config = Config(**kw)
     _check_events(config)
+    if config.keys.enabled:
+        _check_key_pins(config)
     return config
 
 
@@ -320,6 +345,72 @@ def _usb_keys(r: Mapping[str, Any], where: str) -> dict[str, str]:
         raise ConfigError(f"{where}.symlink: udev names the reader /dev/{out['symlink']}, "
                           f"but its url is {r.get('url')!r}")
     return out
+
+
+def _keys(keys: Mapping[str, Any]) -> KeysConfig:
+    """The ``[keys]`` section (keys already known to be ones of ``_SECTIONS``)."""
+    kw: dict[str, Any] = {}
+    for key in ("enabled", "pull_up"):
+        if key in keys:
+            kw[key] = _typed(keys, key, bool, "keys")
+    if "pin_factory" in keys:
+        kw["pin_factory"] = _typed(keys, "pin_factory", str, "keys", empty=True)
+        if kw["pin_factory"] not in ("", "mock"):
+            raise ConfigError(f"keys.pin_factory: must be \"\" or \"mock\", "
+                              f"got {kw['pin_factory']!r}")
+    if "bounce_ms" in keys:
+        kw["bounce_ms"] = _int_in(keys, "bounce_ms", "keys", *KEY_BOUNCE_MS)
+    if "hold_ms" in keys:
+        kw["hold_ms"] = _int_in(keys, "hold_ms", "keys", *KEY_HOLD_MS)
+    if kw.get("hold_ms", 1000) <= kw.get("bounce_ms", 20):
+        raise ConfigError(f"keys.hold_ms: must be longer than keys.bounce_ms "
+                          f"({kw.get('bounce_ms', 20)}), got {kw.get('hold_ms', 1000)}")
+    pins: dict[str, str | int] = dict(DEFAULT_PINS)
+    for name in KEYS:
+        if name in keys:
+            value = keys[name]
+            if isinstance(value, bool) or not isinstance(value, str | int):
+                raise ConfigError(f"keys.{name}: must be a pin like \"GPIO17\" or \"\", "
+                                  f"got {value!r}")
+            pins[name] = value
+    from drivers.console_keys import validate_key_pins  # imports gpiozero: only here
+
+    try:
+        validate_key_pins(pins)
+    except ValueError as exc:
+        raise ConfigError(f"keys.{exc}") from None
+    return KeysConfig(pins=pins, **kw)
+
+
+def _check_key_pins(config: Config) -> None:
+    """A key on a pin the LEDs drive would read the LED, and the LED short through the key."""
+    from drivers.console_keys import validate_key_pins
+
+    led_pins: dict[int, str] = {}
+    hint = ""
+    if config.leds_enabled and config.led_driver == "shift_register":
+        from drivers.shift_register import validate_shift_register
+
+        chain = validate_shift_register(config.led_shift_register)
+        for line in ("data", "clock", "latch", "enable"):
+            number = getattr(chain, line)
+            if number is not None:
+                led_pins[number] = f"leds.shift_register.{line}"
+    elif config.leds_enabled:
+        from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, validate_pin_map
+
+        try:
+            wired = validate_pin_map(config.led_pins or DEFAULT_PIN_MAP_6_SEATS)
+        except ValueError as exc:
+            raise ConfigError(f"leds.pins: {exc}") from None
+        if not config.led_pins:
+            hint = " (the default 6-seat LED map uses every free pin: hardware/keys.md)"
+        for (seat, role), number in wired.items():
+            led_pins[number] = f"leds seat {seat} {role}" if seat else f"leds {role}"
+    for name, number in validate_key_pins(config.keys.pins).items():
+        if number in led_pins:
+            raise ConfigError(f"keys.{name}: GPIO{number} is also the LED pin of "
+                              f"{led_pins[number]}{hint}")
 
 
 def _check_game(game: str, structure: str) -> None:

@@ -88,6 +88,16 @@ def _leds(config: Config) -> str:
     return f"{board}; pin factory {factory}"
 
 
+def _keys(config: Config) -> str:
+    keys = config.keys
+    if not keys.enabled:
+        return "off"
+    wired = [k for k, pin in keys.pins.items() if pin != ""]
+    factory = keys.pin_factory or "gpiozero's default"
+    return (f"{len(wired)} keys, {'pull-up' if keys.pull_up else 'pull-down'}, debounce "
+            f"{keys.bounce_ms} ms, misdeal and undo held {keys.hold_ms} ms; pin factory {factory}")
+
+
 def _display(config: Config) -> list[str]:
     if not config.port:
         return ["off (display.port = 0)"]
@@ -149,6 +159,7 @@ def summary(config: Config) -> list[str]:
          + (f"{changed} changed from the defaults" if changed else "the defaults")
          + f"; a tag unread for {config.lost_after_ms} ms has left the felt"),
         ("LEDs", _leds(config)),
+        ("keys", _keys(config)),
         ("deck", _decks(config)),
     ]
     lines = [f"  {name:<13}{text}" for name, text in rows]

@@ -36,6 +36,7 @@ from gunicorn.arbiter import Arbiter
 from gunicorn.workers.gthread import ThreadWorker
 
 from controller.config import Config
+from controller.keypad import ChosenCard
 from controller.runner import (
     StartError,
     attach_console,
@@ -154,9 +155,10 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
     os.environ.pop("NOTIFY_SOCKET", None)  # no early READY=1 from the arbiter
 
     def build() -> Served:
-        app, sio, publisher, where = display_app(config)
+        choice = ChosenCard()  # the touch console's chosen card, for the card keys
+        app, sio, publisher, where = display_app(config, on_choose=choice.set)
         try:
-            table = open_table(config, [publisher.publish], notify)
+            table = open_table(config, [publisher.publish], notify, chosen=choice)
         except StartError as exc:
             print(f"feltguard run: {exc}", file=sys.stderr, flush=True)
             sys.exit(Arbiter.WORKER_BOOT_ERROR)  # the arbiter stops: systemd sees a failure

@@ -1,12 +1,13 @@
 """``feltguard run``: the daemon at a real table.
 
 Wires the configured card readers (pyserial), sensing, the journal, the rules core, the seat
-LEDs (gpiozero), systemd's notify protocol (``controller.service``) and the live view, and runs
-until SIGTERM or Ctrl-C. It needs no standard input: the typed dealer console
-(``controller.console``) runs only when ``feltguard run`` is given one (a terminal, or
-``--console``). On restart the journal is checked and replayed, so the table resumes exactly
-where it stopped (``_resume``). ``open_table`` is the table without its web server: this module
-serves it with Werkzeug (``run_table``), ``controller.gunicorn_app`` with gunicorn.
+LEDs (gpiozero), the dealer console keys (``[keys]``, ``controller.dealer_keys``), systemd's
+notify protocol (``controller.service``) and the live view, and runs until SIGTERM or Ctrl-C.
+It needs no standard input: the typed dealer console (``controller.console``) runs only when
+``feltguard run`` is given one (a terminal, or ``--console``). On restart the journal is
+checked and replayed, so the table resumes exactly where it stopped (``_resume``).
+``open_table`` is the table without its web server: this module serves it with Werkzeug
+(``run_table``), ``controller.gunicorn_app`` with gunicorn.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from typing import Any, TextIO
 from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
+from controller.dealer_keys import build_keys
 from controller.deckfile import Registry, registered_decks, table_registry
 from controller.events import Body, EventError, SeatTake, TableSetup
 from controller.journal import Journal, JournalError
+from controller.keypad import Chosen, ChosenCard, nothing_chosen
 from controller.sensing import Sensing
 from controller.service import Notifier, Service, watchdog_period
 
@@ -132,12 +135,13 @@ READY_WAIT_S = 5.0
 
 class RunningTable:
     """An opened table: the daemon over its recovered journal, the readers, sensing's ticker,
-    the LEDs and the systemd service. ``close()`` (idempotent) stops them in reverse and
-    checkpoints and closes the journal."""
+    the LEDs, the console keys and the systemd service. ``close()`` (idempotent) stops them in
+    reverse and checkpoints and closes the journal."""
 
     def __init__(self, daemon: TableDaemon, journal: Journal, readers: list[Any], leds: Any,
-                 service: Service) -> None:
+                 service: Service, keys: Any = None) -> None:
         self.daemon = daemon
+        self.keys = keys
         self.journal = journal
         self.readers = readers
         self.leds = leds
@@ -170,6 +174,8 @@ class RunningTable:
                 return
             self._done = True
             self.service.stopping()
+            if self.keys is not None:
+                self.keys.close()  # no key press lands after the journal closes
             self.halt.set()  # the ticker stops before the journal closes
             for reader in self.readers:
                 reader.stop()
@@ -182,7 +188,7 @@ class RunningTable:
 
 
 def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], None]] = (),
-               notify: Notifier | None = None) -> RunningTable:
+               notify: Notifier | None = None, chosen: Chosen = nothing_chosen) -> RunningTable:
     """Everything but the web server: the journal recovered (or the table set up from the
     config), the LEDs, the readers and sensing's ticker started. StartError for a table that
     cannot start (its one-line reason)."""
@@ -222,11 +228,20 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
             daemon.submit(body)  # the deck in play, then each resting deck (idle)
     else:
         _resume(daemon, setup, registry)
+    try:
+        # the dealer console keys ([keys]), if enabled; exposed/boxed act on the card chosen on
+        # the touch console, else on the last card drawn
+        keys = build_keys(config, daemon, chosen)
+    except ConfigError as exc:  # a key pin gpiozero refuses
+        journal.close()
+        if leds is not None:
+            leds.close()
+        raise StartError(str(exc)) from None
     readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
                for i, r in enumerate(config.readers)]
     service = Service(daemon, readers, notify, watchdog_s=watchdog_period())
     daemon.outputs.append(service.on_snapshot)
-    table = RunningTable(daemon, journal, readers, leds, service)
+    table = RunningTable(daemon, journal, readers, leds, service, keys)
     table.start()
     return table
 
@@ -288,10 +303,12 @@ def run_table(
     (``display.server = "werkzeug"``; gunicorn is ``controller.gunicorn_app``), the typed
     console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
     publisher = app = sio = None
+    choice = ChosenCard()
     if config.port:
-        app, sio, publisher, where = display_app(config)
+        app, sio, publisher, where = display_app(config, on_choose=choice.set)
     try:
-        table = open_table(config, [publisher.publish] if publisher is not None else [])
+        table = open_table(config, [publisher.publish] if publisher is not None else [],
+                           chosen=choice)
     except StartError as exc:
         print(f"feltguard run: {exc}", file=sys.stderr)
         return 2

@@ -234,6 +234,9 @@ class _EmptyStdin:
     def __next__(self) -> str:
         raise StopIteration
 
+    def isatty(self) -> bool:
+        return False
+
     def readline(self) -> str:
         return ""
 
