@@ -37,6 +37,7 @@ from gunicorn.workers.gthread import ThreadWorker
 
 from controller.config import Config
 from controller.runner import (
+    RunningTable,
     StartError,
     display_app,
     live_view_line,
@@ -153,12 +154,14 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
     os.environ.pop("NOTIFY_SOCKET", None)  # no early READY=1 from the arbiter
 
     def build() -> Served:
-        app, sio, publisher, where = display_app(config)
+        tables: list[RunningTable] = []  # /healthz's journal, once the table is open
+        app, sio, publisher, where = display_app(config, tables)
         try:
             table = open_table(config, [publisher.publish], notify)
         except StartError as exc:
             print(f"feltguard run: {exc}", file=sys.stderr, flush=True)
             sys.exit(Arbiter.WORKER_BOOT_ERROR)  # the arbiter stops: systemd sees a failure
+        tables.append(table)
 
         def ready(sockets: list[Any]) -> None:
             port = sockets[0].sock.getsockname()[1] if sockets else config.port
