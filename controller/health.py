@@ -67,7 +67,8 @@ class Watched:
 
 def judge(w: Watched, s: StatsLike, now: float, *, silent_after_s: float,
           bad_per_minute: int) -> tuple[str, str]:
-    """(state, detail) of one reader now (state "" while undecided); updates ``w``'s memory of connections and noise."""
+    """(state, detail) of one reader now (state "" while undecided); updates ``w``'s memory
+    of connections and noise."""
     if not s.connected:
         w.connected_since = None
         w.seen_offline = True
