@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["dealer_payload", "table_payload"]
+__all__ = ["dealer_payload", "devices", "table_payload"]
 
 Payload = dict[str, Any]
 
@@ -276,6 +276,25 @@ def _citation(value: Any) -> Payload:
     return out
 
 
+READER_STATES = ("ok", "noisy", "fault", "silent", "offline")
+
+
+def devices(value: Any) -> list[Payload]:
+    """The card readers' health (docs/snapshot.md, ``devices``): whitelisted, each state one of
+    READER_STATES (anything else is shown as ``offline``: fail loud, never quiet)."""
+    out: list[Payload] = []
+    for d in _objs(value):
+        reader = _int(d.get("reader"))
+        if reader is None:
+            continue
+        state = d.get("state")
+        out.append({"reader": reader, "name": _str(d.get("name")),
+                    "state": state if state in READER_STATES else "offline",
+                    "since": _int(d.get("since")), "detail": _str(d.get("detail")),
+                    "code": _str(d.get("code"))})
+    return out
+
+
 def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
     hole cards (`hole`; in stud also `down` and `up` apart), `hand.expect`, the board of every
@@ -327,4 +346,5 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         "seats": seats,
         "findings": findings,
         "results": _results(snap.get("results")),
+        "devices": devices(snap.get("devices")),
     }

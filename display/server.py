@@ -29,7 +29,7 @@ import math
 import re
 import socket
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -48,7 +48,7 @@ from display.access import (
     Logins,
     token_authenticator,
 )
-from display.payloads import Payload, dealer_payload, table_payload
+from display.payloads import Payload, dealer_payload, devices, table_payload
 
 __all__ = [
     "DEALER",
@@ -66,6 +66,8 @@ TABLE = "/table"
 DEALER = "/dealer"
 EVENT = "state"
 SESSION_COOKIE = "feltguard_session"
+# Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
+DEVICE_DOWN = ("offline", "silent", "fault")
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
@@ -214,6 +216,7 @@ def create_app(
     authenticate: Authenticator | None = None,
     session_lifetime: timedelta = DEFAULT_SESSION_LIFETIME,
     login_limiter: LoginLimiter | None = None,
+    journal_health: Callable[[], Mapping[str, Any]] | None = None,
 ) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
@@ -227,6 +230,10 @@ def create_app(
     lasts `session_lifetime` (default 12 hours) from the login; `login_limiter` (default: 5
     failures a minute per client address) guards both the form and Socket.IO auth. The signing
     key is random per call, so a restart logs every screen out.
+
+    `/healthz` (public) says whether the table can be trusted now: each card reader's state
+    from the latest snapshot's `devices`, and the journal's from `journal_health` (the daemon's
+    `{"ok": bool, "last_seq": int}`; docs/display.md).
     """
     if authenticate is None and dealer_token is not None:
         authenticate = token_authenticator(dealer_token)
@@ -334,8 +341,18 @@ def create_app(
 
     @app.get("/healthz")
     def healthz() -> Response:
+        readers = [{k: d[k] for k in ("reader", "name", "state", "since")}
+                   for d in devices(publisher.snapshot.get("devices"))]
+        journal = None
+        if journal_health is not None:
+            got = journal_health()  # whitelisted: no path, no error text (a public page)
+            journal = {"ok": got.get("ok") is True, "last_seq": got.get("last_seq")}
+        states = {r["state"] for r in readers}
+        down = bool(states & set(DEVICE_DOWN)) or (journal is not None and not journal["ok"])
         return jsonify(
-            status="ok",
+            status="down" if down else "degraded" if "noisy" in states else "ok",
+            readers=readers,
+            journal=journal,
             async_mode=socketio.async_mode,
             published=publisher.published,
             last_seq=publisher.last_seq,

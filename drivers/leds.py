@@ -301,6 +301,12 @@ class TableLeds:
         """The BCM pin of ``role`` at ``seat`` (None for a table light), or None if not wired."""
         return self._pins.get((seat, role))
 
+    def is_lit(self, seat: int | None, role: str) -> bool:
+        """Whether the pin of ``role`` at ``seat`` is driven on now (read from the pin itself,
+        so a blinking alert reads on or off with its phase); False if it is not wired."""
+        led = self._leds.get((seat, role))
+        return bool(led is not None and led.is_lit)
+
     def lit(self) -> frozenset[_LedKey]:
         """The (seat, role) LEDs that are on; seat is None for the table lights."""
         with self._lock:
