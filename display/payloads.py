@@ -290,8 +290,9 @@ def devices(value: Any) -> list[Payload]:
         state = d.get("state")
         out.append({"reader": reader, "name": _str(d.get("name")),
                     "state": state if state in READER_STATES else "offline",
-                    "since": _int(d.get("since")), "detail": _str(d.get("detail")),
-                    "code": _str(d.get("code"))})
+                    "since": _int(d.get("since")), "since_seq": _int(d.get("since_seq")),
+                    "antenna": _int(d.get("antenna")), "detail": _str(d.get("detail")),
+                    "code": d.get("code") if isinstance(d.get("code"), str) else None})
     return out
 
 
