@@ -16,7 +16,7 @@ DESIGN = "DESIGN.md"  # the design brief beside the rulebooks (shared/DESIGN.md)
 FLOW = "Data flows one way"
 _DEVICE_HEALTH = cite(FLOW, "drivers", "frames parsed, checksums verified, reads debounced, "
                       "device health", file=DESIGN)
-_SENSORS = "card reader heartbeats, frame counters and the serial port (controller/health.py)"
+_SENSORS = "the serial port, the reader heartbeats and bad-frame counts (controller/health.py)"
 
 DEVICE_ENTRIES: tuple[Entry, ...] = (
     Entry(
