@@ -173,7 +173,9 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
     assert states == ["ok", "offline", "ok", "silent", "ok", "noisy"]
 
 
-def test_run_table_journals_a_missing_reader_as_offline(tmp_path: Path) -> None:
+def test_run_table_journals_a_missing_reader_as_offline(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
     journal = tmp_path / "journal.sqlite"
     config_file = tmp_path / "table.toml"
     config_file.write_text(f"""
@@ -205,3 +207,5 @@ path = "{journal}"
     assert not runner.is_alive()
     # stopping the table is not journaled as the reader going offline again
     assert [s for k, s in journaled(journal) if k == "reader.health"] == ["offline"]
+    # and the console said it as it said any finding
+    assert "! READER_OFFLINE: The shoe reader (reader 1) is offline" in capsys.readouterr().out
