@@ -15,8 +15,10 @@ from dataclasses import dataclass, replace
 
 from controller.events import ReaderHealth
 from controller.rules.catalogue import make_finding
-from controller.rules.catalogue_devices import STATE_CODES
+from controller.rules.catalogue_devices import DEVICE_ENTRIES, STATE_CODES
 from controller.rules.findings import Finding
+
+DEVICE_CODES = frozenset(e.code for e in DEVICE_ENTRIES)
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ from controller.rules import card_keys, deck_keys, lost_cards, mixed, procedure,
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.deck_count import count_deck
-from controller.rules.devices import DeviceHealth, hand_findings, report
+from controller.rules.devices import DEVICE_CODES, DeviceHealth, hand_findings, report
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.mixed import Mix
@@ -218,8 +218,9 @@ def _undo(state: TableState, seq: int) -> Step:
         return _out_of_place(replace(state, last_seq=seq), seq,
                              "There is nothing to undo (an undo cannot itself be undone).")
     f = make_finding("EVENT_UNDONE", seq, fill={"event": state.previous_event})
-    # the readers' health is now, whatever the table goes back to
-    return Step(replace(prev, last_seq=seq, findings=(*prev.findings, f),
+    # the readers' health is now, whatever the table goes back to, and so are its findings
+    told = tuple(d for d in state.findings if d.code in DEVICE_CODES and d not in prev.findings)
+    return Step(replace(prev, last_seq=seq, findings=(*prev.findings, *told, f),
                         devices=state.devices), (f,))
 
 

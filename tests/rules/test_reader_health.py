@@ -82,6 +82,8 @@ def test_undo_never_takes_back_a_device_report() -> None:
     assert "seat.take" in steps[1].findings[0].message
     assert snapshot(state)["devices"][0]["state"] == "offline"
     assert snapshot(state)["seats"] == []
+    # nor the finding it raised
+    assert [f["code"] for f in snapshot(state)["findings"]] == ["READER_OFFLINE", "EVENT_UNDONE"]
 
 
 def test_the_event_parses_and_refuses_bad_values() -> None:
