@@ -3,7 +3,8 @@ reader-protocol.md) read by the real CardReader, the health monitor wired as ``f
 wires it (``runner._health_monitor``), the daemon's one submit path into a real SQLite journal,
 the LEDs on gpiozero mock pins (``runner.build_leds``), and ``/healthz`` over HTTP from the real
 server. Unplug -> READER_OFFLINE journaled, /healthz down, the alert blinking fast; plug back ->
-READER_RESTORED; heartbeats stop -> READER_SILENT; garbage above the limit -> READER_NOISY.
+READER_RESTORED; heartbeats stop -> READER_SILENT; garbage above the limit -> READER_NOISY; an
+antenna fault in the heartbeat's STATUS -> READER_FAULT.
 And ``run_table`` itself journals a reader that is not there as offline."""
 
 from __future__ import annotations
@@ -168,9 +169,26 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
     assert "bad frames in the last minute (limit 5)" in \
         t.daemon.last_snapshot["devices"][0]["detail"]
 
+    # the heartbeat's STATUS reports an antenna fault: a device fault, louder than the noise
+    shoe.stop_heartbeats()
+
+    def beat_until(status: int, done: Callable[[], bool]) -> bool:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not done():
+            shoe.send_heartbeat(1, status=status)
+            time.sleep(HEARTBEAT_S / 2)
+        return done()
+
+    assert beat_until(0x01, lambda: ("finding", "READER_FAULT") in journaled(t.journal_path))
+    fault = t.daemon.last_snapshot["devices"][0]
+    assert fault["state"] == "fault" and "an antenna is open or shorted" in fault["detail"]
+    assert t.healthz()["status"] == "down"
+    assert t.leds.alert_rhythm == "fast"
+    assert beat_until(0x00, lambda: t.daemon.last_snapshot["devices"][0]["state"] == "noisy")
+
     # one event per change, never one per poll
     states = [s for kind, s in journaled(t.journal_path) if kind == "reader.health"]
-    assert states == ["ok", "offline", "ok", "silent", "ok", "noisy"]
+    assert states == ["ok", "offline", "ok", "silent", "ok", "noisy", "fault", "noisy"]
 
 
 def test_run_table_journals_a_missing_reader_as_offline(tmp_path: Path,
