@@ -80,6 +80,7 @@ class Table:
         for r in self.readers:
             r.start()
         self.monitor = _health_monitor(self.config, self.daemon, self.readers)
+        self.monitor.start()
 
     def healthz(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.server.port}/healthz",
