@@ -51,6 +51,15 @@ class ReaderConfig:
     vendor: str = "0403"
     product: str = "6001"
     symlink: str = ""
+    id: int = 1  # the reader id of its frames (hardware/reader-protocol.md)
+
+
+# [health]: (default, lowest, highest) of each key (controller/health.py, docs/events.md).
+HEALTH_KEYS = {
+    "heartbeat_ms": (500, 50, 60_000),
+    "missed_heartbeats": (3, 1, 100),
+    "bad_frames_per_minute": (20, 1, 1_000_000),
+}
 
 
 # keys.bounce_ms and keys.hold_ms (milliseconds): a debounce longer than half a second would eat
@@ -105,6 +114,8 @@ class Config:
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
     deck_file: str = ""
     keys: KeysConfig = field(default_factory=KeysConfig)
+    health: Mapping[str, int] = field(
+        default_factory=lambda: {k: v[0] for k, v in HEALTH_KEYS.items()})
 
     def table_setup(self) -> TableSetup:
         """The table.setup event this config journals."""
@@ -127,11 +138,12 @@ _SECTIONS = {
     "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
     "keys": {"enabled", "pin_factory", "pull_up", "bounce_ms", "hold_ms", *KEYS},
+    "health": set(HEALTH_KEYS),
 }
 # The keys of each table of an array of tables ([[players]], [[readers]]).
 ARRAY_KEYS: dict[str, tuple[str, ...]] = {
     "players": ("seat", "name", "stack"),
-    "readers": ("url", "baudrate", "serial", "vendor", "product", "symlink"),
+    "readers": ("url", "baudrate", "id", "serial", "vendor", "product", "symlink"),
 }
 
 
@@ -248,7 +260,11 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if "url" not in r:
             raise ConfigError(f"{where}.url: missing")
         baud = _int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200
-        readers.append(ReaderConfig(_typed(r, "url", str, where), baud, **_usb_keys(r, where)))
+        rid = _int_in(r, "id", where, 0, 255) if "id" in r else i + 1
+        readers.append(ReaderConfig(_typed(r, "url", str, where), baud, **_usb_keys(r, where),
+                                    id=rid))
+    if len({r.id for r in readers}) != len(readers):
+        raise ConfigError("readers: two readers with one id (set readers[N].id)")
     kw["readers"] = tuple(readers)
 
     if "antennas" in raw:
@@ -315,6 +331,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file
     if "keys" in raw:
         kw["keys"] = _keys(raw["keys"])
+    health = raw.get("health", {})
+    kw["health"] = {key: _int_in(health, key, "health", lo, hi) if key in health else default
+                    for key, (default, lo, hi) in HEALTH_KEYS.items()}
     config = Config(**kw)
     _check_events(config)
     if config.keys.enabled:

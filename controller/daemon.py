@@ -77,6 +77,7 @@ class TableDaemon:
         # When the applying path last ran (time.monotonic): every submit and sensing tick sets
         # it, under the lock; the systemd watchdog asks for it (heartbeat, controller/service.py)
         self.beat = time.monotonic()
+        self.journal_error: str | None = None  # the last append's failure, if it failed
         self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
         if journal is not None and journal.last_seq:
             self._recover(journal)
@@ -121,7 +122,12 @@ class TableDaemon:
             event = checked(Event(self.seq + 1,
                                   int(self._clock() * 1000) if ts is None else ts, body))
             if self.journal is not None:
-                self.journal.append(event)  # committed before it is applied
+                try:
+                    self.journal.append(event)  # committed before it is applied
+                except Exception as exc:  # said on /healthz (journal.ok) until one succeeds
+                    self.journal_error = f"{type(exc).__name__}: {exc}"
+                    raise
+                self.journal_error = None
             self.seq = event.seq  # (after the append: a refused append leaves no gap)
             applied = guarded_apply(self.state, event)
             step = applied.step

@@ -389,6 +389,26 @@ class DrawQuery:
     asked_by: int | None = None
 
 
+# A reader's health as the shell's monitor judges it (controller/health.py; docs/events.md,
+# reader.health): the states, from healthy to the loudest.
+READER_STATES: tuple[str, ...] = ("ok", "noisy", "fault", "silent", "offline")
+
+
+@dataclass(frozen=True)
+class ReaderHealth:
+    """A card reader's health changed (submitted on each change only, by controller/health.py):
+    ``reader`` is its protocol id (1 the shoe, 2 the felt by default), ``name`` what the dealer
+    calls it ("shoe", "felt"), ``state`` one of READER_STATES, ``antenna`` the antenna when one
+    is known to be at fault, ``detail`` what the monitor saw."""
+
+    TYPE: ClassVar[str] = "reader.health"
+    reader: int
+    state: str
+    name: str = ""
+    antenna: int | None = None
+    detail: str = ""
+
+
 Body = (
     TableSetup
     | SeatTake
@@ -422,6 +442,7 @@ Body = (
     | HandEnd
     | DeckFault
     | DrawQuery
+    | ReaderHealth
 )
 
 # The dealer's card keys: the events that name a card the dealer points at.
@@ -464,6 +485,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         HandEnd,
         DeckFault,
         DrawQuery,
+        ReaderHealth,
     )
 }
 
@@ -513,11 +535,11 @@ INT_MAX = 2**53 - 1
 # JSON line would be: nothing the parser refuses is ever journaled. A test checks that every
 # field of every body type is listed here.
 INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "ante", "bring_in",
-                        "small_bet", "big_bet", "to", "level"})
-OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by"})
+                        "small_bet", "big_bet", "to", "level", "reader"})
+OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by", "antenna"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
-                        "outcome"})
-CHOICE_STR_FIELDS = frozenset({"structure", "card"})  # a string, "" for the default
+                        "outcome", "state"})
+CHOICE_STR_FIELDS = frozenset({"structure", "card", "name", "detail"})  # a string, "" default
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
 BOOL_FIELDS = frozenset({"face_up", "post", "idle", "lost"})
 STR_LIST_FIELDS = frozenset({"uids"})  # a JSON list of strings, held as a tuple
@@ -723,6 +745,16 @@ def validate_body(body: Body) -> None:
         if body.by not in ATTENTION_BY:
             raise EventError(f"field 'by' must be one of {', '.join(ATTENTION_BY)}, "
                              f"got {body.by!r}")
+    elif isinstance(body, ReaderHealth):
+        if not 0 <= body.reader <= 255:
+            raise EventError(f"field 'reader' must be 0..255, got {body.reader}")
+        if body.antenna is not None and not 0 <= body.antenna <= 255:
+            raise EventError(f"field 'antenna' must be 0..255, got {body.antenna}")
+        if body.state not in READER_STATES:
+            raise EventError(f"field 'state' must be one of {', '.join(READER_STATES)}, "
+                             f"got {body.state!r}")
+        if len(body.detail) > RULING_TEXT_MAX or len(body.name) > 40:
+            raise EventError("field 'detail' or 'name' is too long")
     elif isinstance(body, Action):
         if not 1 <= body.seat <= 10:
             raise EventError(f"field 'seat' must be 1..10, got {body.seat}")

@@ -38,6 +38,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from controller.config import Config
 from controller.keypad import ChosenCard
 from controller.runner import (
+    RunningTable,
     StartError,
     attach_console,
     display_app,
@@ -156,13 +157,15 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
 
     def build() -> Served:
         choice = ChosenCard()  # the touch console's chosen card, for the card keys
-        app, sio, publisher, where = display_app(config, on_choose=choice.set)
+        tables: list[RunningTable] = []  # /healthz's journal, once the table is open
+        app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
         try:
             table = open_table(config, [publisher.publish], notify, chosen=choice)
         except StartError as exc:
             print(f"feltguard run: {exc}", file=sys.stderr, flush=True)
             sys.exit(Arbiter.WORKER_BOOT_ERROR)  # the arbiter stops: systemd sees a failure
         attach_console(app, table.daemon)  # the touch console's inputs reach the table
+        tables.append(table)
 
         def ready(sockets: list[Any]) -> None:
             port = sockets[0].sock.getsockname()[1] if sockets else config.port

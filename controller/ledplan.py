@@ -13,8 +13,12 @@ malformed key leaves its lights off, so the plan never raises on a snapshot.
 - ``seats[].owes``: a seat with missed blinds lights its missed-blind LED (the WSOP "missed
   blind button", research §1.18.7);
 - ``findings[].severity`` and ``findings[].seats``: the table alert is red while the hand has a
-  misdeal-level finding, amber for an error, off otherwise (warnings do not light it); each seat
-  a finding names gets that colour at its seat (the louder one when several name it);
+  misdeal-level finding, amber for an error or a warning, off otherwise; each seat a finding
+  names gets that colour at its seat (the louder one when several name it);
+- ``devices[].state``: a card reader ``offline``, ``silent`` or with a ``fault`` is a device
+  fault: the table alert blinks red, fast, on every board (cards are not seen: deal nothing);
+  a ``noisy`` reader lights the alert amber at least (design brief, DESIGN.md, "Data flows one
+  way": the drivers own device health; controller/health.py);
 - ``hand.cards_seen``: the reader-activity LED toggles with every card event the core applies
   (the dealer sees each read land; the latency benchmark times it).
 """
@@ -26,8 +30,11 @@ from typing import Any
 
 from drivers.leds import MAX_SEATS, AlertColour, LedPlan, louder
 
-SEVERITY_COLOURS: Mapping[str, AlertColour] = {"misdeal": "red", "error": "amber"}
+SEVERITY_COLOURS: Mapping[str, AlertColour] = {
+    "misdeal": "red", "error": "amber", "warning": "amber"}
 """Finding severity -> alert colour; any other severity leaves the alert off."""
+DEVICE_FAULTS = frozenset({"offline", "silent", "fault"})
+"""Reader states (``devices[].state``) in which cards go unseen: the device-fault pattern."""
 
 
 def _seat(value: object) -> int | None:
@@ -62,6 +69,12 @@ def led_plan(snapshot: Mapping[str, Any]) -> LedPlan:
         table_alert = louder(table_alert, colour)
         for seat in _seats(finding.get("seats")):
             seat_alerts[seat] = louder(seat_alerts.get(seat, "off"), colour)
+    device_fault = False
+    for device in map(_mapping, _list(snapshot.get("devices"))):
+        state = device.get("state")
+        device_fault = device_fault or state in DEVICE_FAULTS
+        if state == "noisy":
+            table_alert = louder(table_alert, "amber")
     missed = []
     for entry in map(_mapping, _list(snapshot.get("seats"))):
         seat = _seat(entry.get("seat"))
@@ -79,4 +92,5 @@ def led_plan(snapshot: Mapping[str, Any]) -> LedPlan:
         missed_blinds=tuple(missed),
         alert_colour=table_alert,
         seat_alerts=tuple(seat_alerts.items()),
+        device_fault=device_fault,
     )

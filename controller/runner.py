@@ -30,8 +30,10 @@ from controller.daemon import TableDaemon
 from controller.dealer_keys import build_keys
 from controller.deckfile import Registry, registered_decks, table_registry
 from controller.events import Body, EventError, SeatTake, TableSetup
+from controller.health import HealthMonitor, Watched, reader_name
 from controller.journal import Journal, JournalError
 from controller.keypad import Chosen, ChosenCard, nothing_chosen
+from controller.rules import Step
 from controller.sensing import Sensing
 from controller.service import Notifier, Service, watchdog_period
 
@@ -124,6 +126,29 @@ def _tick(daemon: TableDaemon, halt: threading.Event) -> None:
         daemon.tick(time.monotonic())
 
 
+def _stats_of(reader: Any) -> Callable[[], Any]:
+    return lambda: reader.stats
+
+
+def _health_monitor(config: Config, daemon: TableDaemon, readers: list[Any]) -> HealthMonitor:
+    """The readers' health watch (controller/health.py), not started; from the journal's
+    states. Each change it submits is said on the console, as the console's own findings are."""
+    watched = [Watched(rc.id, reader_name(rc.id, config.antennas), _stats_of(rd))
+               for rc, rd in zip(config.readers, readers, strict=True)]
+    h = config.health
+
+    def submit(body: Body) -> Step:
+        step = daemon.submit(body)
+        for finding in step.findings:
+            print(f"! {finding.code}: {finding.message}", flush=True)
+        return step
+
+    return HealthMonitor(watched, submit, heartbeat_ms=h["heartbeat_ms"],
+                         missed_heartbeats=h["missed_heartbeats"],
+                         bad_frames_per_minute=h["bad_frames_per_minute"],
+                         known=daemon.last_snapshot.get("devices", []))
+
+
 class StartError(Exception):
     """The table could not start: one line for the person who started it."""
 
@@ -139,7 +164,9 @@ class RunningTable:
     reverse and checkpoints and closes the journal."""
 
     def __init__(self, daemon: TableDaemon, journal: Journal, readers: list[Any], leds: Any,
-                 service: Service, keys: Any = None) -> None:
+                 service: Service, keys: Any = None,
+                 monitor: HealthMonitor | None = None) -> None:
+        self.monitor = monitor
         self.daemon = daemon
         self.keys = keys
         self.journal = journal
@@ -155,8 +182,15 @@ class RunningTable:
     def start(self) -> None:
         for reader in self.readers:
             reader.start()
+        if self.monitor is not None:
+            self.monitor.start()
         self.ticker.start()
         self.service.start()
+
+    def journal_health(self) -> dict[str, Any]:
+        """The journal as /healthz says it: its last append worked, and the last seq."""
+        return {"ok": self.daemon.journal_error is None and not self._done,
+                "last_seq": self.daemon.seq}
 
     def ready(self) -> None:
         """READY=1 once the readers are open (or READY_WAIT_S passed): the journal is already
@@ -177,6 +211,8 @@ class RunningTable:
             if self.keys is not None:
                 self.keys.close()  # no key press lands after the journal closes
             self.halt.set()  # the ticker stops before the journal closes
+            if self.monitor is not None:
+                self.monitor.stop()  # before the readers: their stopping is not an unplug
             for reader in self.readers:
                 reader.stop()
             if self.ticker.is_alive():
@@ -241,17 +277,26 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
                for i, r in enumerate(config.readers)]
     service = Service(daemon, readers, notify, watchdog_s=watchdog_period())
     daemon.outputs.append(service.on_snapshot)
-    table = RunningTable(daemon, journal, readers, leds, service, keys)
+    table = RunningTable(daemon, journal, readers, leds, service, keys,
+                         _health_monitor(config, daemon, readers))
     table.start()
     return table
 
 
-def display_app(config: Config, on_choose: Callable[[str | None], None] | None = None
+def journal_health(tables: Sequence[RunningTable]) -> dict[str, Any]:
+    """/healthz's journal: the table's once it is open (``tables``: the one opened, or none
+    yet: then the journal is not open, not ok)."""
+    return tables[0].journal_health() if tables else {"ok": False, "last_seq": None}
+
+
+def display_app(config: Config, tables: Sequence[RunningTable] = (),
+                on_choose: Callable[[str | None], None] | None = None
                 ) -> tuple[Any, Any, Any, str]:
     """The live view's app, its SocketIO server, the publisher to feed it, and where the dealer
-    finds the login token (for the start-up line). The touch console's inputs wait for the
-    table: ``attach_console(app, daemon)`` once ``open_table`` has made it; ``on_choose`` hears
-    the card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
+    finds the login token (for the start-up line). ``tables``: where the table will be once
+    opened, for /healthz's journal state. The touch console's inputs wait for the table:
+    ``attach_console(app, daemon)`` once ``open_table`` has made it; ``on_choose`` hears the
+    card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
     from controller.console_submit import ConsoleLink
     from display.access import write_token_file
     from display.server import create_app
@@ -270,7 +315,8 @@ def display_app(config: Config, on_choose: Callable[[str | None], None] | None =
         write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
     link = ConsoleLink()
     app, sio, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
-                                     on_choose=on_choose)
+                                     on_choose=on_choose,
+                                     journal_health=lambda: journal_health(tables))
     app.extensions["feltguard.console_link"] = link
     return app, sio, publisher, where
 
@@ -304,14 +350,16 @@ def run_table(
     console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
     publisher = app = sio = None
     choice = ChosenCard()
+    tables: list[RunningTable] = []
     if config.port:
-        app, sio, publisher, where = display_app(config, on_choose=choice.set)
+        app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
     try:
         table = open_table(config, [publisher.publish] if publisher is not None else [],
                            chosen=choice)
     except StartError as exc:
         print(f"feltguard run: {exc}", file=sys.stderr)
         return 2
+    tables.append(table)
     server = None
     try:
         if app is not None:

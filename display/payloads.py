@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["dealer_payload", "table_payload"]
+__all__ = ["dealer_payload", "devices", "table_payload"]
 
 Payload = dict[str, Any]
 
@@ -296,6 +296,26 @@ def _remedy_now(value: Any) -> Payload | None:
     return {"after": after, "move": move} if move else None
 
 
+READER_STATES = ("ok", "noisy", "fault", "silent", "offline")
+
+
+def devices(value: Any) -> list[Payload]:
+    """The card readers' health (docs/snapshot.md, ``devices``): whitelisted, each state one of
+    READER_STATES (anything else is shown as ``offline``: fail loud, never quiet)."""
+    out: list[Payload] = []
+    for d in _objs(value):
+        reader = _int(d.get("reader"))
+        if reader is None:
+            continue
+        state = d.get("state")
+        out.append({"reader": reader, "name": _str(d.get("name")),
+                    "state": state if state in READER_STATES else "offline",
+                    "since": _int(d.get("since")), "since_seq": _int(d.get("since_seq")),
+                    "antenna": _int(d.get("antenna")), "detail": _str(d.get("detail")),
+                    "code": d.get("code") if isinstance(d.get("code"), str) else None})
+    return out
+
+
 def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
     hole cards (`hole`; in stud also `down` and `up` apart), `hand.expect`, the board of every
@@ -357,4 +377,5 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         "seats": seats,
         "findings": findings,
         "results": _results(snap.get("results")),
+        "devices": devices(snap.get("devices")),
     }

@@ -31,7 +31,7 @@ import math
 import re
 import socket
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -54,7 +54,7 @@ from display.access import (
     token_authenticator,
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
-from display.payloads import Payload, dealer_payload, table_payload
+from display.payloads import Payload, dealer_payload, devices, table_payload
 
 __all__ = [
     "DEALER",
@@ -75,6 +75,8 @@ CONSOLE = "/dealer/console"
 _AFTER_LOGIN = (DEALER, CONSOLE)
 EVENT = "state"
 SESSION_COOKIE = "feltguard_session"
+# Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
+DEVICE_DOWN = ("offline", "silent", "fault")
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
@@ -226,6 +228,7 @@ def create_app(
     submit: Submit | None = None,
     floor_token: str | None = None,
     on_choose: ChooseHook | None = None,
+    journal_health: Callable[[], Mapping[str, Any]] | None = None,
 ) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
@@ -243,6 +246,9 @@ def create_app(
     The touch console's inputs go to `submit` (the daemon's one submit path; None: the server
     refuses inputs), rulings only with `floor_token` given in the same message, and the card the
     dealer chooses to `on_choose` (display/console_inputs.py).
+    `/healthz` (public) says whether the table can be trusted now: each card reader's state
+    from the latest snapshot's `devices`, and the journal's from `journal_health` (the daemon's
+    `{"ok": bool, "last_seq": int}`; docs/display.md).
     """
     if authenticate is None and dealer_token is not None:
         authenticate = token_authenticator(dealer_token)
@@ -387,8 +393,18 @@ def create_app(
 
     @app.get("/healthz")
     def healthz() -> Response:
+        readers = [{k: d[k] for k in ("reader", "name", "state", "since")}
+                   for d in devices(publisher.snapshot.get("devices"))]
+        journal = None
+        if journal_health is not None:
+            got = journal_health()  # whitelisted: no path, no error text (a public page)
+            journal = {"ok": got.get("ok") is True, "last_seq": got.get("last_seq")}
+        states = {r["state"] for r in readers}
+        down = bool(states & set(DEVICE_DOWN)) or (journal is not None and not journal["ok"])
         return jsonify(
-            status="ok",
+            status="down" if down else "degraded" if "noisy" in states else "ok",
+            readers=readers,
+            journal=journal,
             async_mode=socketio.async_mode,
             published=publisher.published,
             last_seq=publisher.last_seq,

@@ -67,6 +67,10 @@ class ReaderStats:
     callback_errors: int
     last_heartbeat: float | None
     last_error: str | None
+    # The STATUS byte of the last heartbeat (antenna or face-sensor fault, overflow, collision:
+    # hardware/reader-protocol.md) and the reader id that sent it; the health monitor reads them.
+    last_status: int = 0
+    last_reader: int | None = None
 
 
 def set_ftdi_latency_timer(
@@ -131,6 +135,8 @@ class CardReader(threading.Thread):
         self._callback_errors = 0
         self._last_heartbeat: float | None = None
         self._last_error: str | None = None
+        self._last_status = 0
+        self._last_reader: int | None = None
 
     @property
     def stats(self) -> ReaderStats:
@@ -150,6 +156,8 @@ class CardReader(threading.Thread):
                 callback_errors=self._callback_errors,
                 last_heartbeat=self._last_heartbeat,
                 last_error=self._last_error,
+                last_status=self._last_status,
+                last_reader=self._last_reader,
             )
 
     def stop(self, timeout: float | None = 5.0) -> None:
@@ -248,6 +256,8 @@ class CardReader(threading.Thread):
                 with self._lock:
                     self._heartbeats += 1
                     self._last_heartbeat = received
+                    self._last_status = frame.status
+                    self._last_reader = frame.reader
                 if self._on_heartbeat is not None:
                     self._on_heartbeat(frame)
         except Exception:

@@ -25,6 +25,7 @@ from typing import Any, Literal, get_args
 
 from gpiozero import LED
 
+from drivers.blink import Blinker
 from drivers.pin_history import trim_history
 
 __all__ = [
@@ -104,7 +105,9 @@ class LedPlan:
     ``alert_colour`` is the table alert's colour and ``seat_alerts`` the colour at each seat a
     finding names (normalised to sorted ``(seat, colour)`` pairs, ``off`` entries dropped).
     ``alert`` and ``alert_colour`` agree after construction: a colour other than ``off`` sets
-    ``alert``, and a bare ``alert=True`` (the version-1 plan) means ``red``.
+    ``alert``, and a bare ``alert=True`` (the version-1 plan) means ``red``. ``device_fault``
+    (a card reader is down) makes the table alert red and blink fast on every board
+    (hardware/leds.md); ``alert_pattern`` says how the table alert shows.
     """
 
     button: int | None = None
@@ -118,13 +121,14 @@ class LedPlan:
     missed_blinds: tuple[int, ...] = ()
     alert_colour: AlertColour = "off"
     seat_alerts: tuple[tuple[int, AlertColour], ...] = ()
+    device_fault: bool = False
 
     def __post_init__(self) -> None:
         for role in (*SEAT_ROLES, "kill"):
             seat = getattr(self, role)
             if seat is not None:
                 _check_seat(seat, f"LedPlan.{role}")
-        for role in TABLE_ROLES:
+        for role in (*TABLE_ROLES, "device_fault"):
             value = getattr(self, role)
             if not isinstance(value, bool):
                 raise ValueError(f"LedPlan.{role} must be True or False, got {value!r}")
@@ -135,7 +139,7 @@ class LedPlan:
             checked = {_check_seat(seat, f"LedPlan.{role}") for seat in seats}
             object.__setattr__(self, role, tuple(sorted(checked)))
         colour = _check_colour(self.alert_colour, "LedPlan.alert_colour")
-        if self.alert and colour == "off":
+        if (self.alert and colour == "off") or self.device_fault:
             colour = "red"
         object.__setattr__(self, "alert_colour", colour)
         object.__setattr__(self, "alert", colour != "off")
@@ -158,6 +162,12 @@ class LedPlan:
             self, "seat_alerts", tuple(sorted((s, c) for s, c in alerts.items() if c != "off"))
         )
 
+    @property
+    def alert_pattern(self) -> str:
+        """The table alert as lit: ``off``, ``red``, ``amber`` or ``fault`` (red, blinking
+        fast: a card reader is down)."""
+        return "fault" if self.device_fault else self.alert_colour
+
     def seat_alert(self, seat: int) -> AlertColour:
         """The alert colour at ``seat`` (``off`` when no finding names it)."""
         return dict(self.seat_alerts).get(seat, "off")
@@ -178,6 +188,11 @@ class LedPlan:
 
 
 _LedKey = tuple[int | None, str]  # (seat, role); seat None for the table lights
+_ALERT: _LedKey = (None, "alert")
+
+ALERT_RHYTHMS: Mapping[str, str] = {"amber": "slow", "fault": "fast"}
+"""The single-colour table alert (6-seat board): plan.alert_pattern -> blink pattern
+(drivers.blink.PATTERNS); red, and off, are steady."""
 
 
 def _pin_number(value: object, where: str) -> int:
@@ -254,6 +269,8 @@ class TableLeds:
 
     Holds a reference to every ``LED`` (gpiozero turns a collected device's pin back into an
     input, which would switch its light off) and writes only the pins whose value changes.
+    The one-colour table alert tells the plan's colours apart by rhythm (``ALERT_RHYTHMS``):
+    red steady, amber blinking slowly, a device fault blinking fast.
     """
 
     def __init__(self, pin_map: Mapping[str, Any], *, pin_factory: Any = None) -> None:
@@ -265,6 +282,8 @@ class TableLeds:
         """How many times a pin was switched (tests check that nothing is rewritten)."""
         self._closed = False
         self._unwired: set[int] = set()
+        self._alert_rhythm: str | None = None  # the blink pattern the alert LED follows now
+        self._blinker: Blinker | None = None
         try:
             for key, number in self._pins.items():
                 self._leds[key] = LED(f"GPIO{number}", initial_value=False, pin_factory=pin_factory)
@@ -282,6 +301,12 @@ class TableLeds:
         """The BCM pin of ``role`` at ``seat`` (None for a table light), or None if not wired."""
         return self._pins.get((seat, role))
 
+    def is_lit(self, seat: int | None, role: str) -> bool:
+        """Whether the pin of ``role`` at ``seat`` is driven on now (read from the pin itself,
+        so a blinking alert reads on or off with its phase); False if it is not wired."""
+        led = self._leds.get((seat, role))
+        return bool(led is not None and led.is_lit)
+
     def lit(self) -> frozenset[_LedKey]:
         """The (seat, role) LEDs that are on; seat is None for the table lights."""
         with self._lock:
@@ -292,9 +317,15 @@ class TableLeds:
         with self._lock:
             if self._closed:
                 raise RuntimeError("TableLeds.show() after close()")
+            rhythm = ALERT_RHYTHMS.get(plan.alert_pattern) if _ALERT in self._leds else None
+            was_blinking, self._alert_rhythm = self._alert_rhythm is not None, rhythm
             for key, led in self._leds.items():
                 want = plan.wants(*key)
-                if want != self._lit[key]:
+                if key == _ALERT and rhythm is not None:
+                    self._lit[key] = want  # the blink thread switches it from now on
+                    continue
+                # a blink that stops may have left the alert in either phase: set it anew
+                if want != self._lit[key] or (key == _ALERT and was_blinking):
                     trim_history(led.pin)  # a mock pin records every change (pin_history.py)
                     if want:
                         led.on()
@@ -303,9 +334,32 @@ class TableLeds:
                     self._lit[key] = want
                     self.pin_writes += 1
             self._note_unwired(plan)
+            if rhythm is not None and self._blinker is None:
+                self._blinker = Blinker(self._blink, name="alert-blink")
+            blinker = self._blinker
+        if blinker is not None:
+            blinker.set(rhythm)  # outside the lock: the blink thread takes it to write
+
+    @property
+    def alert_rhythm(self) -> str | None:
+        """How the table alert LED blinks now (a key of drivers.blink.PATTERNS), or None."""
+        return self._alert_rhythm
+
+    def _blink(self, on: bool) -> None:
+        with self._lock:
+            led = self._leds.get(_ALERT)
+            if self._closed or self._alert_rhythm is None or led is None:
+                return  # a show() since stopped the blinking and set the LED itself
+            trim_history(led.pin)
+            if on:
+                led.on()
+            else:
+                led.off()
 
     def close(self) -> None:
         """Switch everything off and release the pins; safe to call twice."""
+        if self._blinker is not None:
+            self._blinker.close()
         with self._lock:
             if self._closed:
                 return

@@ -14,7 +14,8 @@ QH first, so after ``8 * chips`` clocks every bit sits in its own register, then
 moves all of them to the outputs at once (no flicker while shifting).
 
 The per-seat alert is a red/green bicolour LED: red alone is red, red and green together are
-amber. The missed-blind role of a plan has no LED on this board.
+amber. A device fault (``LedPlan.device_fault``: a card reader is down) blinks the table alert
+red, fast (``drivers.blink``). The missed-blind role of a plan has no LED on this board.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 
 from gpiozero import DigitalOutputDevice
 
+from drivers.blink import Blinker
 from drivers.leds import MAX_SEATS, LedPlan, _pin_number
 from drivers.pin_history import trim_history
 
@@ -149,6 +151,8 @@ class ShiftRegisterLeds:
         self.frames_written = 0
         """How many frames were shifted out and latched (tests check nothing is rewritten)."""
         self._unwired: set[int] = set()
+        self._blinking = False  # the table alert blinks (a device fault)
+        self._blinker: Blinker | None = None
         try:
             self._enable = None
             if self.config.enable is not None:
@@ -159,6 +163,7 @@ class ShiftRegisterLeds:
             self._clock = self._device(self.config.clock, pin_factory=pin_factory)
             self._latch = self._device(self.config.latch, pin_factory=pin_factory)
             self._frame = bytes(self.config.seats + 1)
+            self._base = self._frame  # the plan's frame, the alert in its on phase
             self._write(self._frame)
             if self._enable is not None:
                 self._enable.on()
@@ -200,13 +205,37 @@ class ShiftRegisterLeds:
         with self._lock:
             if self._closed:
                 raise RuntimeError("ShiftRegisterLeds.show() after close()")
+            self._base, self._blinking = frame, plan.device_fault
             if frame != self._frame:
                 self._write(frame)
                 self._frame = frame
             self._note_unwired(plan)
+            if self._blinking and self._blinker is None:
+                self._blinker = Blinker(self._blink, name="alert-blink")
+            blinker = self._blinker
+        if blinker is not None:  # outside the lock: the blink thread takes it to write
+            blinker.set("fast" if plan.device_fault else None)
+
+    @property
+    def blinking(self) -> bool:
+        """Whether the table alert blinks now (a device fault)."""
+        return self._blinking
+
+    def _blink(self, on: bool) -> None:
+        with self._lock:
+            if self._closed or not self._blinking:
+                return  # a show() since stopped the blinking and latched its own frame
+            red = 1 << TABLE_BITS.index("alert_red")
+            frame = bytes([self._base[0] | red if on else self._base[0] & ~red,
+                           *self._base[1:]])
+            if frame != self._frame:
+                self._write(frame)
+                self._frame = frame
 
     def close(self) -> None:
         """Latch all-off, disable the outputs and release the pins; safe to call twice."""
+        if self._blinker is not None:
+            self._blinker.close()
         with self._lock:
             if self._closed:
                 return

@@ -153,7 +153,9 @@ path = "{journal}"
     env = {**os.environ, "NOTIFY_SOCKET": str(notify.path), "WATCHDOG_USEC": "1000000",
            "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
     with SimulatedReader(link) as shoe:
-        shoe.send_heartbeat()
+        # a reader beating as a real one does: a silent one is a device fault the health
+        # monitor would journal (controller/health.py); an ok one is journaled once
+        shoe.start_heartbeats(0.5)
         proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
                                  str(config)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -196,9 +198,9 @@ path = "{journal}"
                     return 0
 
             deadline = time.monotonic() + 10
-            while seqs() < 7 and time.monotonic() < deadline:
+            while seqs() < 8 and time.monotonic() < deadline:
                 time.sleep(0.05)  # polling another process's journal; the deadline bounds it
-            assert seqs() == 7
+            assert seqs() == 8  # the resumed 6, the reader's health (ok) and the card
             # the hand and the reader's heartbeat in STATUS, refreshed every period
             assert notify.wait_for(lambda m: any(
                 line.startswith("STATUS=hand 1 ") and "heartbeat" in line
@@ -221,7 +223,7 @@ path = "{journal}"
             notify.close()
     stop_s = time.monotonic() - stopped_at
     assert proc.returncode == 0, out[-3000:]
-    assert states and states[0]["last_seq"] == 7  # the live view served the resumed table
+    assert states and states[0]["last_seq"] == 8  # the live view served the resumed table
     assert stop_s < GRACEFUL_S  # the table closed its screens: no wait for gunicorn's grace
     got = [m[2] for m in notify.messages]
     assert got.count("STOPPING=1") == 1 and got[-1] == "STOPPING=1"

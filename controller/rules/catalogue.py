@@ -23,6 +23,7 @@ from string import Formatter
 
 from controller.rules.catalogue_cards_lost import CARDS_LOST_ENTRIES, CARDS_LOST_REMEDIES
 from controller.rules.catalogue_deck import DECK_ENTRIES, DECK_REMEDY_BY_SETTING
+from controller.rules.catalogue_devices import DEVICE_ENTRIES
 from controller.rules.catalogue_entry import Entry, cite
 from controller.rules.catalogue_games import GAME_ENTRIES
 from controller.rules.catalogue_keys import KEY_ENTRIES, KEY_REMEDY_BY_SETTING
@@ -761,10 +762,11 @@ _ENTRIES: tuple[Entry, ...] = (
 
 # The stud and draw families' entries live beside this table (catalogue_games.py), and so do
 # the cards that leave the table (catalogue_cards_lost.py), the deck's (catalogue_deck.py) and
-# the entries of the dealer's and floor's keys (catalogue_keys.py).
+# the entries of the dealer's and floor's keys (catalogue_keys.py) and the card readers' health
+# (catalogue_devices.py).
 CATALOGUE: Mapping[str, Entry] = {
     e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *CARDS_LOST_ENTRIES, *DECK_ENTRIES,
-                        *KEY_ENTRIES)}
+                        *KEY_ENTRIES, *DEVICE_ENTRIES)}
 
 WSOP = "wsop-2009-live-action-rules.md"
 AZW = "azwine-tour-tournament-rules.txt"

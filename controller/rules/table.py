@@ -55,6 +55,7 @@ from controller.events import (
     MisdealDeclared,
     PlayerAway,
     PlayerBack,
+    ReaderHealth,
     SeatChange,
     SeatLeave,
     SeatTake,
@@ -70,6 +71,7 @@ from controller.rules import card_keys, deck_keys, lost_cards, mixed, procedure,
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
 from controller.rules.deck_count import count_deck
+from controller.rules.devices import DEVICE_CODES, DeviceHealth, hand_findings, report
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.mixed import Mix
@@ -158,6 +160,8 @@ class TableState:
     # Section 12 r.14; RRH Section 12 Jacks-or-Better r.1).
     carry: int = 0
     mix: Mix = _NO_MIX  # a mixed game: where its rotation stands (mixed.py)
+    # Each card reader's last reported health (devices.py), across hands.
+    devices: tuple[DeviceHealth, ...] = ()
     # The state before the last applied event, for `undo` (one step: an undo cannot be undone;
     # the kept state holds no previous of its own, so the history never grows).
     previous: TableState | None = field(default=None, compare=False, repr=False)
@@ -198,6 +202,10 @@ def apply(state: TableState, event: Event) -> Step:
     added); every other event keeps the state it was applied to for that."""
     if isinstance(event.body, Undo):
         return _undo(state, event.seq)
+    if isinstance(event.body, ReaderHealth):
+        # A device report is not the table's doing: it is never what an undo takes back.
+        found, raised = report(state.devices, event.body, event.seq, event.ts)
+        return Step(_raise(replace(state, last_seq=event.seq, devices=found), raised), raised)
     step = _apply(state, event)
     kept = replace(state, previous=None, previous_event="")
     new = replace(step.state, previous=kept, previous_event=f"{event.type} (seq {event.seq})")
@@ -210,7 +218,10 @@ def _undo(state: TableState, seq: int) -> Step:
         return _out_of_place(replace(state, last_seq=seq), seq,
                              "There is nothing to undo (an undo cannot itself be undone).")
     f = make_finding("EVENT_UNDONE", seq, fill={"event": state.previous_event})
-    return Step(replace(prev, last_seq=seq, findings=(*prev.findings, f)), (f,))
+    # the readers' health is now, whatever the table goes back to, and so are its findings
+    told = tuple(d for d in state.findings if d.code in DEVICE_CODES and d not in prev.findings)
+    return Step(replace(prev, last_seq=seq, findings=(*prev.findings, *told, f),
+                        devices=state.devices), (f,))
 
 
 def _apply(state: TableState, event: Event) -> Step:
@@ -603,6 +614,7 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
                   mix=mixed.dealt(mix, len(plan.dealt_in)))
     if late is not None:
         out.append(late)
+    out.extend(hand_findings(state.devices, seq))  # never a hand dealt blind, untold
     return Step(_raise(new, out), tuple(out))
 
 

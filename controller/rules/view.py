@@ -220,4 +220,5 @@ def snapshot(state: TableState) -> dict[str, Any]:
         "seats": seats,
         "findings": [_finding(f, due) for f in state.findings],
         "results": [a.to_json() for a in state.results],
+        "devices": [d.to_json() for d in state.devices],
     }

@@ -249,6 +249,10 @@ _GOOD = {
     "levels": st.lists(st.fixed_dictionaries({"small_blind": st.integers(0, 2),
                                               "big_blind": st.integers(2, 4)}),
                        min_size=1, max_size=3).map(tuple),
+    # reader.health (controller/health.py)
+    "reader": st.integers(0, 3), "antenna": st.none() | st.integers(0, 14),
+    "state": st.sampled_from(["ok", "noisy", "fault", "silent", "offline"]),
+    "name": st.sampled_from(["", "shoe", "felt"]), "detail": st.just("no heartbeat for 1.6 s"),
 }
 _ANY_INT = st.one_of(st.integers(-2, 12), st.sampled_from([2**53 - 1, 2**53, 10**30]),
                      st.booleans(), st.just("3"), st.just(1.0))

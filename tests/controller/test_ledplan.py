@@ -94,7 +94,7 @@ def test_missed_blinds_from_seat_owes() -> None:
     ("severities", "colour"),
     [
         ([], "off"),
-        (["warning"], "off"),
+        (["warning"], "amber"),
         (["error"], "amber"),
         (["misdeal"], "red"),
         (["warning", "error", "misdeal", "error"], "red"),
@@ -114,8 +114,8 @@ def test_a_findings_seats_get_the_seat_alert() -> None:
         finding("warning", [7]),
         finding("error", [3]),
     ]))
-    assert plan.seat_alerts == ((3, "amber"), (5, "red"))
-    assert [plan.seat_alert(s) for s in (3, 5, 7, 1)] == ["amber", "red", "off", "off"]
+    assert plan.seat_alerts == ((3, "amber"), (5, "red"), (7, "amber"))
+    assert [plan.seat_alert(s) for s in (3, 5, 7, 1)] == ["amber", "red", "amber", "off"]
     assert plan.alert_colour == "red"
 
 

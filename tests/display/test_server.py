@@ -206,6 +206,7 @@ def test_pages_health_and_headers() -> None:
     assert health.status_code == 200
     assert health.get_json() == {
         "status": "ok", "async_mode": "threading", "published": 1, "last_seq": 8, "emit_errors": 0,
+        "readers": [], "journal": None,
     }
 
     table = http.get("/")

@@ -23,7 +23,8 @@ CITATIONS = [(code, c) for code, entry in CATALOGUE.items() for c in entry.rules
 @pytest.mark.parametrize(("code", "citation"), CITATIONS, ids=[f"{c}-{i}" for i, (c, _) in
                                                                  enumerate(CITATIONS)])
 def test_citation_points_into_a_rulebook(shared: Path, code: str, citation) -> None:
-    book = shared / "rulebooks" / citation.file
+    # where no rulebook speaks (the devices' health) an entry cites the design brief beside them
+    book = shared / ("DESIGN.md" if citation.file == "DESIGN.md" else f"rulebooks/{citation.file}")
     assert book.is_file(), f"{code} cites {citation.file}, which is not in the rulebooks"
     assert citation.section and citation.rule, f"{code}: a citation needs section and rule"
     if citation.text:

@@ -1,0 +1,120 @@
+"""The readers' health monitor (controller/health.py) on a stepped clock: each state, the order
+of precedence, one submission per change, the start-up grace and the journal's known states.
+(The same monitor over a real pty reader and a real journal: tests/test_reader_health_e2e.py.)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from controller.config import ConfigError, from_mapping
+from controller.events import Body, ReaderHealth
+from controller.health import HealthMonitor, Watched, reader_name
+from controller.sensing import DEFAULT_ANTENNAS
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The fields of drivers.card_reader.ReaderStats the monitor reads."""
+
+    connected: bool = True
+    frames_bad: int = 0
+    last_heartbeat: float | None = None
+    last_error: str | None = None
+    last_status: int = 0
+
+
+class Bench:
+    def __init__(self, **kw: object) -> None:
+        self.now = 100.0
+        self.stats = Stats()
+        self.sent: list[Body] = []
+        self.monitor = HealthMonitor([Watched(1, "shoe", lambda: self.stats)], self.sent.append,
+                                     clock=lambda: self.now, **kw)  # type: ignore[arg-type]
+
+    def at(self, now: float, **change: object) -> list[str]:
+        self.now = now
+        self.stats = replace(self.stats, **change)  # type: ignore[arg-type]
+        return [b.state for b in self.monitor.poll() if isinstance(b, ReaderHealth)]
+
+
+def test_states_in_order_and_one_event_per_change() -> None:
+    b = Bench()
+    assert b.at(100.1, last_heartbeat=100.05) == ["ok"]  # an ok is told even at start-up
+    assert b.at(100.6, last_heartbeat=100.55) == []  # the same state: nothing
+    assert b.at(102.2) == ["silent"]  # 1.65 s since the last heartbeat > 3 x 0.5 s
+    assert b.at(102.3) == []
+    assert b.at(102.4, connected=False, last_error="SerialException: gone") == ["offline"]
+    assert b.sent[-1] == ReaderHealth(reader=1, state="offline", name="shoe",
+                                      detail="SerialException: gone")
+    # back: the heartbeat from before the unplug does not count; one fresh heartbeat is ok
+    assert b.at(103.0, connected=True) == []
+    assert b.at(103.2, last_heartbeat=103.1) == ["ok"]
+    assert b.at(103.7, last_heartbeat=103.6, last_status=0x01) == ["fault"]
+    assert "antenna" in b.sent[-1].detail  # type: ignore[union-attr]
+    assert b.at(104.2, last_heartbeat=104.1, last_status=0) == ["ok"]
+
+
+def test_reconnected_without_heartbeats_is_silent_after_the_limit() -> None:
+    b = Bench()
+    b.at(100.1, last_heartbeat=100.0)
+    b.at(100.2, connected=False)
+    assert b.at(100.3, connected=True) == []
+    assert b.at(101.9) == ["silent"]  # 1.6 s after the port came back, no heartbeat
+
+
+def test_noisy_over_the_trailing_minute() -> None:
+    b = Bench(bad_frames_per_minute=10)
+    hb = 100.0
+    b.at(100.1, last_heartbeat=hb)
+    assert b.at(110.0, last_heartbeat=109.9, frames_bad=10) == []  # 10 is the limit, not above
+    assert b.at(120.0, last_heartbeat=119.9, frames_bad=11) == ["noisy"]
+    assert "11 bad frames" in b.sent[-1].detail  # type: ignore[union-attr]
+    assert b.at(150.0, last_heartbeat=149.9) == []  # the minute back to 90 holds all 11
+    # the minute back to 110 holds one: the ten before 110 have aged out
+    assert b.at(170.0, last_heartbeat=169.9) == ["ok"]
+
+
+def test_start_up_grace_and_known_states() -> None:
+    b = Bench()
+    assert b.at(100.5, connected=False) == []  # ports still opening
+    assert b.at(101.6) == ["offline"]
+    known = Bench(known=[{"reader": 1, "state": "offline"}])
+    assert known.at(101.6, connected=False) == []  # the journal says so already
+    assert known.at(101.7, connected=True) == []  # reopened: waiting for a heartbeat
+    assert known.at(101.8, last_heartbeat=101.75) == ["ok"]
+
+
+def test_a_failed_submit_is_tried_again() -> None:
+    calls: list[Body] = []
+
+    def submit(body: Body) -> None:
+        calls.append(body)
+        if len(calls) == 1:
+            raise OSError("disk full")
+
+    m = HealthMonitor([Watched(1, "shoe", lambda: Stats(connected=False))], submit,
+                      clock=lambda: 200.0)
+    m._started = 0.0
+    assert m.poll() == []
+    assert m.submit_errors == 1
+    assert [b.state for b in m.poll() if isinstance(b, ReaderHealth)] == ["offline"]
+
+
+def test_reader_names_and_config() -> None:
+    assert reader_name(1, DEFAULT_ANTENNAS) == "shoe"
+    assert reader_name(2, DEFAULT_ANTENNAS) == "felt"
+    assert reader_name(9, DEFAULT_ANTENNAS) == ""
+    cfg = from_mapping({"health": {"heartbeat_ms": 250, "bad_frames_per_minute": 5},
+                        "readers": [{"url": "/dev/a"}, {"url": "/dev/b", "id": 7}]})
+    assert cfg.health == {"heartbeat_ms": 250, "missed_heartbeats": 3, "bad_frames_per_minute": 5}
+    assert [r.id for r in cfg.readers] == [1, 7]
+    for raw, key in (({"health": {"heartbeat_ms": 0}}, "health.heartbeat_ms"),
+                     ({"health": {"missed_heartbeats": True}}, "health.missed_heartbeats"),
+                     ({"health": {"bad_frames": 3}}, "health.bad_frames"),
+                     ({"readers": [{"url": "a", "id": 256}]}, "readers[0].id")):
+        try:
+            from_mapping(raw)
+        except ConfigError as exc:
+            assert str(exc).startswith(key + ":"), exc
+        else:
+            raise AssertionError(f"{raw} was taken")
