@@ -24,7 +24,7 @@ from controller.runner import run_table
 from drivers.card_reader import TagRead
 from drivers.console_keys import ConsoleKeys
 from tests.drivers.conftest import wait_until
-from tests.test_run_daemon import _table_config
+from tests.run_harness import table_config
 
 BOUNCE_S, HOLD_S = 0.005, 0.2
 KEYS_TOML = f"""
@@ -221,7 +221,7 @@ def test_run_stops_with_one_line_on_a_key_pin_gpiozero_refuses(tmp_path: Path, c
     """``feltguard run`` builds the keys; a pin the board refuses (GPIO2 carries a fixed
     pull-up, so a pull-down key cannot use it) stops it with the key named, not a traceback."""
     keys = '[keys]\nenabled = true\npin_factory = "mock"\npull_up = false\nboxed = "GPIO2"\n'
-    config = load(_table_config(tmp_path, extra=keys))
+    config = load(table_config(tmp_path, extra=keys))
     codes: list[int] = []  # run off the main thread, as the other run tests: no SIGTERM hook
     runner = threading.Thread(
         target=lambda: codes.append(run_table(config, io.StringIO(""), threading.Event())))
@@ -234,7 +234,7 @@ def test_run_stops_with_one_line_on_a_key_pin_gpiozero_refuses(tmp_path: Path, c
 
 def test_run_with_keys_runs_and_stops_cleanly(tmp_path: Path) -> None:
     keys = '[keys]\nenabled = true\npin_factory = "mock"\n'
-    config = load(_table_config(tmp_path, extra=keys))
+    config = load(table_config(tmp_path, extra=keys))
     halt = threading.Event()
     runner = threading.Thread(target=run_table, args=(config, io.StringIO("hand 1\n"), halt))
     runner.start()

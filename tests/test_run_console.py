@@ -5,88 +5,25 @@ token is refused, and the random floor token is kept in a 0600 file, never print
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import socketio
-
 from controller.journal import read_events
-from tests.conftest import REPO
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.run_harness import dealer_tablet, feltguard_run, free_port, table_config, tap
 
 
 def test_gunicorn_served_table_takes_console_inputs_through_the_journal(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite"
-    port = _free_port()
-    config = tmp_path / "table.toml"
-    config.write_text(f"""
-[table]
-seats = 6
-
-[[players]]
-seat = 1
-name = "Ann"
-stack = 200
-
-[[players]]
-seat = 2
-name = "Bob"
-stack = 200
-
-[leds]
-enabled = false
-
-[display]
-host = "127.0.0.1"
-port = {port}
-dealer_token = "d-tok-9"
-
-[journal]
-path = "{journal}"
-""")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-    env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
-                             str(config)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        client = socketio.Client(reconnection=False)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.connect(f"http://127.0.0.1:{port}", namespaces=["/dealer"],
-                               transports=["polling"], auth={"token": "d-tok-9"},
-                               wait_timeout=5)
-                break
-            except socketio.exceptions.ConnectionError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise
-                time.sleep(0.2)  # gunicorn's worker is still opening the table
+    port = free_port()
+    config = table_config(tmp_path, seats=6, display=f'host = "127.0.0.1"\nport = {port}\n'
+                          'dealer_token = "d-tok-9"')
+    with feltguard_run(config, tmp_path) as run:
+        client = dealer_tablet(port, "d-tok-9", run)
         try:
-            started = client.call("input", json.dumps({"type": "hand.start"}),
-                                  namespace="/dealer", timeout=10)
-            ruling = client.call("input", json.dumps({"type": "floor.ruling", "text": "x"}),
-                                 namespace="/dealer", timeout=10)
+            started = tap(client, {"type": "hand.start"})
+            ruling = tap(client, {"type": "floor.ruling", "text": "x"})
         finally:
             client.disconnect()
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            out, _ = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, _ = proc.communicate()
+    out = run.out
     assert started["ok"] is True, started
     assert ruling == {"ok": False, "reason": "a ruling needs the floor's login", "findings": []}
     types = [e.type for e in read_events(journal)]

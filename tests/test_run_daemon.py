@@ -6,14 +6,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import sqlite3
 import threading
 import time
 
 from controller.config import load
-from controller.journal import JournalError, check, read_events
+from controller.journal import check, read_events, read_findings
 from controller.runner import run_table
 from drivers.simulated_reader import SimulatedReader
+from tests.run_harness import journal_codes, journal_types, table_config
 
 
 def _wait_for(predicate, timeout=10.0):
@@ -25,58 +25,10 @@ def _wait_for(predicate, timeout=10.0):
     return False
 
 
-def _full_deck(named: dict[str, str]) -> dict[str, str]:
-    """A whole 52-card deck (the deck file must hold one): ``named`` (uid -> card) and a made-up
-    uid for every other card."""
-    from controller.rules.cards import FULL_DECK
-
-    rest = [c for c in FULL_DECK if c not in named.values()]
-    return {**named, **{f"04D0{i:08X}": c for i, c in enumerate(rest)}}
-
-
-def _table_config(tmp_path, *, seats: int | None = None, readers: str = "",
-                  leds: str = "enabled = false", journal: str = "", extra: str = ""):
-    """A table.toml for ``feltguard run``: Ann and Bob at seats 1 and 2 with 200 each, the
-    deck file deck.json (a full deck, As and Kd on the tags the tests read), the display on a
-    free port, the journal in tmp_path."""
-    deck = _full_deck({"04A1B2C3D4E5F6": "As", "04A1B2C3D4E5F7": "Kd"})
-    (tmp_path / "deck.json").write_text(json.dumps(deck))
-    table = f"[table]\nseats = {seats}\n" if seats else ""
-    reader = f'[[readers]]\nurl = "{readers}"\n' if readers else ""
-    config_file = tmp_path / "table.toml"
-    config_file.write_text(f"""{table}
-[[players]]
-seat = 1
-name = "Ann"
-stack = 200
-
-[[players]]
-seat = 2
-name = "Bob"
-stack = 200
-
-{reader}
-{extra}
-[leds]
-{leds}
-
-[display]
-port = 0
-
-[journal]
-path = "{tmp_path / 'journal.sqlite'}"
-{journal}
-
-[deck]
-file = "{tmp_path / 'deck.json'}"
-""")
-    return config_file
-
-
 def test_run_reads_cards_and_console_and_journals_them(tmp_path, capsys):
     link = tmp_path / "pokershoe"
     journal = tmp_path / "journal.sqlite"
-    config_file = _table_config(tmp_path, seats=6, readers=str(link), leds='pin_factory = "mock"')
+    config_file = table_config(tmp_path, seats=6, readers=str(link), leds='pin_factory = "mock"')
     config = load(config_file)
     halt = threading.Event()
     stdin = io.StringIO("hand 1\npost 1 1\npost 2 2\nraise x 4\n")
@@ -84,16 +36,10 @@ def test_run_reads_cards_and_console_and_journals_them(tmp_path, capsys):
         runner = threading.Thread(target=run_table, args=(config, stdin, halt))
         runner.start()
         try:
-            def types():
-                try:
-                    return [e.type for e in read_events(journal)]
-                except (OSError, JournalError, sqlite3.Error):
-                    return []  # the daemon has not created the journal (or its tables) yet
-
-            assert _wait_for(lambda: types().count("action") == 2)
+            assert _wait_for(lambda: journal_types(journal).count("action") == 2)
             shoe.send_read(1, 0, "04A1B2C3D4E5F6", False)   # leaves the shoe
             shoe.send_read(2, 2, "04A1B2C3D4E5F6", False)   # lands at seat 2
-            assert _wait_for(lambda: "zone.read" in types())
+            assert _wait_for(lambda: "zone.read" in journal_types(journal))
         finally:
             halt.set()
             runner.join(10)
@@ -117,7 +63,7 @@ def test_a_restarted_run_resumes_the_journaled_table_and_sets_nothing_up_again(t
     journal = tmp_path / "journal.sqlite"
     keys = (f'key_file = "{tmp_path / "journal.key"}"\n'
             f'anchor_file = "{tmp_path / "anchors"}"')
-    config_file = _table_config(tmp_path, journal=keys)
+    config_file = table_config(tmp_path, journal=keys)
 
     def run(lines: str, n: int) -> None:
         """Run the table on these console lines until the journal holds ``n`` hand starts and
@@ -126,14 +72,9 @@ def test_a_restarted_run_resumes_the_journaled_table_and_sets_nothing_up_again(t
         runner = threading.Thread(target=run_table,
                                   args=(load(config_file), io.StringIO(lines), halt))
         runner.start()
-        def played() -> int:
-            try:
-                return sum(1 for e in read_events(journal) if e.type in ("action", "hand.start"))
-            except (JournalError, sqlite3.Error):
-                return 0  # the daemon has not created the journal (or its tables) yet
-
         try:
-            assert _wait_for(lambda: played() >= n)
+            assert _wait_for(lambda: sum(t in ("action", "hand.start")
+                                         for t in journal_types(journal)) >= n)
         finally:
             halt.set()
             runner.join(10)
@@ -164,41 +105,26 @@ def test_a_card_that_stops_being_read_at_its_seat_is_a_dropped_card_in_the_journ
     """The real serial path: the felt reader repeats the tag at seat 2 while it rests there,
     then stops; ``feltguard run``'s ticker turns the silence (sensing.lost_after_ms) into a
     lost zone.leave, and the rules core into PLAYER_DROPS_CARDS_ON_FLOOR."""
-    from controller.journal import read_findings
-
     link = tmp_path / "pokershoe"
     journal = tmp_path / "journal.sqlite"
-    config_file = _table_config(tmp_path, seats=2, readers=str(link),
+    config_file = table_config(tmp_path, seats=2, readers=str(link),
                                 extra="[sensing]\nlost_after_ms = 500\n")
     config = load(config_file)
     halt = threading.Event()
     stdin = io.StringIO("hand 1\npost 1 1\npost 2 2\n")
-
-    def types():
-        try:
-            return [e.type for e in read_events(journal)]
-        except (OSError, JournalError, sqlite3.Error):
-            return []
-
-    def codes():
-        try:
-            return [f.code for f in read_findings(journal)]
-        except (OSError, JournalError, sqlite3.Error):
-            return []
-
     with SimulatedReader(link) as felt:
         felt.start_heartbeats(0.5)  # alive, as a real reader: no device finding (health.py)
         runner = threading.Thread(target=run_table, args=(config, stdin, halt))
         runner.start()
         try:
-            assert _wait_for(lambda: types().count("action") == 2)
+            assert _wait_for(lambda: journal_types(journal).count("action") == 2)
             felt.send_read(1, 0, "04A1B2C3D4E5F6", False)  # leaves the shoe
             for _ in range(4):  # resting at seat 2: the reader repeats it
                 felt.send_read(2, 2, "04A1B2C3D4E5F6", False)
                 time.sleep(0.1)
-            assert codes() == []  # read within the time-out: nothing
+            assert journal_codes(journal) == []  # read within the time-out: nothing
             # the reader stops seeing it: the card has left the felt
-            assert _wait_for(lambda: "PLAYER_DROPS_CARDS_ON_FLOOR" in codes())
+            assert _wait_for(lambda: "PLAYER_DROPS_CARDS_ON_FLOOR" in journal_codes(journal))
         finally:
             halt.set()
             runner.join(10)
@@ -225,7 +151,7 @@ def test_run_takes_the_touch_consoles_inputs_through_the_journal(tmp_path, capsy
     with socket.socket() as probe:  # a free port (port 0 in the config turns the display off)
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
-    config = dataclasses.replace(load(_table_config(tmp_path)), dealer_token="d-tok",
+    config = dataclasses.replace(load(table_config(tmp_path)), dealer_token="d-tok",
                                  host="127.0.0.1", port=free)
     halt = threading.Event()
     runner = threading.Thread(target=run_table, args=(config, io.StringIO(""), halt))

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import threading
+from functools import partial
 
 from controller.config import load
-from controller.journal import JournalError, read_events, read_findings
+from controller.journal import read_events, read_findings
 from controller.rules import apply, initial_state
 from controller.rules.cards import FULL_DECK
 from controller.runner import run_table
 from drivers.simulated_reader import SimulatedReader
-from tests.test_run_daemon import _table_config, _wait_for
+from tests.run_harness import journal_codes, journal_types, table_config
+from tests.test_run_daemon import _wait_for
 
 RED = {f"04AA{i:06X}": c for i, c in enumerate(FULL_DECK)}
 BLUE = {f"04BB{i:06X}": c for i, c in enumerate(FULL_DECK)}
@@ -29,23 +30,13 @@ def _uid(deck: dict[str, str], card: str) -> str:
 def test_deck_change_at_the_console_then_a_card_of_the_resting_deck_is_foreign(tmp_path):
     link = tmp_path / "pokershoe"
     journal = tmp_path / "journal.sqlite"
-    config_file = _table_config(tmp_path, seats=2, readers=str(link))
+    config_file = table_config(tmp_path, seats=2, readers=str(link))
     (tmp_path / "deck.json").write_text(json.dumps({"in_play": "red",
                                                     "decks": {"red": RED, "blue": BLUE}}))
     halt = threading.Event()
     stdin = io.StringIO("deck green\ndeck blue\nhand 1\npost 1 1\npost 2 2\n")
-
-    def types():
-        try:
-            return [e.type for e in read_events(journal)]
-        except (OSError, JournalError, sqlite3.Error):
-            return []
-
-    def codes():
-        try:
-            return [f.code for f in read_findings(journal)]
-        except (OSError, JournalError, sqlite3.Error):
-            return []
+    types = partial(journal_types, journal)
+    codes = partial(journal_codes, journal)
 
     with SimulatedReader(link) as shoe:
         runner = threading.Thread(target=run_table, args=(load(config_file), stdin, halt))

@@ -8,27 +8,24 @@ FLOP_BURN_ERROR (or BURN_MISSING_OR_EXTRA), and a card key named by its card rea
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import socketio
-
 from controller.journal import read_events
 from controller.rules import apply, initial_state
-from controller.rules.cards import FULL_DECK
 from drivers.simulated_reader import SimulatedReader
-from tests.conftest import REPO
-from tests.test_run_console import _free_port
+from tests.run_harness import (
+    dealer_tablet,
+    feltguard_run,
+    free_port,
+    journal_types,
+    table_config,
+    tap,
+)
 
 SHOE, FELT = 1, 2
 BOARD_ANTENNA = 11  # the default antenna map: reader 2, antenna 11 is the board
-TAGS = {f"04F00D{i:02X}": card for i, card in enumerate(FULL_DECK)}
-UID = {card: uid for uid, card in TAGS.items()}
 
 
 def _journal_findings(path: Path) -> list[str]:
@@ -44,116 +41,55 @@ def _journal_findings(path: Path) -> list[str]:
 
 def test_the_unit_started_daemon_judges_a_flop_dealt_with_no_burn(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite"
-    decks = tmp_path / "decks.json"
-    decks.write_text(json.dumps({"in_play": "red", "decks": {"red": TAGS}}))
-    port = _free_port()
+    port = free_port()
     link = tmp_path / "shoe"
-    config = tmp_path / "table.toml"
-    config.write_text(f"""
-[table]
-seats = 6
-
-[[players]]
-seat = 1
-name = "Ann"
-stack = 200
-
-[[players]]
-seat = 2
-name = "Bob"
-stack = 200
-
-[[readers]]
-url = "{link}"
-
-[leds]
-pin_factory = "mock"
-
-[display]
-host = "127.0.0.1"
-port = {port}
-dealer_token = "d-tok-12"
-
-[journal]
-path = "{journal}"
-
-[deck]
-file = "{decks}"
-""")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-    env.pop("NOTIFY_SOCKET", None)
+    config = table_config(tmp_path, seats=6, readers=str(link), leds='pin_factory = "mock"',
+                          display=f'host = "127.0.0.1"\nport = {port}\n'
+                                  'dealer_token = "d-tok-12"')
+    uid = {card: u for u, card in json.loads((tmp_path / "deck.json").read_text()).items()}
     answers: list[dict[str, Any]] = []
-    with SimulatedReader(link) as shoe:
+    with SimulatedReader(link) as shoe, feltguard_run(config, tmp_path) as run:
         shoe.send_heartbeat()
-        proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
-                                 str(config)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        tablet = dealer_tablet(port, "d-tok-12", run)
         try:
-            tablet = socketio.Client(reconnection=False)
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    tablet.connect(f"http://127.0.0.1:{port}", namespaces=["/dealer"],
-                                   transports=["polling"], auth={"token": "d-tok-12"},
-                                   wait_timeout=5)
-                    break
-                except socketio.exceptions.ConnectionError:
-                    if time.monotonic() > deadline or proc.poll() is not None:
-                        raise
-                    time.sleep(0.2)  # gunicorn's worker is still opening the table
-
-            def tap(body: dict[str, Any]) -> None:
-                answers.append(tablet.call("input", json.dumps(body), namespace="/dealer",
-                                           timeout=10))
-
             def seen(n: int) -> None:
                 """Wait until the journal holds ``n`` card reads (another process writes it)."""
                 deadline = time.monotonic() + 10
-                while time.monotonic() < deadline:
-                    try:
-                        if sum(e.type in ("shoe.draw", "zone.read")
-                               for e in read_events(journal)) >= n:
-                            return
-                    except Exception:  # the daemon holds the file mid-transaction: again
-                        pass
+                while sum(t in ("shoe.draw", "zone.read") for t in journal_types(journal)) < n:
+                    assert time.monotonic() < deadline, f"{n} card reads never journaled"
                     time.sleep(0.05)
-                raise AssertionError(f"{n} card reads never reached the journal")
+
+            def press(body: dict[str, Any]) -> None:
+                answers.append(tap(tablet, body))
 
             def deal(card: str, zone_antenna: int) -> None:
-                shoe.send_read(SHOE, 0, UID[card])  # off the shoe
-                shoe.send_read(FELT, zone_antenna, UID[card])  # onto the felt
+                shoe.send_read(SHOE, 0, uid[card])  # off the shoe
+                shoe.send_read(FELT, zone_antenna, uid[card])  # onto the felt
 
-            try:
-                tap({"type": "shuffle.done"})
-                tap({"type": "hand.start"})  # heads-up: seat 1 the button and small blind
-                tap({"type": "action", "seat": 1, "kind": "post", "amount": 1})
-                tap({"type": "action", "seat": 2, "kind": "post", "amount": 2})
-                for card, seat in (("Ah", 2), ("Kh", 1), ("Qh", 2), ("Jh", 1)):
-                    deal(card, seat)
-                seen(8)
-                tap({"type": "action", "seat": 1, "kind": "call"})
-                tap({"type": "action", "seat": 2, "kind": "check"})
-                for card in ("2c", "7d", "9s"):  # the flop, with no burn before it
-                    deal(card, BOARD_ANTENNA)
-                seen(14)
-                tap({"type": "card.exposed", "card": "9s"})  # a card key by its name
-                tap({"type": "card.exposed", "card": "5s"})  # a card still in the stub
-            finally:
-                tablet.disconnect()
+            press({"type": "shuffle.done"})
+            press({"type": "hand.start"})  # heads-up: seat 1 the button and small blind
+            press({"type": "action", "seat": 1, "kind": "post", "amount": 1})
+            press({"type": "action", "seat": 2, "kind": "post", "amount": 2})
+            for card, seat in (("Ah", 2), ("Kh", 1), ("Qh", 2), ("Jh", 1)):
+                deal(card, seat)
+            seen(8)
+            press({"type": "action", "seat": 1, "kind": "call"})
+            press({"type": "action", "seat": 2, "kind": "check"})
+            for card in ("2c", "7d", "9s"):  # the flop, with no burn before it
+                deal(card, BOARD_ANTENNA)
+            seen(14)
+            press({"type": "card.exposed", "card": "9s"})  # a card key by its name
+            press({"type": "card.exposed", "card": "5s"})  # a card still in the stub
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                out, _ = proc.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                out, _ = proc.communicate()
-    assert proc.returncode == 0, out[-3000:]
+            tablet.disconnect()
+    out = run.out
+    assert run.returncode == 0, out[-3000:]
     assert "Traceback" not in out and "console ready" not in out
     assert all(a["ok"] for a in answers[:-1]), answers
     assert answers[-1]["ok"] is False and "The 5s is not in play" in answers[-1]["reason"]
     events = list(read_events(journal))
     assert sum(e.type in ("shoe.draw", "zone.read") for e in events) == 14
     exposed = [e.body for e in events if e.type == "card.exposed"]
-    assert [(b.card, b.uid) for b in exposed] == [("9s", UID["9s"])]  # the tag it named
+    assert [(b.card, b.uid) for b in exposed] == [("9s", uid["9s"])]  # the tag it named
     codes = _journal_findings(journal)
     assert {"FLOP_BURN_ERROR", "BURN_MISSING_OR_EXTRA"} & set(codes), codes

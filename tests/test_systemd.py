@@ -38,6 +38,7 @@ from controller.journal import (
 )
 from drivers.simulated_reader import SimulatedReader
 from tests.conftest import REPO
+from tests.run_harness import free_port
 
 UNIT = REPO / "hardware" / "feltguard.service"
 
@@ -104,12 +105,6 @@ class NotifySocket:
         self.sock.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _journal_with_a_hand_in_play(path: Path) -> None:
     """The journal a table left when it stopped in hand 1, blinds posted."""
     with Journal(path) as journal:
@@ -126,7 +121,7 @@ def test_notify_protocol_against_a_real_notify_socket(tmp_path):
     journal = tmp_path / "journal.sqlite"
     _journal_with_a_hand_in_play(journal)
     link = tmp_path / "pokershoe"
-    port = _free_port()
+    port = free_port()
     config = tmp_path / "table.toml"
     config.write_text(f"""
 [table]
@@ -244,7 +239,7 @@ def test_a_table_that_cannot_start_under_gunicorn_says_why_and_fails(tmp_path):
     (no restart loop of its own), and the command fails for systemd to see."""
     (tmp_path / "journal.sqlite").write_text("not a journal")
     config = tmp_path / "table.toml"
-    config.write_text(f'[leds]\nenabled = false\n[display]\nport = {_free_port()}\n'
+    config.write_text(f'[leds]\nenabled = false\n[display]\nport = {free_port()}\n'
                       f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n')
     proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config",
                            str(config)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)},
@@ -266,7 +261,7 @@ def test_werkzeug_serves_the_same_protocol_in_one_process(tmp_path, monkeypatch)
     monkeypatch.setenv("NOTIFY_SOCKET", str(notify.path))
     monkeypatch.setenv("WATCHDOG_USEC", "400000")
     config = tmp_path / "table.toml"
-    config.write_text(f'[leds]\nenabled = false\n[display]\nport = {_free_port()}\n'
+    config.write_text(f'[leds]\nenabled = false\n[display]\nport = {free_port()}\n'
                       f'server = "werkzeug"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
     halt = threading.Event()
     runner = threading.Thread(target=run_table, args=(load(config), None, halt))
