@@ -1,14 +1,28 @@
-"""A live display server per test: a fresh app (the Socket.IO test client patches its server,
-research/ecosystem.md §3.4) on Werkzeug at 127.0.0.1 and a free port. The dealer token is the
-test module's ``TOKEN``."""
+"""The browser (headless chromium, one per test module), and a live display server per test: a
+fresh app (the Socket.IO test client patches its server, research/ecosystem.md §3.4) on
+Werkzeug at 127.0.0.1 and a free port. The dealer token is the test module's ``TOKEN``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from display.server import Publisher, ServerHandle, create_app, run_server
+from tests.display.chromium import ARGS, CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Debian chromium through Playwright, one per test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @pytest.fixture

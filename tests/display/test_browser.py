@@ -9,15 +9,12 @@ install`). Flags from research/ecosystem.md §4.
 from __future__ import annotations
 
 import re
-import shutil
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from display.server import SESSION_COOKIE, Publisher, ServerHandle
+from tests.display.chromium import BROWSER_MARKS
 from tests.display.snapshots import (
     HOLE,
     MISDEAL_FINDING,
@@ -27,40 +24,13 @@ from tests.display.snapshots import (
     short_hand,
 )
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 WAIT_MS = 10_000
 TOKEN = "browser-token"
 SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 SUIT_NAME = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        shutil.which(CHROMIUM) is None,
-        reason=f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 

@@ -18,7 +18,6 @@ Skipped where /usr/bin/chromium is absent (as tests/display/test_browser.py).
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -44,7 +43,8 @@ from controller.rules import apply, initial_state
 from controller.sensing import Sensing
 from display.server import ServerHandle, create_app, run_server
 from drivers.card_reader import TagRead
-from tests.display.test_browser import ARGS, CHROMIUM, WAIT_MS
+from tests.display.chromium import BROWSER_MARKS
+from tests.display.test_browser import WAIT_MS
 
 TOKEN = "console-token"
 FLOOR = "floor-token-7"
@@ -56,22 +56,8 @@ ANTENNAS = {(1, 0): "shoe", **{(2, n): f"seat:{n}" for n in range(1, 11)},
 ANTENNA_OF = {zone: key for key, zone in ANTENNAS.items()}
 SETUP = (TableSetup, SeatTake, DeckRegister)
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                       reason=f"{CHROMIUM} is missing: apt-get install chromium"),
-]
+pytestmark = BROWSER_MARKS
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @dataclass

@@ -13,7 +13,6 @@ Skipped where /usr/bin/chromium is absent (`apt-get install chromium`).
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import pytest
 
 from display.server import Publisher, ServerHandle
+from tests.display.chromium import BROWSER_MARKS
 from tests.display.family_snapshots import (
     BRING_IN,
     DRAW_HANDS,
@@ -39,8 +39,6 @@ from tests.display.family_snapshots import (
     stud_hand,
 )
 from tests.display.test_browser import (
-    ARGS,
-    CHROMIUM,
     WAIT_MS,
     log_in,
     publish,
@@ -50,26 +48,10 @@ from tests.display.test_browser import (
 
 TOKEN = "family-token"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        shutil.which(CHROMIUM) is None,
-        reason=f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 Snapshot = dict[str, Any]
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

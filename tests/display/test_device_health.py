@@ -5,7 +5,6 @@ page's banner in headless Debian Chromium ("SHOE READER OFFLINE")."""
 from __future__ import annotations
 
 import copy
-import shutil
 from typing import Any
 
 import pytest
@@ -14,8 +13,9 @@ from controller.events import Event, ReaderHealth
 from controller.rules import apply, initial_state, snapshot
 from display.payloads import dealer_payload, table_payload
 from display.server import Publisher, ServerHandle, create_app
+from tests.display.chromium import needs_chromium
 from tests.display.snapshots import short_hand
-from tests.display.test_browser import ARGS, CHROMIUM, WAIT_MS, log_in, publish
+from tests.display.test_browser import WAIT_MS, log_in, publish
 
 TOKEN = "health-token"
 
@@ -65,22 +65,21 @@ def test_healthz_overall_status(states: tuple[str, ...], journal_ok: bool, statu
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason=f"{CHROMIUM} is missing")
+@needs_chromium
 def test_dealer_page_banner_says_which_reader_is_down(
-        live: tuple[ServerHandle, Publisher]) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
+        browser: Any, live: tuple[ServerHandle, Publisher]) -> None:
+    from playwright.sync_api import expect
+
     handle, publisher = live
     publish(publisher, with_readers(ReaderHealth(reader=1, name="shoe", state="offline",
                                                  detail="SerialException: gone")))
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            page = browser.new_page()
-            log_in(page, handle.url, TOKEN)
-            banner = page.locator("#devices .device.offline")
-            sync_api.expect(banner).to_contain_text("SHOE READER OFFLINE", timeout=WAIT_MS)
-            sync_api.expect(page.locator("#devices")).to_be_visible()
-            publish(publisher, with_readers(ReaderHealth(reader=1, name="shoe", state="ok")))
-            sync_api.expect(page.locator("#devices")).to_be_hidden(timeout=WAIT_MS)
-        finally:
-            browser.close()
+    page = browser.new_page()
+    try:
+        log_in(page, handle.url, TOKEN)
+        banner = page.locator("#devices .device.offline")
+        expect(banner).to_contain_text("SHOE READER OFFLINE", timeout=WAIT_MS)
+        expect(page.locator("#devices")).to_be_visible()
+        publish(publisher, with_readers(ReaderHealth(reader=1, name="shoe", state="ok")))
+        expect(page.locator("#devices")).to_be_hidden(timeout=WAIT_MS)
+    finally:
+        page.close()
