@@ -87,7 +87,9 @@ from typing import Any
 from controller.events import (
     ACTION_KINDS,
     ATTENTION_BY,
+    LAST_CARD,
     POST_KINDS,
+    READER_STATES,
     Action,
     AttentionCalled,
     Body,
@@ -95,8 +97,11 @@ from controller.events import (
     CardBoxed,
     CardExposed,
     CardFlashed,
+    CardKept,
+    CardKey,
     ChipRaceEnd,
     ChipRaceStart,
+    DeckChange,
     DeckRegister,
     Event,
     EventError,
@@ -107,6 +112,7 @@ from controller.events import (
     MisdealDeclared,
     PlayerAway,
     PlayerBack,
+    ReaderHealth,
     SeatChange,
     SeatLeave,
     SeatTake,
@@ -121,6 +127,7 @@ from controller.events import (
 )
 from controller.journal import load_events
 from controller.rules import TableState, apply, initial_state, snapshot
+from controller.rules.cards import FULL_DECK
 from controller.rules.catalogue import CATALOGUE
 from controller.rules.house_rules import PROFILES as HOUSE_PROFILES
 from controller.rules.house_rules import setting_choices, setting_names
@@ -346,11 +353,17 @@ def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event]
             return replace(body, zone=_pick(ZONES, b))
         return replace(body, uid=_pick(_uids(state, tail), b))
     if isinstance(body, (CardExposed, CardFlashed)):
-        if a % 2 == 0:
+        if a % 3 == 0:
             return replace(body, by="player" if body.by == "dealer" else "dealer")
-        return replace(body, uid=_pick(_uids(state, tail), b))
+        if a % 3 == 1:
+            return _named(body, state, tail, b)
+        return replace(body, uid=_pick(_uids(state, tail), b), card="")
     if isinstance(body, CardBoxed):
-        return replace(body, uid=_pick(_uids(state, tail), b))
+        if a % 2:
+            return _named(body, state, tail, b)
+        return replace(body, uid=_pick(_uids(state, tail), b), card="")
+    if isinstance(body, ReaderHealth):
+        return replace(body, state=_pick(READER_STATES, b), reader=b % 4)
     if isinstance(body, Action):
         which = a % 5
         if which == 0:
@@ -399,6 +412,15 @@ def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event]
     return body
 
 
+def _named(body: CardKey, state: TableState, tail: Sequence[Event], b: int) -> CardKey:
+    """A card key named the dealer's way: ``last``, or the name of a card in play or not."""
+    if b % 3 == 0:
+        return replace(body, uid="", card=LAST_CARD)
+    uid = _pick(_uids(state, tail), b)
+    card = state.deck.card_of(uid) or _pick(FULL_DECK, b)
+    return replace(body, uid="", card=card)
+
+
 def foreign(a: int, b: int, state: TableState, tail: Sequence[Event], pools: Pools) -> Body:
     """An event to insert (``a`` picks the kind, ``b`` the values)."""
     seats = _hand_seats(state)
@@ -434,6 +456,13 @@ def foreign(a: int, b: int, state: TableState, tail: Sequence[Event], pools: Poo
         lambda: ShoeDraw(uid=uid, face_up=b % 5 == 0),
         lambda: ZoneRead(uid=uid, zone=_pick(ZONES, b // 3)),
         lambda: ZoneLeave(uid=uid, zone=_pick(ZONES, b // 3)),
+        lambda: _named(_pick((CardExposed(), CardBoxed(), CardFlashed(), CardKept()), b // 5),
+                       state, tail, b),
+        lambda: DeckChange(deck=_pick(("fz", state.deck.deck or "d",
+                                       *sorted({d for d, _ in state.deck.others.values()})),
+                                      b)),
+        lambda: ReaderHealth(reader=b % 3, state=_pick(READER_STATES, b // 3),
+                             name=_pick(("", "shoe", "felt"), b // 7)),
     )
     return _pick(kinds, a)()
 
