@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from typing import Any
 
 import pytest
 
 from display.server import DEALER, TABLE, Publisher, ServerHandle
+from tests.display.chromium import needs_chromium
 from tests.display.simulated import hand_to_showdown, hidden_hole_cards
 from tests.display.test_browser import (
-    ARGS,
-    CHROMIUM,
     WAIT_MS,
     log_in,
     publish,
@@ -76,50 +74,49 @@ def test_clients_on_both_namespaces_during_a_simulated_hand(
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                    reason=f"{CHROMIUM} is missing: apt-get install chromium")
+@needs_chromium
 def test_both_pages_during_a_simulated_hand(
-    live: tuple[ServerHandle, Publisher], hand: list[dict[str, Any]], tmp_path: Any
+    browser: Any, live: tuple[ServerHandle, Publisher], hand: list[dict[str, Any]],
+    tmp_path: Any
 ) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     handle, publisher = live
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(handle.url + "/")
-            dealer = browser.new_page(viewport={"width": 1280, "height": 800})
-            dealer_urls = record_urls(dealer)
-            log_in(dealer, handle.url, TOKEN)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    dealer = browser.new_page(viewport={"width": 1280, "height": 800})
+    dealer_urls = record_urls(dealer)
+    try:
+        page.goto(handle.url + "/")
+        log_in(dealer, handle.url, TOKEN)
+        for screen in (page, dealer):
+            sync_api.expect(screen.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        boards_seen = set()
+        for snap in hand:
+            publish(publisher, snap)
             for screen in (page, dealer):
-                sync_api.expect(screen.locator("#status")).to_have_text("live", timeout=WAIT_MS)
-            boards_seen = set()
-            for snap in hand:
-                publish(publisher, snap)
-                for screen in (page, dealer):
-                    sync_api.expect(screen.locator("body")).to_have_attribute(
-                        "data-last-seq", str(snap["last_seq"]), timeout=WAIT_MS
-                    )
-                board = visible_cards(page, "#board .card")
-                assert board == snap["hand"]["board"]
-                boards_seen.add(len(board))
-                text = re.sub(r"\s+", "", page.inner_text("body"))
-                dom = page.content()
-                for card in hidden_hole_cards(snap):
-                    face, tooltip, token = renderings(card)
-                    assert face not in text, f"{card} visible at seq {snap['last_seq']}"
-                    assert tooltip not in dom and not token.search(dom), card
-                # The dealer's page shows every hole card as soon as it is read.
-                for seat in snap["seats"]:
-                    shown = visible_cards(dealer, f'.seat[data-seat="{seat["seat"]}"] .hole .card')
-                    assert shown == seat["hole"], (seat["seat"], snap["last_seq"])
-            assert {0, 3, 4, 5} <= boards_seen  # the board came as flop, turn and river
-            last = hand[-1]
-            for seat in last["hand"]["showdown"]:
-                hole = next(s["hole"] for s in last["seats"] if s["seat"] == seat)
-                assert visible_cards(page, f'.seat[data-seat="{seat}"] .hole .card') == hole
-            page.screenshot(path=str(tmp_path / "simulated.png"), full_page=True)
-            dealer.screenshot(path=str(tmp_path / "simulated-dealer.png"), full_page=True)
-        finally:
-            browser.close()
+                sync_api.expect(screen.locator("body")).to_have_attribute(
+                    "data-last-seq", str(snap["last_seq"]), timeout=WAIT_MS
+                )
+            board = visible_cards(page, "#board .card")
+            assert board == snap["hand"]["board"]
+            boards_seen.add(len(board))
+            text = re.sub(r"\s+", "", page.inner_text("body"))
+            dom = page.content()
+            for card in hidden_hole_cards(snap):
+                face, tooltip, token = renderings(card)
+                assert face not in text, f"{card} visible at seq {snap['last_seq']}"
+                assert tooltip not in dom and not token.search(dom), card
+            # The dealer's page shows every hole card as soon as it is read.
+            for seat in snap["seats"]:
+                shown = visible_cards(dealer, f'.seat[data-seat="{seat["seat"]}"] .hole .card')
+                assert shown == seat["hole"], (seat["seat"], snap["last_seq"])
+        assert {0, 3, 4, 5} <= boards_seen  # the board came as flop, turn and river
+        last = hand[-1]
+        for seat in last["hand"]["showdown"]:
+            hole = next(s["hole"] for s in last["seats"] if s["seat"] == seat)
+            assert visible_cards(page, f'.seat[data-seat="{seat}"] .hole .card') == hole
+        page.screenshot(path=str(tmp_path / "simulated.png"), full_page=True)
+        dealer.screenshot(path=str(tmp_path / "simulated-dealer.png"), full_page=True)
+    finally:  # (the browser is the module's: close only this test's pages)
+        page.close()
+        dealer.close()
     assert dealer_urls and not [u for u in dealer_urls if TOKEN in u or "sid=" in u]
