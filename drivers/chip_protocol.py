@@ -37,6 +37,7 @@ from drivers.reader_protocol import (
 __all__ = [
     "CHIP_FRAMES",
     "CHIP_MAX_LEN",
+    "DEVICE_KINDS",
     "FRAME_INVENTORY",
     "FRAME_TRAY",
     "MAX_TUBES",
@@ -55,6 +56,9 @@ __all__ = [
 
 FRAME_INVENTORY = 0x10
 FRAME_TRAY = 0x11
+
+DEVICE_KINDS = ("rfid", "tray")
+"""The two kinds of chip device: an RFID chip reader (inventories) and a counting tray."""
 
 CHIP_MAX_LEN = 128
 """The largest LEN of a chip device's frame (132 bytes on the wire; the card protocol's is 32)."""

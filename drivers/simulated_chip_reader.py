@@ -26,6 +26,7 @@ from functools import partial
 
 from drivers.chip_protocol import (
     CYCLE_MODULUS,
+    DEVICE_KINDS,
     encode_chip_heartbeat,
     encode_inventory_part,
     encode_tray,
@@ -37,9 +38,6 @@ from drivers.simulated_reader import SimulatedReader
 __all__ = ["SimulatedChipReader"]
 
 log = logging.getLogger(__name__)
-
-KINDS = ("rfid", "tray")
-
 
 class SimulatedChipReader(SimulatedReader):
     """A virtual RFID chip reader or counting tray behind a symlinked pty."""
@@ -55,8 +53,8 @@ class SimulatedChipReader(SimulatedReader):
         plugged: bool = True,
         write_timeout: float = 2.0,
     ) -> None:
-        if kind not in KINDS:
-            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        if kind not in DEVICE_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(DEVICE_KINDS)}, got {kind!r}")
         if cycle_ms <= 0:
             raise ValueError(f"cycle_ms must be > 0, got {cycle_ms}")
         self.kind = kind
