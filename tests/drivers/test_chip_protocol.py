@@ -236,16 +236,22 @@ uid = st.binary(min_size=4, max_size=10)
     noise=st.lists(st.binary(max_size=30), min_size=7, max_size=7),
     cuts=st.lists(st.integers(1, 40), max_size=40),
     cycle=st.integers(0, 0xFFFF),
+    reader=st.integers(0, 255),
 )
 def test_inventories_round_trip_through_noise_and_any_cuts(
-    inventories: list[tuple[int, list[bytes]]], noise: list[bytes], cuts: list[int], cycle: int
+    inventories: list[tuple[int, list[bytes]]],
+    noise: list[bytes],
+    cuts: list[int],
+    cycle: int,
+    reader: int,
 ) -> None:
     stream = bytearray(noise[0])
     counter = 0
     for i, (antenna, uids) in enumerate(inventories):
         parts = inventory_parts(uids)
         for index, chunk in enumerate(parts):
-            stream += encode_inventory_part(3, antenna, cycle, index, len(parts), chunk, counter)
+            stream += encode_inventory_part(
+                reader, antenna, cycle, index, len(parts), chunk, counter)
             counter += 1
         stream += noise[i + 1]
     parser = FrameParser(CHIP_FRAMES)
@@ -258,9 +264,9 @@ def test_inventories_round_trip_through_noise_and_any_cuts(
     assembler = InventoryAssembler()
     got = [inv for f in frames if isinstance(f, InventoryPart)
            for inv in [assembler.add(f, 0.0)] if inv is not None]
-    expected = [(a, tuple(u.hex().upper() for u in uids)) for a, uids in inventories]
+    expected = [(reader, a, cycle, tuple(u.hex().upper() for u in uids)) for a, uids in inventories]
     # Noise may forge a frame (odds 1 in 2^16), never hide one: every inventory is there.
-    it = iter((g.antenna, g.uids) for g in got)
+    it = iter((g.reader, g.antenna, g.cycle, g.uids) for g in got)
     assert all(any(e == g for g in it) for e in expected)
 
 
