@@ -20,6 +20,7 @@ is the sensing layer's job (controller/), not this module's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntFlag
 
@@ -30,6 +31,7 @@ from drivers.reader_protocol import (
     FrameTable,
     HeartbeatFrame,
     decode_heartbeat,
+    encode_heartbeat,
     frame_bytes,
     uid_bytes,
 )
@@ -205,7 +207,7 @@ def _entries(uids: tuple[bytes, ...]) -> bytes:
     return b"".join(bytes((len(raw),)) + raw for raw in uids)
 
 
-def inventory_parts(uids: list[str | bytes] | tuple[str | bytes, ...]) -> list[tuple[bytes, ...]]:
+def inventory_parts(uids: Sequence[str | bytes]) -> list[tuple[bytes, ...]]:
     """Split an inventory into parts that each fit one frame (in order; at least one part, so an
     empty inventory is one empty part). Raises ValueError on a bad uid or too many chips."""
     room = CHIP_MAX_LEN - _HEADER_LEN - _INVENTORY_FIXED
@@ -232,7 +234,7 @@ def encode_inventory_part(
     cycle: int,
     part: int,
     parts: int,
-    uids: list[str | bytes] | tuple[str | bytes, ...],
+    uids: Sequence[str | bytes],
     counter: int,
 ) -> bytes:
     """One inventory frame (TYPE 0x10): part ``part`` of ``parts`` of ``antenna``'s inventory
@@ -251,7 +253,7 @@ def encode_inventory_part(
 
 
 def encode_tray(
-    reader: int, tubes: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...],
+    reader: int, tubes: Sequence[tuple[int, int, int]],
     counter: int,
 ) -> bytes:
     """One tray-counts frame (TYPE 0x11): ``(tube, denomination, count)`` for 1..17 tubes."""
@@ -269,9 +271,8 @@ def encode_tray(
 
 
 def encode_chip_heartbeat(reader: int, counter: int, status: int = 0) -> bytes:
-    """A chip device's heartbeat (TYPE 0x02, the card protocol's frame) with ``ChipStatus`` bits."""
-    _check("status", int(status), 0xFF)
-    return frame_bytes(_head(FRAME_HEARTBEAT, reader, counter) + bytes((int(status),)))
+    """A chip device's heartbeat: the card protocol's frame (TYPE 0x02), ``ChipStatus`` bits."""
+    return encode_heartbeat(reader, counter, int(status))
 
 
 # --- reassembly ----------------------------------------------------------------------------

@@ -209,7 +209,6 @@ def next_counter(counter: int) -> int:
 F = TypeVar("F")
 
 
-
 @dataclass(frozen=True, slots=True)
 class FrameTable(Generic[F]):
     """What one kind of device sends: the largest LEN of its frames and a decoder per TYPE.
