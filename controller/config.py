@@ -21,6 +21,7 @@ from controller.keypad import DEFAULT_PINS, KEYS
 from controller.rules.house_rules import PROFILES, SettingsError, setting_names, settings_for
 from controller.rules.variants import game_problem
 from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
+from drivers.chip_protocol import DEVICE_KINDS
 
 LED_DRIVERS = ("gpio", "shift_register")
 # display.server: gunicorn's threaded worker (Flask-SocketIO's deployment.rst) or Werkzeug's
@@ -52,6 +53,22 @@ class ReaderConfig:
     product: str = "6001"
     symlink: str = ""
     id: int = 1  # the reader id of its frames (hardware/reader-protocol.md)
+
+
+@dataclass(frozen=True)
+class ChipReaderConfig:
+    """One ``[[chip_readers]]`` table: a chip device (hardware/chip-protocol.md). Parsed and
+    checked; not yet opened by ``feltguard run`` (the chip sensing layer comes next)."""
+
+    url: str
+    baudrate: int = 115200
+    cycle_ms: int = 250  # the device's scan cycle (rfid) or report period (tray)
+    kind: str = "rfid"  # DEVICE_KINDS: "rfid" (tagged chips) | "tray" (a counting tray)
+
+
+# chip_readers.cycle_ms: a scan of every antenna takes tens of milliseconds; above ten seconds
+# a bet would wait too long to be seen.
+CHIP_CYCLE_MS = (50, 10_000)
 
 
 # [health]: (default, lowest, highest) of each key (controller/health.py, docs/events.md).
@@ -95,6 +112,7 @@ class Config:
     settings: Mapping[str, Any] = field(default_factory=dict)
     players: tuple[PlayerConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
+    chip_readers: tuple[ChipReaderConfig, ...] = ()
     antennas: Mapping[tuple[int, int], str] = field(default_factory=lambda: dict(DEFAULT_ANTENNAS))
     lost_after_ms: int = int(DEFAULT_LOST_AFTER_S * 1000)
     leds_enabled: bool = True
@@ -131,6 +149,7 @@ _SECTIONS = {
               "small_bet", "big_bet", "profile", "settings"},
     "players": None,
     "readers": None,
+    "chip_readers": None,
     "antennas": None,
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
@@ -140,10 +159,11 @@ _SECTIONS = {
     "keys": {"enabled", "pin_factory", "pull_up", "bounce_ms", "hold_ms", *KEYS},
     "health": set(HEALTH_KEYS),
 }
-# The keys of each table of an array of tables ([[players]], [[readers]]).
+# The keys of each table of an array of tables ([[players]], [[readers]], [[chip_readers]]).
 ARRAY_KEYS: dict[str, tuple[str, ...]] = {
     "players": ("seat", "name", "stack"),
     "readers": ("url", "baudrate", "id", "serial", "vendor", "product", "symlink"),
+    "chip_readers": ("url", "baudrate", "cycle_ms", "kind"),
 }
 
 
@@ -266,6 +286,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if len({r.id for r in readers}) != len(readers):
         raise ConfigError("readers: two readers with one id (set readers[N].id)")
     kw["readers"] = tuple(readers)
+    kw["chip_readers"] = _chip_readers(raw.get("chip_readers", []), readers)
 
     if "antennas" in raw:
         if not isinstance(raw["antennas"], Mapping):
@@ -364,6 +385,37 @@ def _usb_keys(r: Mapping[str, Any], where: str) -> dict[str, str]:
         raise ConfigError(f"{where}.symlink: udev names the reader /dev/{out['symlink']}, "
                           f"but its url is {r.get('url')!r}")
     return out
+
+
+def _chip_readers(raw: Any, readers: list[ReaderConfig]) -> tuple[ChipReaderConfig, ...]:
+    """The ``[[chip_readers]]`` tables (hardware/chip-protocol.md), each key checked."""
+    if not isinstance(raw, list):
+        raise ConfigError("chip_readers: must be an array of tables ([[chip_readers]])")
+    taken = {r.url: f"readers[{i}]" for i, r in enumerate(readers)}
+    out = []
+    for i, r in enumerate(raw):
+        where = f"chip_readers[{i}]"
+        if not isinstance(r, Mapping):
+            raise ConfigError(f"{where}: must be a table")
+        for key in r:
+            if key not in ARRAY_KEYS["chip_readers"]:
+                raise ConfigError(f"{where}.{key}: unknown key (known: "
+                                  f"{', '.join(sorted(ARRAY_KEYS['chip_readers']))})")
+        if "url" not in r:
+            raise ConfigError(f"{where}.url: missing")
+        chip = ChipReaderConfig(
+            url=_typed(r, "url", str, where),
+            baudrate=_int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200,
+            cycle_ms=_int_in(r, "cycle_ms", where, *CHIP_CYCLE_MS) if "cycle_ms" in r else 250,
+            kind=_typed(r, "kind", str, where) if "kind" in r else "rfid")
+        if chip.kind not in DEVICE_KINDS:
+            raise ConfigError(f"{where}.kind: must be one of {', '.join(DEVICE_KINDS)}, "
+                              f"got {chip.kind!r}")
+        if chip.url in taken:  # each port is opened exclusively, by one driver
+            raise ConfigError(f"{where}.url: {chip.url} is also {taken[chip.url]}.url")
+        taken[chip.url] = where
+        out.append(chip)
+    return tuple(out)
 
 
 def _keys(keys: Mapping[str, Any]) -> KeysConfig:

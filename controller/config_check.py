@@ -146,6 +146,8 @@ def summary(config: Config) -> list[str]:
     settings = ", ".join(f"{k} = {v!r}" for k, v in config.settings.items())
     players = ", ".join(f"seat {p.seat} {p.name} {p.stack}" for p in config.players)
     readers = ", ".join(f"{r.url} at {r.baudrate} baud" for r in config.readers)
+    chips = ", ".join(f"{c.kind} {c.url} at {c.baudrate} baud, a cycle every {c.cycle_ms} ms"
+                      for c in config.chip_readers)
     changed = sum(1 for k, z in config.antennas.items() if DEFAULT_ANTENNAS.get(k) != z)
     rows = [
         ("game", _game(config)),
@@ -155,6 +157,7 @@ def summary(config: Config) -> list[str]:
          + (f"; settings {settings}" if settings else "")),
         ("seats", f"{config.seats}; players at set-up: {players or 'none'}"),
         ("readers", readers or "none (no card is read)"),
+        ("chip readers", (chips + " (not yet read by run)") if chips else "none"),
         ("antennas", f"{len(config.antennas)} mapped, "
          + (f"{changed} changed from the defaults" if changed else "the defaults")
          + f"; a tag unread for {config.lost_after_ms} ms has left the felt"),

@@ -9,6 +9,11 @@ reference implementation:
 - ``FrameParser.feed(bytes) -> list[Frame]`` turns an arbitrary byte stream, cut anywhere and
   mixed with line noise, back into frames, counting what it had to throw away.
 
+The framing (SOF, LEN, CRC, resynchronisation, frame counters) is shared by every Feltguard
+serial device; what differs per kind of device is its ``FrameTable``: the largest LEN its frames
+may have and a decoder per frame TYPE. ``CARD_FRAMES`` is the card readers' table (the default);
+``drivers.chip_protocol.CHIP_FRAMES`` the chip devices' (hardware/chip-protocol.md).
+
 Frame layout (all multi-byte integers big-endian)::
 
     SOF  LEN  TYPE  READER  COUNTER(2)  PAYLOAD(LEN-4)  CRC(2)
@@ -21,10 +26,13 @@ the end of PAYLOAD. There is no byte stuffing: the parser resynchronises on leng
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntFlag
+from typing import Generic, TypeVar, overload
 
 __all__ = [
+    "CARD_FRAMES",
     "FRAME_HEARTBEAT",
     "FRAME_READ",
     "MAX_FRAME_SIZE",
@@ -33,12 +41,15 @@ __all__ = [
     "SOF",
     "Frame",
     "FrameParser",
+    "FrameTable",
     "HeartbeatFrame",
     "HeartbeatStatus",
     "ReadFrame",
     "crc16_ccitt_false",
+    "decode_heartbeat",
     "encode_heartbeat",
     "encode_read",
+    "frame_bytes",
     "next_counter",
     "uid_bytes",
 ]
@@ -162,7 +173,8 @@ def _check_counter(counter: int) -> None:
         raise ValueError(f"counter must be an integer 0..65535, got {counter!r}")
 
 
-def _frame(body: bytes) -> bytes:
+def frame_bytes(body: bytes) -> bytes:
+    """SOF, LEN, ``body`` (TYPE through the end of PAYLOAD) and its CRC: one whole frame."""
     head = bytes((len(body),)) + body
     return bytes((SOF,)) + head + crc16_ccitt_false(head).to_bytes(2, "big")
 
@@ -177,7 +189,7 @@ def encode_read(
     raw = uid_bytes(uid)
     flags = FLAG_FACE_UP if face_up else 0
     body = bytes((FRAME_READ, reader)) + counter.to_bytes(2, "big") + bytes((antenna, flags)) + raw
-    return _frame(body)
+    return frame_bytes(body)
 
 
 def encode_heartbeat(reader: int, counter: int, status: int = 0) -> bytes:
@@ -186,7 +198,7 @@ def encode_heartbeat(reader: int, counter: int, status: int = 0) -> bytes:
     _check_byte("status", int(status))
     _check_counter(counter)
     body = bytes((FRAME_HEARTBEAT, reader)) + counter.to_bytes(2, "big") + bytes((int(status),))
-    return _frame(body)
+    return frame_bytes(body)
 
 
 def next_counter(counter: int) -> int:
@@ -194,8 +206,60 @@ def next_counter(counter: int) -> int:
     return 1 if counter >= 0xFFFF else counter + 1
 
 
-class FrameParser:
+F = TypeVar("F")
+
+
+@dataclass(frozen=True, slots=True)
+class FrameTable(Generic[F]):
+    """What one kind of device sends: the largest LEN of its frames and a decoder per TYPE.
+
+    Any LEN in ``MIN_LEN..max_len`` is framed and CRC-checked; a good frame whose TYPE is not in
+    ``decoders`` is skipped whole and counted in ``frames_unknown``.
+    """
+
+    name: str
+    max_len: int
+    # TYPE -> decoder: (reader, counter, payload) -> the frame, or None when the payload does not
+    # fit the type (a good CRC but the wrong length or contents: counted in frames_bad).
+    decoders: Mapping[int, Callable[[int, int, bytes], F | None]]
+
+    def __post_init__(self) -> None:
+        if not MIN_LEN <= self.max_len <= 0xFF:
+            raise ValueError(f"max_len must be {MIN_LEN}..255, got {self.max_len}")
+
+
+def _decode_read(reader: int, counter: int, payload: bytes) -> ReadFrame | None:
+    if not _READ_LEN_MIN <= len(payload) + _HEADER_LEN <= _READ_LEN_MAX:
+        return None
+    return ReadFrame(
+        reader=reader,
+        antenna=payload[0],
+        uid=payload[2:].hex().upper(),
+        face_up=bool(payload[1] & FLAG_FACE_UP),
+        counter=counter,
+    )
+
+
+def decode_heartbeat(reader: int, counter: int, payload: bytes) -> HeartbeatFrame | None:
+    """The heartbeat decoder every device's table shares (TYPE 0x02, one STATUS byte)."""
+    if len(payload) + _HEADER_LEN != _HEARTBEAT_LEN:
+        return None
+    return HeartbeatFrame(reader=reader, counter=counter, status=payload[0])
+
+
+CARD_FRAMES: FrameTable[Frame] = FrameTable(
+    name="card",
+    max_len=MAX_LEN,
+    decoders={FRAME_READ: _decode_read, FRAME_HEARTBEAT: decode_heartbeat},
+)
+"""The card readers' frames (hardware/reader-protocol.md): reads and heartbeats, LEN 5..32."""
+
+
+class FrameParser(Generic[F]):
     """Turns a byte stream into frames; never raises on any input.
+
+    ``FrameParser()`` parses the card readers' frames (``CARD_FRAMES``); ``FrameParser(table)``
+    another kind of device's, with the same framing, CRC, resynchronisation and counters.
 
     Resynchronisation rule (documented in hardware/reader-protocol.md): a candidate frame starts
     at an SOF byte. It is accepted only if LEN is in range and the CRC matches. When it fails,
@@ -214,7 +278,15 @@ class FrameParser:
       counter_resets  a reader's counter restarted (0 = power-on) or went backwards
     """
 
-    def __init__(self) -> None:
+    @overload
+    def __init__(self: FrameParser[Frame]) -> None: ...
+
+    @overload
+    def __init__(self, table: FrameTable[F]) -> None: ...
+
+    def __init__(self, table: FrameTable[F] | None = None) -> None:
+        self.table: FrameTable[F] = table if table is not None else CARD_FRAMES  # type: ignore[assignment]
+        self._max_len = self.table.max_len
         self._buf = bytearray()
         self._last_counter: dict[int, int] = {}
         self.frames_ok = 0
@@ -223,6 +295,11 @@ class FrameParser:
         self.bytes_skipped = 0
         self.frames_lost = 0
         self.counter_resets = 0
+
+    @property
+    def max_frame_size(self) -> int:
+        """The longest frame of this parser's table, in bytes."""
+        return self._max_len + _OVERHEAD
 
     @property
     def buffered(self) -> int:
@@ -234,9 +311,9 @@ class FrameParser:
         self.bytes_skipped += len(self._buf)
         self._buf.clear()
 
-    def feed(self, data: bytes | bytearray | memoryview) -> list[Frame]:
+    def feed(self, data: bytes | bytearray | memoryview) -> list[F]:
         """Add bytes; return the complete good frames they finish, in stream order."""
-        frames: list[Frame] = []
+        frames: list[F] = []
         view = memoryview(data)
         # Process in slices so the buffer never grows past MAX_BUFFER, whatever one call brings.
         for start in range(0, len(view), MAX_BUFFER // 2):
@@ -244,7 +321,7 @@ class FrameParser:
             self._scan(frames)
         return frames
 
-    def _scan(self, out: list[Frame]) -> None:
+    def _scan(self, out: list[F]) -> None:
         buf = self._buf
         pos = 0
         end = len(buf)
@@ -276,13 +353,12 @@ class FrameParser:
                 pos += 1
         del buf[:pos]
 
-    @staticmethod
-    def _candidate(buf: bytearray, pos: int, end: int) -> int:
+    def _candidate(self, buf: bytearray, pos: int, end: int) -> int:
         """Size of the good frame at ``pos``; 0 if more bytes are needed; -1 if it is bad."""
         if pos + 1 >= end:
             return 0
         length = buf[pos + 1]
-        if not MIN_LEN <= length <= MAX_LEN:
+        if not MIN_LEN <= length <= self._max_len:
             return -1
         size = length + _OVERHEAD
         if pos + size > end:
@@ -301,32 +377,22 @@ class FrameParser:
             pos = buf.find(SOF, pos + 1, end)
         return False
 
-    def _decode(self, buf: bytearray, pos: int) -> Frame | None:
+    def _decode(self, buf: bytearray, pos: int) -> F | None:
         length = buf[pos + 1]
         kind = buf[pos + 2]
         reader = buf[pos + 3]
         counter = (buf[pos + 4] << 8) | buf[pos + 5]
         payload = bytes(buf[pos + 6 : pos + 2 + length])
-        frame: Frame | None
-        if kind == FRAME_READ:
-            if not _READ_LEN_MIN <= length <= _READ_LEN_MAX:
-                self.frames_bad += 1
-                return None
-            frame = ReadFrame(
-                reader=reader,
-                antenna=payload[0],
-                uid=payload[2:].hex().upper(),
-                face_up=bool(payload[1] & FLAG_FACE_UP),
-                counter=counter,
-            )
-        elif kind == FRAME_HEARTBEAT:
-            if length != _HEARTBEAT_LEN:
-                self.frames_bad += 1
-                return None
-            frame = HeartbeatFrame(reader=reader, counter=counter, status=payload[0])
-        else:
+        decoder = self.table.decoders.get(kind)
+        frame: F | None
+        if decoder is None:
             frame = None
             self.frames_unknown += 1
+        else:
+            frame = decoder(reader, counter, payload)
+            if frame is None:  # a known type with the wrong length or contents
+                self.frames_bad += 1
+                return None
         self._track_counter(reader, counter)
         if frame is not None:
             self.frames_ok += 1

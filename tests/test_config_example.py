@@ -12,7 +12,14 @@ from typing import Any
 
 import pytest
 
-from controller.config import Config, ConfigError, accepted_keys, from_mapping, load
+from controller.config import (
+    ChipReaderConfig,
+    Config,
+    ConfigError,
+    accepted_keys,
+    from_mapping,
+    load,
+)
 from controller.rules.house_rules import PROFILES, setting_choices, setting_names, settings_for
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
@@ -88,11 +95,12 @@ def test_the_example_loads_and_its_values_are_the_defaults_it_says_they_are() ->
     from drivers.shift_register import DEFAULT_SHIFT_REGISTER
 
     config = load(EXAMPLE)
-    assert config.players and config.readers  # examples of each, not defaults
+    assert config.players and config.readers and config.chip_readers  # examples, not defaults
     assert config.led_pins == DEFAULT_PIN_MAP_6_SEATS
     assert config.led_shift_register == DEFAULT_SHIFT_REGISTER
-    as_default = dataclasses.replace(config, players=(), readers=(), led_pins=None,
-                                     led_shift_register={})
+    assert config.chip_readers[0] == ChipReaderConfig("/dev/feltchips")  # at its defaults
+    as_default = dataclasses.replace(config, players=(), readers=(), chip_readers=(),
+                                     led_pins=None, led_shift_register={})
     assert as_default == Config()
 
 
