@@ -357,20 +357,24 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
 
 
 def _chips(raw: Mapping[str, Any], kw: dict[str, Any]) -> None:
-    """[chip_antennas] over the defaults, [chip_sensing] settle_ms, [chips] file."""
+    """[chip_antennas] over the defaults, [chip_sensing] settle_ms, [chips] file. A card
+    antenna of [antennas] keeps its key: a default chip antenna on it is dropped, a chip
+    antenna given on it is an error (one antenna cannot be read for cards and for chips)."""
+    given: dict[tuple[int, int], str] = {}
     if "chip_antennas" in raw:
         if not isinstance(raw["chip_antennas"], Mapping):
             raise ConfigError("chip_antennas: must be a table")
         try:
-            kw["chip_antennas"] = {**DEFAULT_CHIP_ANTENNAS,
-                                   **parse_chip_antenna_map(raw["chip_antennas"])}
+            given = parse_chip_antenna_map(raw["chip_antennas"])
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
     cards = kw.get("antennas", DEFAULT_ANTENNAS)
-    both = sorted(set(kw.get("chip_antennas", DEFAULT_CHIP_ANTENNAS)) & set(cards))
-    if both:  # one antenna cannot be read as both a card zone and a chip zone
+    both = sorted(set(given) & set(cards))
+    if both:
         r, a = both[0]
         raise ConfigError(f"chip_antennas.{r}:{a}: is also a card antenna ({cards[(r, a)]})")
+    kw["chip_antennas"] = {**{k: z for k, z in DEFAULT_CHIP_ANTENNAS.items() if k not in cards},
+                           **given}
     sensing = raw.get("chip_sensing", {})
     if "settle_ms" in sensing:
         kw["chip_settle_ms"] = _int_in(sensing, "settle_ms", "chip_sensing", *SETTLE_MS)

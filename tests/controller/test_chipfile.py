@@ -97,3 +97,11 @@ def test_the_config_names_the_file_and_the_chip_keys(tmp_path):
 def test_a_bad_chip_key_is_named(raw, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         from_mapping(raw)
+
+
+def test_a_card_antenna_configured_on_a_default_chip_antenna_keeps_it():
+    """A table whose [antennas] use reader 3 for cards (as before chips) still loads: the
+    default chip antenna on that key is dropped, the others stay."""
+    config = from_mapping({"antennas": {"3:1": "board"}})
+    assert config.antennas[(3, 1)] == "board"
+    assert (3, 1) not in config.chip_antennas and config.chip_antennas[(3, 2)] == "bet:2"
