@@ -105,3 +105,17 @@ def test_a_card_antenna_configured_on_a_default_chip_antenna_keeps_it():
     config = from_mapping({"antennas": {"3:1": "board"}})
     assert config.antennas[(3, 1)] == "board"
     assert (3, 1) not in config.chip_antennas and config.chip_antennas[(3, 2)] == "bet:2"
+
+
+def test_config_check_checks_the_chip_file_and_shows_the_sets(tmp_path):
+    from controller.config_check import check, summary
+
+    path = _file(tmp_path, {"in_play": "house", "sets": {"house": {"chips": HOUSE},
+                                                         "old": {"chips": OLD}}})
+    toml = tmp_path / "table.toml"
+    toml.write_text(f'[chips]\nfile = "{path}"\n[leds]\nenabled = false\n[display]\nport = 0\n')
+    [row] = [r for r in summary(check(str(toml))) if r.strip().startswith("chips")]
+    assert f"{path}: house in play, old known" in row and "settled after 300 ms" in row
+    (tmp_path / "chips.json").write_text(json.dumps({"sets": {"h": {"chips": {"04C1": 5}}}}))
+    with pytest.raises(ConfigError, match=f"table.toml: chips.file: {path}: set h: uid '04C1'"):
+        check(str(toml))
