@@ -148,7 +148,7 @@ class ChipSensing:
     _tray: tuple[tuple[int, int], ...] | None = None
 
     def __post_init__(self) -> None:
-        self._zones = {z: frozenset(u) for z, u in self.known.items()}
+        self.restore(self.known)
 
     def on_inventory(self, inv: ChipInventoryLike) -> list[Body]:
         """One antenna's scan cycle; the chips.zone bodies of the zones it settles, if any."""
@@ -184,6 +184,10 @@ class ChipSensing:
         """Settle what has been still for the settle time at ``now`` (the readers' monotonic
         clock) but had no cycle since to say so."""
         return self._settle(list(self._antennas), now) + self._settle_trays(now)
+
+    def restore(self, zones: Mapping[str, Iterable[str]]) -> None:
+        """Each zone's settled tags as the journal holds them (after a restart)."""
+        self._zones = {z: frozenset(u) for z, u in zones.items()}
 
     def zones(self) -> dict[str, frozenset[str]]:
         """Each zone's last settled tags (as reported in chips.zone)."""

@@ -2,11 +2,12 @@
 read it, and what it sets up on one screen.
 
 Exit 0 with the summary (game, stakes, house rules, seats and players, readers, antennas, LEDs,
-the address the live view listens on, journal, deck, chips), or exit 2 with one line on standard error
-naming the file and the bad key (``table.toml: table.seats: must be 2..10, got 12``). Checked
-beyond the parser's own checks, as ``run`` checks them before starting anything: the deck file,
-the chip-set file, the LED pin map and that the display host resolves. Nothing is opened or started: the check may
-run beside the daemon (the port it holds, the readers it holds are not tried).
+the address the live view listens on, journal, deck, chips), or exit 2 with one line on
+standard error naming the file and the bad key (``table.toml: table.seats: must be 2..10, got
+12``). Checked beyond the parser's own checks, as ``run`` checks them before starting anything:
+the deck file, the chip-set file, the LED pin map and that the display host resolves. Nothing
+is opened or started: the check may run beside the daemon (the port it holds, the readers it
+holds are not tried).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.chip_sensing import ChipSensing
 from controller.chipfile import ChipSets, registered_sets, table_chip_sets
 from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
@@ -254,7 +255,9 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         raise StartError(str(exc)) from None
     try:
         daemon = TableDaemon(journal, sensing=Sensing(
-            dict(config.antennas), lost_after_s=config.lost_after_ms / 1000))
+            dict(config.antennas), lost_after_s=config.lost_after_ms / 1000),
+            chip_sensing=ChipSensing(dict(config.chip_antennas),
+                                     settle_s=config.chip_settle_ms / 1000))
     except JournalError as exc:  # a journal whose chain does not check out is not resumed
         journal.close()
         if leds is not None:
