@@ -201,6 +201,7 @@ class ChipSensing:
             st = self._antennas[key]
             if st.due(now, self.settle_s):
                 st.settled = st.seen
+            if not st.moving:  # (settled now, or back to its settled content after a flicker)
                 touched.add(self.antennas[key])
         return [b for z in sorted(touched) if (b := self._zone_body(z)) is not None]
 

@@ -214,3 +214,21 @@ def test_settled_zones_reach_the_core_and_the_dealers_view():
     assert codes == ["CHIP_UNKNOWN_TAG"]
     assert snap["chips"]["bet:1"]["total"] == 25
     assert snap["seats"][0]["chips_in_front"] == 25
+
+
+def test_a_zone_held_back_by_a_flickering_antenna_settles_when_it_comes_back():
+    """The pot's first antenna settles a new chip while its second flickers: nothing until the
+    second is back to its settled content, then the pot's change, once."""
+    antennas = {(3, 21): "pot", (3, 24): "pot"}
+    s = ChipSensing(antennas, DENOMS.get)
+    out = []
+    plan = ([(("C1",), ("C2",))] * 4 + [(("C1", "C3"), ("C2",))] * 2  # C3 pushed in at n=4
+            + [(("C1", "C3"), ())] * 2  # the second antenna misses C2 for two cycles
+            + [(("C1", "C3"), ("C2",))] * 2)
+    for n, (a, b) in enumerate(plan):
+        out += s.on_inventory(Inv(3, 21, n, a, n * CYCLE))
+        out += s.on_inventory(Inv(3, 24, n, b, n * CYCLE))
+        if n == 7:  # the first antenna settled C3 at n=7, the second still flickering
+            assert len(out) == 1  # only the first settling (C1, C2) so far
+    assert out[1:] == [ChipsZone(zone="pot", total=35, counts={5: 2, 25: 1},
+                                 uids=("C1", "C2", "C3"), added=("C3",))]
