@@ -16,6 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.chip_sensing import (
+    DEFAULT_CHIP_ANTENNAS,
+    DEFAULT_SETTLE_MS,
+    SETTLE_MS,
+    parse_chip_antenna_map,
+)
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
 from controller.keypad import DEFAULT_PINS, KEYS
 from controller.rules.house_rules import PROFILES, SettingsError, setting_names, settings_for
@@ -131,6 +137,11 @@ class Config:
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
     deck_file: str = ""
+    # chips (issue 13): the chip antennas' zones, the settle time, the chip-set file
+    chip_antennas: Mapping[tuple[int, int], str] = field(
+        default_factory=lambda: dict(DEFAULT_CHIP_ANTENNAS))
+    chip_settle_ms: int = DEFAULT_SETTLE_MS
+    chips_file: str = ""
     keys: KeysConfig = field(default_factory=KeysConfig)
     health: Mapping[str, int] = field(
         default_factory=lambda: {k: v[0] for k, v in HEALTH_KEYS.items()})
@@ -156,6 +167,9 @@ _SECTIONS = {
     "display": {"host", "port", "server", "dealer_token", "floor_token"},
     "journal": {"path", "key_file", "anchor_file"},
     "deck": {"file"},
+    "chip_antennas": None,
+    "chip_sensing": {"settle_ms"},
+    "chips": {"file"},
     "keys": {"enabled", "pin_factory", "pull_up", "bounce_ms", "hold_ms", *KEYS},
     "health": set(HEALTH_KEYS),
 }
@@ -350,6 +364,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     deck = raw.get("deck", {})
     if "file" in deck:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file
+    _chips(raw, kw)
     if "keys" in raw:
         kw["keys"] = _keys(raw["keys"])
     health = raw.get("health", {})
@@ -360,6 +375,33 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if config.keys.enabled:
         _check_key_pins(config)
     return config
+
+
+def _chips(raw: Mapping[str, Any], kw: dict[str, Any]) -> None:
+    """[chip_antennas] over the defaults, [chip_sensing] settle_ms, [chips] file. A card
+    antenna of [antennas] keeps its key: a default chip antenna on it is dropped, a chip
+    antenna given on it is an error (one antenna cannot be read for cards and for chips)."""
+    given: dict[tuple[int, int], str] = {}
+    if "chip_antennas" in raw:
+        if not isinstance(raw["chip_antennas"], Mapping):
+            raise ConfigError("chip_antennas: must be a table")
+        try:
+            given = parse_chip_antenna_map(raw["chip_antennas"])
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    cards = kw.get("antennas", DEFAULT_ANTENNAS)
+    both = sorted(set(given) & set(cards))
+    if both:
+        r, a = both[0]
+        raise ConfigError(f"chip_antennas.{r}:{a}: is also a card antenna ({cards[(r, a)]})")
+    kw["chip_antennas"] = {**{k: z for k, z in DEFAULT_CHIP_ANTENNAS.items() if k not in cards},
+                           **given}
+    sensing = raw.get("chip_sensing", {})
+    if "settle_ms" in sensing:
+        kw["chip_settle_ms"] = _int_in(sensing, "settle_ms", "chip_sensing", *SETTLE_MS)
+    chips = raw.get("chips", {})
+    if "file" in chips:
+        kw["chips_file"] = _typed(chips, "file", str, "chips", empty=True)  # "": no chip file
 
 
 # What udev matches and names (udev's own syntax has no escapes: a quote would end the value).

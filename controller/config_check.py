@@ -2,11 +2,12 @@
 read it, and what it sets up on one screen.
 
 Exit 0 with the summary (game, stakes, house rules, seats and players, readers, antennas, LEDs,
-the address the live view listens on, journal, deck), or exit 2 with one line on standard error
-naming the file and the bad key (``table.toml: table.seats: must be 2..10, got 12``). Checked
-beyond the parser's own checks, as ``run`` checks them before starting anything: the deck file,
-the LED pin map and that the display host resolves. Nothing is opened or started: the check may
-run beside the daemon (the port it holds, the readers it holds are not tried).
+the address the live view listens on, journal, deck, chips), or exit 2 with one line on
+standard error naming the file and the bad key (``table.toml: table.seats: must be 2..10, got
+12``). Checked beyond the parser's own checks, as ``run`` checks them before starting anything:
+the deck file, the chip-set file, the LED pin map and that the display host resolves. Nothing
+is opened or started: the check may run beside the daemon (the port it holds, the readers it
+holds are not tried).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def check(path: str) -> Config:
         from controller.deckfile import table_registry
 
         table_registry(config)  # every deck a full deck of the table's game
+        from controller.chipfile import table_chip_sets
+
+        table_chip_sets(config)  # no uid in two sets, every denomination a whole unit
         if config.leds_enabled and config.led_driver == "gpio" and config.led_pins is not None:
             from drivers.leds import validate_pin_map  # imports gpiozero: only here
 
@@ -139,6 +143,21 @@ def _decks(config: Config) -> str:
             + (f", resting {', '.join(resting)}" if resting else ""))
 
 
+def _chips(config: Config) -> str:
+    from controller.chip_sensing import DEFAULT_CHIP_ANTENNAS
+    from controller.chipfile import table_chip_sets
+
+    sets = table_chip_sets(config)  # (checked already by ``check``)
+    named = ("none registered at start" if sets is None else
+             f"{config.chips_file}: {sets.in_play} in play"
+             + "".join(f", {s} known" for s in sets.chips if s != sets.in_play))
+    changed = sum(1 for k, z in config.chip_antennas.items()
+                  if DEFAULT_CHIP_ANTENNAS.get(k) != z)
+    return (f"{named}; {len(config.chip_antennas)} chip antennas, "
+            + (f"{changed} changed from the defaults" if changed else "the defaults")
+            + f"; settled after {config.chip_settle_ms} ms still")
+
+
 def summary(config: Config) -> list[str]:
     """What the config sets up, a line per subject."""
     from controller.rules.house_rules import DEFAULT_PROFILE
@@ -164,6 +183,7 @@ def summary(config: Config) -> list[str]:
         ("LEDs", _leds(config)),
         ("keys", _keys(config)),
         ("deck", _decks(config)),
+        ("chips", _chips(config)),
     ]
     lines = [f"  {name:<13}{text}" for name, text in rows]
     for name, more in (("display", _display(config)), ("journal", _journal(config))):

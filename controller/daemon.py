@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from controller.chip_sensing import ChipInventoryLike, ChipSensing, TrayCountsLike
 from controller.events import (
     CARD_KEYS,
     Body,
@@ -61,10 +62,15 @@ class TableDaemon:
         outputs: Iterable[Output] = (),
         sensing: Sensing | None = None,
         clock: Callable[[], float] = time.time,
+        chip_sensing: ChipSensing | None = None,
     ) -> None:
         self.journal = journal
         self.outputs = list(outputs)
         self.sensing = sensing or Sensing()
+        self.chip_sensing = chip_sensing or ChipSensing()
+        # which chip is which denomination: the core's registry as it stands (read under the
+        # lock, as on_chips settles under it)
+        self.chip_sensing.denomination_of = self._denomination_of
         self._clock = clock
         self._cond = threading.Condition(threading.RLock())
         self.state: TableState = initial_state()
@@ -81,6 +87,8 @@ class TableDaemon:
         self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
         if journal is not None and journal.last_seq:
             self._recover(journal)
+            # the zones as the journal left them: a restart reports only what changed since
+            self.chip_sensing.restore({z: c.uids for z, c in self.state.chips.zones.items()})
 
     def _recover(self, journal: Journal) -> None:
         """Crash recovery: the journal is the truth; replaying it rebuilds the state. A journal
@@ -163,12 +171,28 @@ class TableDaemon:
         with self._cond:
             self._submit_sensed(self.sensing.on_read(read), "read")
 
+    def on_chips(self, inventory: ChipInventoryLike) -> None:
+        """Chip reader callback (reader thread): one antenna's scan cycle; each zone it settles
+        is submitted as a ``chips.zone`` (controller/chip_sensing.py)."""
+        with self._cond:
+            self._submit_sensed(self.chip_sensing.on_inventory(inventory), "chip inventory")
+
+    def on_tray(self, report: TrayCountsLike) -> None:
+        """Counting tray callback: its counts, once settled, as a ``tray.counts``."""
+        with self._cond:
+            self._submit_sensed(self.chip_sensing.on_tray(report), "tray counts")
+
     def tick(self, now: float) -> None:
         """Periodic call (``now``: the readers' monotonic clock) so sensing can notice silence:
-        a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event."""
+        a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event;
+        a chip zone still for the settle time between two scan cycles settles."""
         with self._cond:
             self._submit_sensed(self.sensing.tick(now), "lost-tag event")
+            self._submit_sensed(self.chip_sensing.tick(now), "chip zone")
             self.beat = time.monotonic()
+
+    def _denomination_of(self, uid: str) -> int | None:
+        return self.state.chips.registry.denomination_of(uid)
 
     def heartbeat(self, timeout: float) -> float | None:
         """When the applying path last ran (``beat``), read under the daemon's lock; None if the

@@ -409,6 +409,49 @@ class ReaderHealth:
     detail: str = ""
 
 
+# The chip zones (docs/events.md, chips.zone): each seat's bet zone (the betting line) and stack,
+# the pot, the dealer's tray (the float) and the drop (rake) slot.
+CHIP_ZONE_RE = re.compile(r"^((bet|stack):(?:[1-9]|10)|pot|tray|drop)$")
+
+
+@dataclass(frozen=True)
+class ChipsRegister:
+    """A chip set's tags: RFID uid -> denomination (whole units of the table's money), with the
+    colour of each denomination (optional). Like a deck (``deck.register``): it becomes the set
+    in play and the set in play before stays known, so a chip of another set is told apart from
+    an unknown tag; ``idle``: the set is known but not put in play."""
+
+    TYPE: ClassVar[str] = "chips.register"
+    set: str
+    chips: Mapping[str, int]
+    colours: Mapping[int, str] = field(default_factory=dict)
+    idle: bool = False
+
+
+@dataclass(frozen=True)
+class ChipsZone:
+    """A chip zone's settled content (controller/chip_sensing.py): the ``total`` and the count
+    of each denomination (``counts``) of the set in play's chips read there, every tag read
+    there (``uids``, chips of no set in play too), and the tags that came (``added``) and went
+    (``removed``) since the zone's last settled content."""
+
+    TYPE: ClassVar[str] = "chips.zone"
+    zone: str
+    total: int
+    counts: Mapping[int, int]
+    uids: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TrayCounts:
+    """A counting tray's settled count of each denomination (a tray without tags)."""
+
+    TYPE: ClassVar[str] = "tray.counts"
+    counts: Mapping[int, int]
+
+
 Body = (
     TableSetup
     | SeatTake
@@ -443,6 +486,9 @@ Body = (
     | DeckFault
     | DrawQuery
     | ReaderHealth
+    | ChipsRegister
+    | ChipsZone
+    | TrayCounts
 )
 
 # The dealer's card keys: the events that name a card the dealer points at.
@@ -486,6 +532,9 @@ BODY_TYPES: dict[str, type[Any]] = {
         DeckFault,
         DrawQuery,
         ReaderHealth,
+        ChipsRegister,
+        ChipsZone,
+        TrayCounts,
     )
 }
 
@@ -511,7 +560,7 @@ class Event:
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
-                          "structure", "idle", "lost", "cutter", "asked_by", "card") \
+                          "structure", "idle", "lost", "cutter", "asked_by", "card", "colours") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             if f.name == "uid" and not value:
@@ -535,15 +584,16 @@ INT_MAX = 2**53 - 1
 # JSON line would be: nothing the parser refuses is ever journaled. A test checks that every
 # field of every body type is listed here.
 INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "ante", "bring_in",
-                        "small_bet", "big_bet", "to", "level", "reader"})
+                        "small_bet", "big_bet", "to", "level", "reader", "total"})
 OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by", "antenna"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
-                        "outcome", "state"})
+                        "outcome", "state", "set"})
 CHOICE_STR_FIELDS = frozenset({"structure", "card", "name", "detail"})  # a string, "" default
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
 BOOL_FIELDS = frozenset({"face_up", "post", "idle", "lost"})
-STR_LIST_FIELDS = frozenset({"uids"})  # a JSON list of strings, held as a tuple
-MAPPING_FIELDS = frozenset({"settings", "cards", "stacks", "tags", "levels"})
+STR_LIST_FIELDS = frozenset({"uids", "added", "removed"})  # a JSON list of strings, held as a tuple
+MAPPING_FIELDS = frozenset({"settings", "cards", "stacks", "tags", "levels", "chips", "colours",
+                            "counts"})
 
 
 def _check_int(key: str, value: Any, *, lo: int | None = None, hi: int = INT_MAX) -> int:
@@ -755,6 +805,12 @@ def validate_body(body: Body) -> None:
                              f"got {body.state!r}")
         if len(body.detail) > RULING_TEXT_MAX or len(body.name) > 40:
             raise EventError("field 'detail' or 'name' is too long")
+    elif isinstance(body, ChipsRegister):
+        _check_chips_register(body)
+    elif isinstance(body, ChipsZone):
+        _check_chips_zone(body)
+    elif isinstance(body, TrayCounts):
+        _check_counts("counts", body.counts)
     elif isinstance(body, Action):
         if not 1 <= body.seat <= 10:
             raise EventError(f"field 'seat' must be 1..10, got {body.seat}")
@@ -770,6 +826,78 @@ def validate_body(body: Body) -> None:
             if body.blind not in POST_KINDS:
                 raise EventError(f"field 'blind': unknown post {body.blind!r}; one of "
                                  f"{POST_KINDS}")
+
+
+# A chip set's id and a colour's name are short words for the dealer's view.
+CHIP_NAME_MAX = 40
+# A denomination written as a JSON object key ("25"): plain ASCII digits, no leading zero.
+DENOMINATION_KEY_RE = re.compile(r"[1-9][0-9]{0,15}")
+
+
+def _check_denomination(name: str, d: Any) -> int:
+    if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= INT_MAX:
+        raise EventError(f"field '{name}': denomination {d!r} is not a whole number "
+                         f"1..{INT_MAX}")
+    return d
+
+
+def _check_chips_register(body: ChipsRegister) -> None:
+    """A chip set: uid -> denomination (whole units of money), one chip at least; a colour for
+    a denomination of the set only."""
+    if len(body.set) > CHIP_NAME_MAX:
+        raise EventError(f"field 'set' is longer than {CHIP_NAME_MAX} characters")
+    if not body.chips:
+        raise EventError("field 'chips' needs one chip at least")
+    for uid, d in body.chips.items():
+        if not isinstance(uid, str) or not uid.strip():
+            raise EventError(f"field 'chips': bad uid {uid!r}")
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= INT_MAX:
+            raise EventError(f"field 'chips': uid {uid} has denomination {d!r}, not a whole "
+                             f"number 1..{INT_MAX}")
+    held = set(body.chips.values())
+    for d, colour in body.colours.items():
+        _check_denomination("colours", d)
+        if d not in held:
+            raise EventError(f"field 'colours': denomination {d} is no chip of set {body.set}")
+        if not isinstance(colour, str) or not colour.strip() or len(colour) > CHIP_NAME_MAX:
+            raise EventError(f"field 'colours': denomination {d} has colour {colour!r}, not a "
+                             f"name of 1..{CHIP_NAME_MAX} characters")
+
+
+def _check_counts(name: str, counts: Mapping[Any, Any]) -> int:
+    """denomination -> count; the total they make."""
+    total = 0
+    for d, n in counts.items():
+        _check_denomination(name, d)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= INT_MAX:
+            raise EventError(f"field '{name}': denomination {d} has count {n!r}, not a whole "
+                             f"number 0..{INT_MAX}")
+        total += d * n
+    return total
+
+
+def _check_chips_zone(body: ChipsZone) -> None:
+    """A chip zone's content: a zone of CHIP_ZONE_RE, counts that make the total, every tag
+    once, the tags added among those read, the tags removed not among them."""
+    if not CHIP_ZONE_RE.fullmatch(body.zone):
+        raise EventError(f"field 'zone': {body.zone!r} is not bet:1..bet:10, stack:1..stack:10, "
+                         "pot, tray or drop")
+    if body.total < 0:
+        raise EventError(f"field 'total' must be >= 0, got {body.total}")
+    made = _check_counts("counts", body.counts)
+    if made != body.total:
+        raise EventError(f"field 'total': {body.total} is not what 'counts' make ({_short(made)})")
+    for name in ("uids", "added", "removed"):
+        tags: tuple[str, ...] = getattr(body, name)
+        bad = next((u for u in tags if not u.strip()), None)
+        if bad is not None:
+            raise EventError(f"field '{name}': bad uid {bad!r}")
+        if len(set(tags)) != len(tags):
+            raise EventError(f"field '{name}': a uid is listed twice")
+    if not set(body.added) <= set(body.uids):
+        raise EventError("field 'added': a tag added must be among 'uids'")
+    if set(body.removed) & set(body.uids):
+        raise EventError("field 'removed': a tag removed cannot be among 'uids'")
 
 
 ATTENTION_BY = ("dealer", "player", "floor")
@@ -858,6 +986,12 @@ def parse_event(obj: Any, *, default_seq: int = 0) -> Event:
             if not isinstance(value, Mapping):
                 raise EventError("field 'tags' must be an object of uid -> card")
             value = dict(value)
+        elif name == "chips":
+            if not isinstance(value, Mapping):
+                raise EventError("field 'chips' must be an object of uid -> denomination")
+            value = dict(value)
+        elif name in ("colours", "counts"):
+            value = _denomination_keys(name, value)
         kwargs[name] = value
     body = cls(**kwargs)
     validate_body(body)
@@ -876,6 +1010,19 @@ def _seat_keys(name: str, value: Any) -> dict[int, Any]:
         if not SEAT_KEY_RE.fullmatch(text):
             raise EventError(f"field '{name}': {key!r} is not a seat number")
         out[int(text)] = v
+    return out
+
+
+def _denomination_keys(name: str, value: Any) -> dict[int, Any]:
+    """A JSON object keyed by denomination ("25") -> a dict keyed by int."""
+    if not isinstance(value, Mapping):
+        raise EventError(f"field '{name}' must be an object of denomination -> value")
+    out: dict[int, Any] = {}
+    for key, v in value.items():
+        if not DENOMINATION_KEY_RE.fullmatch(str(key)):
+            raise EventError(f"field '{name}': {key!r} is not a denomination (a whole number "
+                             "1 or more)")
+        out[int(str(key))] = v
     return out
 
 

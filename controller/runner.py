@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.chip_sensing import ChipSensing
+from controller.chipfile import ChipSets, registered_sets, table_chip_sets
 from controller.config import Config, ConfigError
 from controller.console import HELP, parse_command
 from controller.daemon import TableDaemon
@@ -86,7 +88,8 @@ def _console(daemon: TableDaemon, stdin: TextIO) -> None:
             print(f"! {finding.code}: {finding.message}", flush=True)
 
 
-def _resume(daemon: TableDaemon, setup: TableSetup, registry: Registry | None) -> None:
+def _resume(daemon: TableDaemon, setup: TableSetup, registry: Registry | None,
+            chip_sets: ChipSets | None = None) -> None:
     """A restart on a journal that holds the table: the journal is the truth. Nothing is set up
     again (the players seated now are the journal's, not the config's first seating); a changed
     set-up or deck file is applied between hands only. A hand in play when the table stopped
@@ -104,11 +107,16 @@ def _resume(daemon: TableDaemon, setup: TableSetup, registry: Registry | None) -
         # every deck registered again; the journal's deck in play stays in play if the file
         # still holds it (a rotation by deck.change is not undone by a restart)
         changed.extend(registry.bodies(in_play=daemon.state.deck.deck))
+    known_sets = registered_sets(daemon.state.chips.registry)
+    if chip_sets is not None and any(known_sets.get(n) != dict(c)
+                                     for n, c in chip_sets.chips.items()):
+        # likewise the chip sets: the journal's set in play stays in play if the file holds it
+        changed.extend(chip_sets.bodies(in_play=daemon.state.chips.registry.in_play or None))
     if daemon.hand_in_play:
         print(f"hand {number} was in play when the table stopped: deal on from where it "
               "stopped, or have the floor void it (ruling void TEXT)", flush=True)
         if changed:
-            print("the changed table set-up or deck file is not applied during a hand; "
+            print("the changed table set-up, deck or chip file is not applied during a hand; "
                   "restart between hands to apply it", flush=True)
         return
     for body in changed:
@@ -232,6 +240,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
 
     try:
         registry = table_registry(config)
+        chip_sets = table_chip_sets(config)
         leds, led_output = build_leds(config)
     except ConfigError as exc:
         raise StartError(str(exc)) from None
@@ -246,7 +255,9 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         raise StartError(str(exc)) from None
     try:
         daemon = TableDaemon(journal, sensing=Sensing(
-            dict(config.antennas), lost_after_s=config.lost_after_ms / 1000))
+            dict(config.antennas), lost_after_s=config.lost_after_ms / 1000),
+            chip_sensing=ChipSensing(dict(config.chip_antennas),
+                                     settle_s=config.chip_settle_ms / 1000))
     except JournalError as exc:  # a journal whose chain does not check out is not resumed
         journal.close()
         if leds is not None:
@@ -262,8 +273,10 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
             daemon.submit(SeatTake(seat=p.seat, player=p.name, stack=p.stack))
         for body in registry.bodies() if registry is not None else ():
             daemon.submit(body)  # the deck in play, then each resting deck (idle)
+        for chips in chip_sets.bodies() if chip_sets is not None else ():
+            daemon.submit(chips)  # the chip set in play, then each other set (idle)
     else:
-        _resume(daemon, setup, registry)
+        _resume(daemon, setup, registry, chip_sets)
     try:
         # the dealer console keys ([keys]), if enabled; exposed/boxed act on the card chosen on
         # the touch console, else on the last card drawn

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from string import Formatter
 
 from controller.rules.catalogue_cards_lost import CARDS_LOST_ENTRIES, CARDS_LOST_REMEDIES
+from controller.rules.catalogue_chips import CHIP_ENTRIES
 from controller.rules.catalogue_deck import DECK_ENTRIES, DECK_REMEDY_BY_SETTING
 from controller.rules.catalogue_devices import DEVICE_ENTRIES
 from controller.rules.catalogue_entry import Entry, cite
@@ -766,7 +767,7 @@ _ENTRIES: tuple[Entry, ...] = (
 # (catalogue_devices.py).
 CATALOGUE: Mapping[str, Entry] = {
     e.code: e for e in (*_ENTRIES, *GAME_ENTRIES, *CARDS_LOST_ENTRIES, *DECK_ENTRIES,
-                        *KEY_ENTRIES, *DEVICE_ENTRIES)}
+                        *KEY_ENTRIES, *DEVICE_ENTRIES, *CHIP_ENTRIES)}
 
 WSOP = "wsop-2009-live-action-rules.md"
 AZW = "azwine-tour-tournament-rules.txt"

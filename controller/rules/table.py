@@ -41,6 +41,8 @@ from controller.events import (
     CardKey,
     ChipRaceEnd,
     ChipRaceStart,
+    ChipsRegister,
+    ChipsZone,
     DeckAudit,
     DeckChange,
     DeckFault,
@@ -63,6 +65,7 @@ from controller.events import (
     ShuffleDone,
     TableSetup,
     TournamentSetup,
+    TrayCounts,
     Undo,
     ZoneLeave,
     ZoneRead,
@@ -70,6 +73,7 @@ from controller.events import (
 from controller.rules import card_keys, deck_keys, lost_cards, mixed, procedure, seating
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
+from controller.rules.chips import CHIP_CODES, NO_CHIPS, Chips, register, settle_zone, tray_counts
 from controller.rules.deck_count import count_deck
 from controller.rules.devices import DEVICE_CODES, DeviceHealth, hand_findings, report
 from controller.rules.findings import Finding
@@ -162,6 +166,8 @@ class TableState:
     mix: Mix = _NO_MIX  # a mixed game: where its rotation stands (mixed.py)
     # Each card reader's last reported health (devices.py), across hands.
     devices: tuple[DeviceHealth, ...] = ()
+    # The chip sets and each chip zone's settled chips (chips.py), across hands.
+    chips: Chips = NO_CHIPS
     # The state before the last applied event, for `undo` (one step: an undo cannot be undone;
     # the kept state holds no previous of its own, so the history never grows).
     previous: TableState | None = field(default=None, compare=False, repr=False)
@@ -206,6 +212,13 @@ def apply(state: TableState, event: Event) -> Step:
         # A device report is not the table's doing: it is never what an undo takes back.
         found, raised = report(state.devices, event.body, event.seq, event.ts)
         return Step(_raise(replace(state, last_seq=event.seq, devices=found), raised), raised)
+    if isinstance(event.body, ChipsZone):
+        # Where the chips lie is the antennas' report, like a reader's health: never undone.
+        chips, raised = settle_zone(state.chips, event.body, event.seq)
+        return Step(_raise(replace(state, last_seq=event.seq, chips=chips), raised), raised)
+    if isinstance(event.body, TrayCounts):
+        return Step(replace(state, last_seq=event.seq,
+                            chips=tray_counts(state.chips, event.body, event.seq)))
     step = _apply(state, event)
     kept = replace(state, previous=None, previous_event="")
     new = replace(step.state, previous=kept, previous_event=f"{event.type} (seq {event.seq})")
@@ -219,9 +232,13 @@ def _undo(state: TableState, seq: int) -> Step:
                              "There is nothing to undo (an undo cannot itself be undone).")
     f = make_finding("EVENT_UNDONE", seq, fill={"event": state.previous_event})
     # the readers' health is now, whatever the table goes back to, and so are its findings
-    told = tuple(d for d in state.findings if d.code in DEVICE_CODES and d not in prev.findings)
+    # (and so are the chips the antennas settled: the registry goes back, the zones do not)
+    told = tuple(d for d in state.findings if d.code in DEVICE_CODES | CHIP_CODES
+                 and d not in prev.findings)
+    chips = replace(prev.chips, zones=state.chips.zones, tray=state.chips.tray,
+                    tray_seq=state.chips.tray_seq)
     return Step(replace(prev, last_seq=seq, findings=(*prev.findings, *told, f),
-                        devices=state.devices), (f,))
+                        devices=state.devices, chips=chips), (f,))
 
 
 def _apply(state: TableState, event: Event) -> Step:
@@ -251,6 +268,13 @@ def _apply(state: TableState, event: Event) -> Step:
         deck = (state.deck.with_idle(body.deck, body.tags) if body.idle
                 else state.deck.put_in_play(body.deck, body.tags))
         return Step(replace(state, deck=deck))
+    if isinstance(body, ChipsRegister):
+        if _in_play(state) and not body.idle:
+            # the chips in the pot and the bets are the set in play's (an idle set changes
+            # nothing in play: it may be made known at any time)
+            return _out_of_place(state, seq, "A new chip set cannot be put in play during a "
+                                 "hand.")
+        return Step(replace(state, chips=register(state.chips, body)))
     if isinstance(body, DeckAudit):
         return _audit(state, body, seq)
     if isinstance(body, DeckChange):

@@ -10,6 +10,7 @@ from dataclasses import fields
 from typing import Any
 
 from controller.rules import procedure, seating
+from controller.rules.chips import Chips, snapshot_chips
 from controller.rules.findings import Finding
 from controller.rules.pots import build_pots
 from controller.rules.table import Hand, TableState
@@ -181,6 +182,8 @@ def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
         "folded": False, "all_in": False, "hole": [], "up": [], "drawn": [], "drawn_now": None,
         "status": status,
         "owes": list(st.owes) if st is not None else [],
+        # the settled total of the seat's bet zone (chip sensing), null before any is read
+        "chips_in_front": state.chips.total(f"bet:{seat}"),
     }
     if g is None:
         return out
@@ -221,4 +224,23 @@ def snapshot(state: TableState) -> dict[str, Any]:
         "findings": [_finding(f, due) for f in state.findings],
         "results": [a.to_json() for a in state.results],
         "devices": [d.to_json() for d in state.devices],
+        "chips": snapshot_chips(state.chips),
+        "chip_sets": _chip_sets(state.chips),
+        "tray_counts": _tray(state.chips),
     }
+
+
+def _chip_sets(chips: Chips) -> dict[str, Any]:
+    """The chip set in play (its colours) and the table's other registered sets."""
+    reg = chips.registry
+    return {"in_play": reg.in_play or None,
+            "colours": {str(d): c for d, c in sorted(reg.colours.items())},
+            "others": [s for s in reg.sets() if s != reg.in_play]}
+
+
+def _tray(chips: Chips) -> dict[str, Any] | None:
+    """The counting tray's last counts, or null before any report."""
+    if chips.tray is None:
+        return None
+    return {"total": sum(d * n for d, n in chips.tray),
+            "counts": {str(d): n for d, n in chips.tray}, "seq": chips.tray_seq}

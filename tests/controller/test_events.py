@@ -16,6 +16,8 @@ from controller.events import (
     DECK_FAULTS,
     POST_KINDS,
     Action,
+    ChipsRegister,
+    ChipsZone,
     DeckRegister,
     Event,
     EventError,
@@ -23,6 +25,7 @@ from controller.events import (
     SeatTake,
     ShoeDraw,
     TableSetup,
+    TrayCounts,
     ZoneLeave,
     iter_lines,
     make,
@@ -39,6 +42,12 @@ from controller.rules.variants import GAME_IDS
 def test_round_trip_every_field():
     e = Event(7, 123, DeckRegister(deck="red", tags={"04A1": "As"}))
     assert parse_event(e.to_json()) == e
+    for body in (ChipsRegister(set="house", chips={"C1": 5, "C2": 25}, colours={25: "green"}),
+                 ChipsZone(zone="bet:3", total=30, counts={5: 1, 25: 1}, uids=("C1", "C2"),
+                           added=("C2",), removed=("C9",)),
+                 TrayCounts(counts={1: 100, 5: 0})):
+        c = Event(9, 125, body)
+        assert parse_line(c.to_line()) == c  # denominations are JSON keys: "25" -> 25
     a = Event(8, 124, Action(seat=3, kind="raise", amount=12))
     assert parse_event(a.to_json()) == a
 
@@ -183,6 +192,33 @@ def test_every_field_of_every_event_type_has_one_kind_and_a_wrong_type_is_refuse
         ('{"type": "deck.audit", "uids": ["AA", " "]}', "field 'uids': bad uid"),
         ('{"type": "deck.audit", "uids": ["AA", 5]}', "field 'uids' must be a list of strings"),
         ('{"type": "chiprace.end", "stacks": {"1": 9007199254740992}}', "0..9007199254740991"),
+        ('{"type": "chips.register", "set": "h", "chips": {}}', "needs one chip at least"),
+        ('{"type": "chips.register", "set": "h", "chips": {"AA": 0}}',
+         "uid AA has denomination 0"),
+        ('{"type": "chips.register", "set": "h", "chips": {"AA": true}}',
+         "uid AA has denomination True"),
+        ('{"type": "chips.register", "set": "h", "chips": {"AA": 5}, "colours": {"25": "g"}}',
+         "denomination 25 is no chip of set h"),
+        ('{"type": "chips.register", "set": "h", "chips": {"AA": 5}, "colours": {"5": ""}}',
+         "has colour ''"),
+        ('{"type": "chips.zone", "zone": "bet:11", "total": 0, "counts": {}}', "field 'zone'"),
+        ('{"type": "chips.zone", "zone": "seat:1", "total": 0, "counts": {}}', "field 'zone'"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 6, "counts": {"5": 1}}',
+         "field 'total': 6 is not what 'counts' make (5)"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 5, "counts": {"05": 1}}',
+         "'05' is not a denomination"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 0, "counts": {"0": 1}}',
+         "'0' is not a denomination"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 0, "counts": {"5": -1}}',
+         "denomination 5 has count -1"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 0, "counts": {}, "uids": ["A", "A"]}',
+         "field 'uids': a uid is listed twice"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 0, "counts": {}, "added": ["A"]}',
+         "a tag added must be among 'uids'"),
+        ('{"type": "chips.zone", "zone": "pot", "total": 0, "counts": {}, "uids": ["A"], '
+         '"removed": ["A"]}', "a tag removed cannot be among 'uids'"),
+        ('{"type": "tray.counts", "counts": {"25": 1.5}}', "denomination 25 has count 1.5"),
+        ('{"type": "tray.counts", "counts": []}', "field 'counts' must be an object"),
         ('{"type": "tournament.setup", "levels": [{"small_blind": 1, "big_blind": '
          '9007199254740992}]}', "0..9007199254740991"),
     ],
@@ -229,7 +265,8 @@ _GOOD = {
     "uid": st.sampled_from([*_UIDS, "ZZ", ""]),  # "": a card key named by its card
     "card": st.sampled_from(["", "last", "As", "Kd", "Xx"]),
     "zone": st.sampled_from(["board", "burn", "muck", "aside"] +
-                            [f"seat:{n}" for n in range(1, 11)]),
+                            [f"seat:{n}" for n in range(1, 11)] +
+                            ["bet:3", "stack:10", "pot", "tray", "drop"]),  # chips.zone
     "player": st.sampled_from(["Ann", "Bob", "Cyd"]), "deck": st.just("d"),
     "game": st.sampled_from(GAME_IDS), "profile": st.sampled_from(sorted(PROFILES)),
     "structure": st.sampled_from(["", "limit", "pot-limit", "no-limit", "spread"]),
@@ -253,6 +290,15 @@ _GOOD = {
     "reader": st.integers(0, 3), "antenna": st.none() | st.integers(0, 14),
     "state": st.sampled_from(["ok", "noisy", "fault", "silent", "offline"]),
     "name": st.sampled_from(["", "shoe", "felt"]), "detail": st.just("no heartbeat for 1.6 s"),
+    # chips.register, chips.zone, tray.counts (a total matches its counts one time in three)
+    "set": st.sampled_from(["house", "old"]),
+    "chips": st.dictionaries(st.sampled_from(_UIDS), st.sampled_from([1, 5, 25, 100]),
+                             min_size=1, max_size=4),
+    "colours": st.just({}) | st.just({5: "red"}),
+    "total": st.sampled_from([0, 10, 30]),
+    "counts": st.sampled_from([{}, {5: 2}, {5: 1, 25: 1}, {1: 0}]),
+    "added": st.lists(st.sampled_from(_UIDS[:3]), max_size=1, unique=True).map(tuple),
+    "removed": st.lists(st.sampled_from(_UIDS[-3:]), max_size=2, unique=True).map(tuple),
 }
 _ANY_INT = st.one_of(st.integers(-2, 12), st.sampled_from([2**53 - 1, 2**53, 10**30]),
                      st.booleans(), st.just("3"), st.just(1.0))

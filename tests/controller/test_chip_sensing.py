@@ -1,0 +1,234 @@
+"""Chip sensing on a stepped clock: inventories settle into chips.zone, tray reports into
+tray.counts (controller/chip_sensing.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from controller.chip_sensing import (
+    DEFAULT_CHIP_ANTENNAS,
+    DEFAULT_SETTLE_MS,
+    ChipSensing,
+    parse_chip_antenna_map,
+)
+from controller.events import (
+    ChipsRegister,
+    ChipsZone,
+    SeatTake,
+    TableSetup,
+    TrayCounts,
+    make,
+    parse_line,
+)
+from controller.rules import apply, initial_state, snapshot
+
+CYCLE = 0.1  # the readers' default scan cycle
+DENOMS = {"C1": 5, "C2": 5, "C3": 25, "C4": 100}
+
+
+@dataclass(frozen=True)
+class Inv:
+    """A ChipInventory as the driver's callback gives it (the Protocol's shape)."""
+
+    reader: int
+    antenna: int
+    cycle: int
+    uids: tuple[str, ...]
+    t: float
+
+
+@dataclass(frozen=True)
+class Tray:
+    reader: int
+    tubes: tuple[tuple[int, int, int], ...]
+    t: float
+
+
+class Clock:
+    """Scan cycles of one antenna at 100 ms, on a stepped clock."""
+
+    def __init__(self, sensing: ChipSensing) -> None:
+        self.sensing = sensing
+        self.n = 0
+
+    def cycles(self, antenna: int, uids: tuple[str, ...], count: int = 1,
+               reader: int = 3) -> list[object]:
+        out: list[object] = []
+        for _ in range(count):
+            out += self.sensing.on_inventory(Inv(reader, antenna, self.n, uids,
+                                                 round(self.n * CYCLE, 6)))
+            self.n += 1
+        return out
+
+    @property
+    def now(self) -> float:
+        return round(self.n * CYCLE, 6)
+
+
+def _sensing(**kw) -> ChipSensing:
+    return ChipSensing(denomination_of=DENOMS.get, **kw)
+
+
+def test_the_default_settle_time_is_three_scan_cycles():
+    assert DEFAULT_SETTLE_MS == 300
+    assert DEFAULT_CHIP_ANTENNAS[(3, 4)] == "bet:4"
+    assert DEFAULT_CHIP_ANTENNAS[(3, 21)] == "pot"
+
+
+def test_a_stack_built_over_several_cycles_settles_once():
+    clock = Clock(_sensing())
+    out = clock.cycles(1, ("C1",))
+    out += clock.cycles(1, ("C1", "C2"))
+    out += clock.cycles(1, ("C3", "C1", "C2"), 3)  # read whole at t=0.2; still at 0.3, 0.4
+    assert out == []  # still moving: nothing yet
+    settled = clock.cycles(1, ("C1", "C2", "C3"))  # t=0.5: the same for 300 ms
+    assert settled == [ChipsZone(zone="bet:1", total=35, counts={5: 2, 25: 1},
+                                 uids=("C1", "C2", "C3"), added=("C1", "C2", "C3"))]
+    assert clock.cycles(1, ("C1", "C2", "C3"), 10) == []  # lying still: said once
+    make(1, settled[0])  # a body the parser takes (validate_body)
+
+
+def test_a_chip_taken_back_is_a_new_content_and_an_emptied_zone_says_so():
+    clock = Clock(_sensing())
+    [first] = clock.cycles(2, ("C1", "C3"), 4)
+    assert first.total == 30
+    assert clock.cycles(2, ("C1",), 3) == []
+    [back] = clock.cycles(2, ("C1",))
+    assert back == ChipsZone(zone="bet:2", total=5, counts={5: 1}, uids=("C1",),
+                             removed=("C3",))
+    [empty] = clock.cycles(2, (), 4)
+    assert empty == ChipsZone(zone="bet:2", total=0, counts={}, uids=(), removed=("C1",))
+
+
+def test_a_flicker_shorter_than_the_settle_time_is_no_change():
+    clock = Clock(_sensing())
+    clock.cycles(1, ("C1", "C2"), 4)
+    # one chip missed for two cycles (a hand over the stack), then read again
+    assert clock.cycles(1, ("C1",), 2) + clock.cycles(1, ("C1", "C2"), 6) == []
+
+
+def test_chips_moved_from_a_bet_to_the_pot_leave_one_zone_and_reach_the_other():
+    s = _sensing()
+    clock = Clock(s)
+    clock.cycles(4, ("C4",), 4)
+    out = []
+    for _ in range(4):  # both antennas each cycle, as the reader scans them
+        t = clock.now
+        out += s.on_inventory(Inv(3, 4, clock.n, (), t))
+        out += s.on_inventory(Inv(3, 21, clock.n, ("C4",), t))
+        clock.n += 1
+    assert out == [ChipsZone(zone="bet:4", total=0, counts={}, uids=(), removed=("C4",)),
+                   ChipsZone(zone="pot", total=100, counts={100: 1}, uids=("C4",),
+                             added=("C4",))]
+
+
+def test_a_chip_sliding_between_two_antennas_of_one_zone_is_no_change():
+    antennas = {(3, 21): "pot", (3, 24): "pot"}
+    s = ChipSensing(antennas, DENOMS.get)
+    out = []
+    for n, (a, b) in enumerate([(("C1", "C2"), ())] * 4 + [(("C1",), ("C2",))] * 6):
+        out += s.on_inventory(Inv(3, 21, n, a, n * CYCLE))
+        out += s.on_inventory(Inv(3, 24, n, b, n * CYCLE))
+    assert out == [ChipsZone(zone="pot", total=10, counts={5: 2}, uids=("C1", "C2"),
+                             added=("C1", "C2"))]
+
+
+def test_tick_settles_between_cycles_but_never_on_silence():
+    s = _sensing()
+    clock = Clock(s)
+    clock.cycles(5, ("C1",), 3)  # t = 0.0 .. 0.2
+    assert s.tick(0.25) == []
+    assert s.tick(0.3) == [ChipsZone(zone="bet:5", total=5, counts={5: 1}, uids=("C1",),
+                                     added=("C1",))]
+    clock.cycles(5, ("C1", "C2"))  # t = 0.3: a chip added, then the reader falls silent
+    assert s.tick(0.7) == []  # not heard for 0.4 s: nothing is known of the zone
+    assert s.zones()["bet:5"] == frozenset({"C1"})
+
+
+def test_a_restart_from_the_journals_zones_reports_only_changes():
+    s = _sensing(known={"pot": ("C1", "C3")})
+    clock = Clock(s)
+    assert clock.cycles(21, ("C1", "C3"), 6) == []
+    [out] = clock.cycles(21, ("C1", "C3", "C4"), 4)
+    assert out.added == ("C4",) and out.total == 130
+
+
+def test_tags_of_no_set_in_play_are_listed_but_not_counted():
+    clock = Clock(_sensing())
+    [out] = clock.cycles(11, ("C1", "ZZ01"), 4)
+    assert out == ChipsZone(zone="stack:1", total=5, counts={5: 1}, uids=("C1", "ZZ01"),
+                            added=("C1", "ZZ01"))
+
+
+def test_reports_from_an_unmapped_antenna_are_counted_and_dropped():
+    s = _sensing()
+    assert s.on_inventory(Inv(9, 1, 0, ("C1",), 0.0)) == []
+    assert s.unknown_antenna_reports == 1
+
+
+def test_a_counting_tray_settles_into_tray_counts():
+    s = _sensing()
+    out = []
+    for n in range(4):  # the dealer still racking: the 5s tube fills
+        out += s.on_tray(Tray(4, ((1, 5, 18 + n), (2, 25, 20)), n * CYCLE))
+    assert out == []
+    for n in range(4, 8):
+        out += s.on_tray(Tray(4, ((1, 5, 20), (2, 25, 20), (3, 25, 4), (4, 0, 3)), n * CYCLE))
+    assert out == [TrayCounts(counts={5: 20, 25: 24})]  # two tubes of 25s add up
+    assert s.bad_tubes == 4  # the tube reporting denomination 0, each report
+    make(1, out[0])
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    ({"3-1": "pot"}, "chip_antennas.3-1: key must be 'READER:ANTENNA'"),
+    ({"3:1": "seat:1"}, "chip_antennas.3:1: 'seat:1' is not bet:1..bet:10"),
+    ({"3:1": "bet:11"}, "'bet:11' is not"),
+])
+def test_a_bad_antenna_map_names_the_key(raw, message):
+    with pytest.raises(ValueError, match=message):
+        parse_chip_antenna_map(raw)
+
+
+def test_settled_zones_reach_the_core_and_the_dealers_view():
+    """The sensing layer's bodies go through the rules core: the zone is recorded, the seat's
+    chips in front shown, and a tag of no set flagged once."""
+    state = initial_state()
+    seq = 0
+    for body in (TableSetup(), SeatTake(seat=1, player="Ann", stack=200),
+                 ChipsRegister(set="house", chips=DENOMS, colours={5: "red"})):
+        seq += 1
+        state = apply(state, make(seq, body)).state
+    s = ChipSensing(denomination_of=state.chips.registry.denomination_of)
+    clock = Clock(s)
+    codes = []
+    for uids in [("C1",), ("C1", "C3", "XX")] + [("C1", "C3", "XX")] * 3 + [("C3", "XX")] * 4:
+        for body in clock.cycles(1, uids):
+            seq += 1
+            event = parse_line(make(seq, body).to_line())  # journaled and read back
+            step = apply(state, event)
+            state = step.state
+            codes += [f.code for f in step.findings]
+    snap = snapshot(state)
+    assert codes == ["CHIP_UNKNOWN_TAG"]
+    assert snap["chips"]["bet:1"]["total"] == 25
+    assert snap["seats"][0]["chips_in_front"] == 25
+
+
+def test_a_zone_held_back_by_a_flickering_antenna_settles_when_it_comes_back():
+    """The pot's first antenna settles a new chip while its second flickers: nothing until the
+    second is back to its settled content, then the pot's change, once."""
+    antennas = {(3, 21): "pot", (3, 24): "pot"}
+    s = ChipSensing(antennas, DENOMS.get)
+    out = []
+    plan = ([(("C1",), ("C2",))] * 4 + [(("C1", "C3"), ("C2",))] * 2  # C3 pushed in at n=4
+            + [(("C1", "C3"), ())] * 2  # the second antenna misses C2 for two cycles
+            + [(("C1", "C3"), ("C2",))] * 2)
+    for n, (a, b) in enumerate(plan):
+        out += s.on_inventory(Inv(3, 21, n, a, n * CYCLE))
+        out += s.on_inventory(Inv(3, 24, n, b, n * CYCLE))
+        if n == 7:  # the first antenna settled C3 at n=7, the second still flickering
+            assert len(out) == 1  # only the first settling (C1, C2) so far
+    assert out[1:] == [ChipsZone(zone="pot", total=35, counts={5: 2, 25: 1},
+                                 uids=("C1", "C2", "C3"), added=("C3",))]
