@@ -63,8 +63,8 @@ class ReaderConfig:
 
 @dataclass(frozen=True)
 class ChipReaderConfig:
-    """One ``[[chip_readers]]`` table: a chip device (hardware/chip-protocol.md). Parsed and
-    checked; not yet opened by ``feltguard run`` (the chip sensing layer comes next)."""
+    """One ``[[chip_readers]]`` table: a chip device (hardware/chip-protocol.md), opened by
+    ``feltguard run``; its scan cycles go to chip sensing (controller/chip_sensing.py)."""
 
     url: str
     baudrate: int = 115200

@@ -176,7 +176,7 @@ def summary(config: Config) -> list[str]:
          + (f"; settings {settings}" if settings else "")),
         ("seats", f"{config.seats}; players at set-up: {players or 'none'}"),
         ("readers", readers or "none (no card is read)"),
-        ("chip readers", (chips + " (not yet read by run)") if chips else "none"),
+        ("chip readers", chips or "none"),
         ("antennas", f"{len(config.antennas)} mapped, "
          + (f"{changed} changed from the defaults" if changed else "the defaults")
          + f"; a tag unread for {config.lost_after_ms} ms has left the felt"),

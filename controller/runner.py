@@ -237,6 +237,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     config), the LEDs, the readers and sensing's ticker started. StartError for a table that
     cannot start (its one-line reason)."""
     from drivers.card_reader import CardReader
+    from drivers.chip_reader import ChipReader
 
     try:
         registry = table_registry(config)
@@ -288,9 +289,15 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         raise StartError(str(exc)) from None
     readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
                for i, r in enumerate(config.readers)]
-    service = Service(daemon, readers, notify, watchdog_s=watchdog_period())
+    # the chip devices: raw scan cycles into chip sensing, which settles them into chips.zone
+    # and tray.counts events (controller/chip_sensing.py); not yet watched by the health monitor
+    chip_readers = [ChipReader(c.url, daemon.on_chips, on_tray=daemon.on_tray,
+                               baudrate=c.baudrate, name=f"chips-{i}")
+                    for i, c in enumerate(config.chip_readers)]
+    # (STATUS= names every device; each reader's stats say connected, bad frames, heartbeat)
+    service = Service(daemon, [*readers, *chip_readers], notify, watchdog_s=watchdog_period())
     daemon.outputs.append(service.on_snapshot)
-    table = RunningTable(daemon, journal, readers, leds, service, keys,
+    table = RunningTable(daemon, journal, [*readers, *chip_readers], leds, service, keys,
                          _health_monitor(config, daemon, readers))
     table.start()
     return table

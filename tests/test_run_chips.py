@@ -80,3 +80,48 @@ def test_run_refuses_a_bad_chip_file_in_one_line(tmp_path, capsys):
                                    "denomination -5")
     else:  # pragma: no cover
         raise AssertionError("a bad chip file started the table")
+
+
+def test_chips_through_the_chip_reader_pty_settle_into_the_journal(tmp_path):
+    """The whole chip path of ``feltguard run``: the simulated chip reader on a pty speaks the
+    chip protocol (hardware/chip-protocol.md), the real ChipReader reads it, chip sensing
+    settles the stack built over several scan cycles into one chips.zone per settled content,
+    and the core records it: a bet of 31 in front of seat 1, then a chip of no registered set
+    (CHIP_UNKNOWN_TAG)."""
+    from drivers.simulated_chip_reader import SimulatedChipReader
+
+    chips = tmp_path / "chips.json"
+    chips.write_text(json.dumps({"in_play": "house", "sets": {"house": {"chips": HOUSE}}}))
+    link = tmp_path / "chips"
+    config_file = table_config(
+        tmp_path, seats=2,
+        extra=(f'[chips]\nfile = "{chips}"\n\n[[chip_readers]]\nurl = "{link}"\n'
+               "cycle_ms = 50\n\n[chip_sensing]\nsettle_ms = 500\n"))
+    journal = tmp_path / "journal.sqlite"
+    types = partial(journal_types, journal)
+    halt = threading.Event()
+    with SimulatedChipReader(link, antennas=range(1, 24), cycle_ms=50) as device:
+        device.start_scanning()
+        runner = threading.Thread(target=run_table,
+                                  args=(load(config_file), io.StringIO(""), halt))
+        runner.start()
+        try:
+            assert _wait_for(lambda: "chips.register" in types())
+            device.build(1, list(HOUSE), per_cycle=1)  # seat 1's bet zone, a chip a cycle
+            assert _wait_for(lambda: "chips.zone" in types())
+            device.place(1, ["04EE000001"])  # a tag of no registered set
+            assert _wait_for(lambda: types().count("chips.zone") == 2)
+        finally:
+            halt.set()
+            runner.join(10)
+    assert not runner.is_alive()
+    zones = [e.body for e in read_events(journal) if e.type == "chips.zone"]
+    assert [(z.zone, z.total, sorted(z.added)) for z in zones] == [
+        ("bet:1", 31, sorted(HOUSE)), ("bet:1", 31, ["04EE000001"])]
+    state = initial_state()
+    codes = []
+    for e in read_events(journal):
+        step = apply(state, e)
+        state = step.state
+        codes += [f.code for f in step.findings]
+    assert codes.count("CHIP_UNKNOWN_TAG") == 1
