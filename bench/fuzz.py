@@ -101,6 +101,8 @@ from controller.events import (
     CardKey,
     ChipRaceEnd,
     ChipRaceStart,
+    ChipsRegister,
+    ChipsZone,
     DeckChange,
     DeckRegister,
     Event,
@@ -120,6 +122,7 @@ from controller.events import (
     ShuffleDone,
     TableSetup,
     TournamentSetup,
+    TrayCounts,
     Undo,
     ZoneLeave,
     ZoneRead,
@@ -421,6 +424,21 @@ def _named(body: CardKey, state: TableState, tail: Sequence[Event], b: int) -> C
     return replace(body, uid="", card=card)
 
 
+def _chips_zone(state: TableState, b: int) -> ChipsZone:
+    """A zone's settled chips: registered chips, a chip of no set, or none."""
+    reg = state.chips.registry
+    pool = [*sorted(reg.chips), "04EE000001", "04CF000003"]
+    uids = tuple(sorted({_pick(pool, b + i * 7) for i in range(b % 5)}))
+    counts: dict[int, int] = {}
+    for uid in uids:
+        d = reg.denomination_of(uid)
+        if d is not None:
+            counts[d] = counts.get(d, 0) + 1
+    zone = _pick((*(f"bet:{n}" for n in range(1, 11)), "stack:1", "pot", "tray", "drop"), b)
+    return ChipsZone(zone=zone, total=sum(d * n for d, n in counts.items()), counts=counts,
+                     uids=uids, added=uids[: b % 3])
+
+
 def foreign(a: int, b: int, state: TableState, tail: Sequence[Event], pools: Pools) -> Body:
     """An event to insert (``a`` picks the kind, ``b`` the values)."""
     seats = _hand_seats(state)
@@ -463,6 +481,11 @@ def foreign(a: int, b: int, state: TableState, tail: Sequence[Event], pools: Poo
                                       b)),
         lambda: ReaderHealth(reader=b % 3, state=_pick(READER_STATES, b // 3),
                              name=_pick(("", "shoe", "felt"), b // 7)),
+        lambda: ChipsRegister(set=_pick(("fz", "fy"), b), idle=b % 3 == 0,
+                              chips={f"04CF{i:06X}": _pick((1, 5, 25, 100), i + b)
+                                     for i in range(b % 7)}),
+        lambda: _chips_zone(state, b),
+        lambda: TrayCounts(counts={d: (b // d) % 40 for d in (1, 5, 25, 100)}),
     )
     return _pick(kinds, a)()
 
