@@ -175,3 +175,45 @@ def test_bad_input_is_refused_before_reading(
                  "-o", str(tmp_path)]) == 2
     assert _refusal(capsys) == f"feltguard chips enrol: {tmp_path}: is a directory"
     assert house.read_bytes() == before
+
+
+def test_chips_still_moving_at_the_timeout_are_refused(
+        device: SimulatedChipReader, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "chips.json"
+    many = [f"E0040150EE{i:06X}" for i in range(200)]
+    cmd = Command(["chips", "enrol", "--set", "house", "--denomination", "1", "--reader",
+                   str(device.link_path), "--settle", SETTLE, "--timeout", "1", "-o", str(out)])
+    assert cmd.out.wait_for("put them on the antenna"), cmd.out.text
+    device.build(1, many, per_cycle=1)  # a chip a cycle: never still for the settle time
+    device.start_scanning()
+    assert finish(device, cmd) == 2
+    line = _refusal(capsys)
+    assert line.startswith(f"feltguard chips enrol: set house denomination 1 refused, {out} "
+                           "unchanged: the "), line
+    assert line.endswith(" chips on antenna 1 were still moving after 1 s (still for 0.3 s is "
+                         "needed)"), line
+    assert not out.exists()
+
+
+def test_a_reader_unplugged_during_the_enrolment_is_named(
+        device: SimulatedChipReader, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "chips.json"
+    cmd = enrol(device, out, "house", 1, [])
+    device.stop_scanning()
+    device.unplug()
+    assert finish(device, cmd) == 2
+    assert _refusal(capsys).startswith(f"feltguard chips enrol: {device.link_path}: the reader "
+                                       "went away during the enrolment: ")
+    assert not out.exists()
+
+
+def test_a_counting_tray_has_no_tags_to_enrol(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "chips.json"
+    with SimulatedChipReader(tmp_path / "tray", reader_id=4, kind="tray", cycle_ms=50) as tray:
+        tray.set_tray([(0, 5, 20)])
+        cmd = enrol(tray, out, "house", 5, [], timeout="1")
+        assert finish(tray, cmd) == 2
+    assert _refusal(capsys).endswith(f"{tray.link_path} is a counting tray: its chips carry no "
+                                     "tag to enrol")
+    assert not out.exists()
