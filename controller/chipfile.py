@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.config import Config, ConfigError
-from controller.deckfile import DECK_ID_RE, UID_RE, _read_json
+from controller.deckfile import DECK_ID_RE, UID_RE, _read_json, write_json
 from controller.events import (
     CHIP_NAME_MAX,
     DENOMINATION_KEY_RE,
@@ -114,6 +114,15 @@ def load_chip_sets(path: str, *, label: str = "chips.file") -> ChipSets:
         except EventError as exc:  # pragma: no cover - the checks above cover the parser's
             raise ConfigError(f"{where}: set {reg.set}: {exc}") from None
     return out
+
+
+def write_chip_sets(path: str, sets: ChipSets) -> None:
+    """Write ``sets`` to ``path`` in the format ``load_chip_sets`` reads, atomically (a crash
+    leaves the old file or the new one, never half of one); OSError if it cannot be written."""
+    write_json(path, {"in_play": sets.in_play, "sets": {
+        name: {"colours": {str(d): c for d, c in sorted(sets.colours.get(name, {}).items())},
+               "chips": dict(chips)}
+        for name, chips in sets.chips.items()}})
 
 
 def table_chip_sets(config: Config) -> ChipSets | None:

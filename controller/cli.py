@@ -15,6 +15,8 @@
                                           read a new deck through the shoe into the registry
     feltguard deck check --registry FILE --reader URL
                                           read a deck through: missing, extra, foreign cards
+    feltguard chips enrol --set ID --denomination N --reader URL -o FILE
+                                          chips of one denomination into a chip set
 """
 
 from __future__ import annotations
@@ -467,6 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.deck_cli import add_deck_parser
 
     add_deck_parser(sub)
+    from controller.chips_cli import add_chips_parser
+
+    add_chips_parser(sub)
     return parser
 
 

@@ -156,8 +156,14 @@ def table_registry(config: Config) -> Registry | None:
 def write_registry(path: str, registry: Registry) -> None:
     """Write ``registry`` to ``path`` in the several-decks format, atomically (a crash leaves
     the old file or the new one, never half of one); OSError if it cannot be written."""
-    text = json.dumps({"in_play": registry.in_play,
-                       "decks": {d: dict(t) for d, t in registry.decks.items()}}, indent=1)
+    write_json(path, {"in_play": registry.in_play,
+                      "decks": {d: dict(t) for d, t in registry.decks.items()}})
+
+
+def write_json(path: str, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (the registry and the chip-set file):
+    a temporary file beside it, synced, then renamed over it; OSError if it cannot."""
+    text = json.dumps(data, indent=1)
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
     try:

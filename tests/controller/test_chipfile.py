@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.chipfile import load_chip_sets, registered_sets, table_chip_sets
+from controller.chipfile import (
+    load_chip_sets,
+    registered_sets,
+    table_chip_sets,
+    write_chip_sets,
+)
 from controller.config import ConfigError, from_mapping
 from controller.events import ChipsRegister, make
 from controller.rules import apply, initial_state
@@ -119,3 +124,18 @@ def test_config_check_checks_the_chip_file_and_shows_the_sets(tmp_path):
     (tmp_path / "chips.json").write_text(json.dumps({"sets": {"h": {"chips": {"04C1": 5}}}}))
     with pytest.raises(ConfigError, match=f"table.toml: chips.file: {path}: set h: uid '04C1'"):
         check(str(toml))
+
+
+def test_written_sets_load_back_as_they_were(tmp_path):
+    """``write_chip_sets`` (feltguard chips enrol) writes what ``load_chip_sets`` reads: the
+    set in play, the file's order of sets, colours keyed by denomination."""
+    path = _file(tmp_path, {"in_play": "old", "sets": {
+        "house": {"chips": HOUSE, "colours": {"25": "green", "1": "white"}},
+        "old": {"chips": OLD}}})
+    sets = load_chip_sets(path)
+    out = str(tmp_path / "again.json")
+    write_chip_sets(out, sets)
+    assert load_chip_sets(out) == sets
+    assert json.loads(Path(out).read_text())["sets"]["house"]["colours"] == {
+        "1": "white", "25": "green"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again.json", "chips.json"]  # no tmp
