@@ -41,7 +41,7 @@ def chip_snapshot() -> dict[str, Any]:
         _zone("pot", ("W1", "W2", "R2", "R4", "R5"), {1: 2, 5: 3}),
         _zone("stack:1", ("G2",), {25: 1}),
         _zone("drop", ("K1", "K2"), {25: 2}),
-        ChipsZone(zone="tray", total=TRAY_ZONE, counts={25: 16}, uids=("T1",)),
+        ChipsZone(zone="tray", total=TRAY_ZONE, counts={25: 16}),
         TrayCounts(counts={1: 100, 5: 80, 25: 40}),
     ]
     state = initial_state()
