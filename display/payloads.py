@@ -11,6 +11,8 @@ later stays out of every view until someone names it here on purpose (DESIGN.md,
   the felt is public too, family by family (`table.family`): the board in board games, each
   seat's upcards in stud, the number of cards each seat drew in draw games. Findings carry only
   code, seq, severity, title and seats: a finding's message, cards and remedy may name hole cards.
+  Each seat's chips in front (`chips_in_front`, the settled total of its bet zone) are public:
+  they lie on the felt in everyone's sight. The antennas' pot, tray and drop readings are not.
 - `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards
   (in stud split into down and up cards), each finding in full and `hand.expect`.
 
@@ -166,7 +168,34 @@ def _seat_chips(s: Mapping[str, Any], seat: int) -> Payload:
         "in_hand": _bool(s.get("in_hand")),
         "folded": _bool(s.get("folded")),
         "all_in": _bool(s.get("all_in")),
+        # the settled total of the seat's bet zone as the chip antennas read it; null while that
+        # zone was never read. Public: the chips lie in front of the seat, in everyone's sight
+        "chips_in_front": _int(s.get("chips_in_front")),
     }
+
+
+# The chip zones the dealer sees apart from the seats' (docs/snapshot.md `chips`): the pot, the
+# chip tray and the drop box slot as the antennas read them. Stack zones and tag uids stay out.
+CHIP_ZONES_DEALER = ("pot", "tray", "drop")
+
+
+def _chip_counts(value: Any) -> dict[str, int]:
+    """Denomination -> count (JSON keys are strings), counts that are not ints dropped."""
+    out: dict[str, int] = {}
+    for denom, n in _obj(value).items():
+        count = _int(n)
+        if isinstance(denom, str) and count is not None:
+            out[denom] = count
+    return out
+
+
+def _chip_zone(value: Any) -> Payload | None:
+    """A zone's settled reading: `total`, `counts`, `seq`; null when the zone was never read."""
+    zone = _obj(value)
+    if not zone:
+        return None
+    return {"total": _count(zone.get("total")), "counts": _chip_counts(zone.get("counts")),
+            "seq": _int(zone.get("seq"))}
 
 
 def _finding_public(f: Mapping[str, Any]) -> Payload:
@@ -319,9 +348,11 @@ def devices(value: Any) -> list[Payload]:
 def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
     """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
     hole cards (`hole`; in stud also `down` and `up` apart), `hand.expect`, the board of every
-    family (a stud common card) and each finding in full (message, cards, rule, remedy)."""
+    family (a stud common card), each finding in full (message, cards, rule, remedy), each seat's
+    chip counts in front, the pot, tray and drop zones and the counting tray's counts."""
     snap = _require_dict(snapshot)
     hand = _obj(snap.get("hand"))
+    chips = _obj(snap.get("chips"))
     seats: list[Payload] = []
     for s in _objs(snap.get("seats")):
         seat = _int(s.get("seat"))
@@ -339,6 +370,8 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
                 "down": [c for c in hole if c not in up],
                 "drawn": _ints(s.get("drawn")),
                 "drawn_now": _int(s.get("drawn_now")),
+                # the denominations of the chips in front (the seat's `bet:N` zone)
+                "chip_counts": _chip_counts(_obj(chips.get(f"bet:{seat}")).get("counts")),
             }
         )
     findings = [
@@ -378,4 +411,7 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         "findings": findings,
         "results": _results(snap.get("results")),
         "devices": devices(snap.get("devices")),
+        # the antennas' pot, tray and drop readings, and the counting tray's last report
+        "chips": {zone: _chip_zone(chips.get(zone)) for zone in CHIP_ZONES_DEALER},
+        "tray_counts": _chip_zone(snap.get("tray_counts")),
     }

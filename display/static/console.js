@@ -143,6 +143,20 @@
     return b;
   }
 
+  // Beside the call amount: the chips the antennas read in front of the acting seat.
+  function renderInFront(h) {
+    var seat = actingSeat(), line = $("in-front");
+    var s = (p.seats || []).filter(function (x) { return x.seat === seat; })[0];
+    line.hidden = !s;
+    if (!s) return;
+    var counts = Object.keys(s.chip_counts || {}).filter(function (d) { return s.chip_counts[d] > 0; })
+      .sort(function (a, b) { return Number(b) - Number(a); })
+      .map(function (d) { return s.chip_counts[d] + "\u00d7" + d; }).join(" ");
+    line.textContent = "Seat " + s.seat + " in front: " +
+      (typeof s.chips_in_front === "number" ? s.chips_in_front : "not read") +
+      (counts ? " (" + counts + ")" : "") + " \u00b7 to call " + (h.to_call || 0);
+  }
+
   function renderPlay() {
     var h = hand(), seats = p.seats || [];
     var pick = $("seat-pick");
@@ -159,6 +173,7 @@
     var open = h.to_act !== null && h.to_act !== undefined;
     $("call").textContent = "Call " + (h.to_call || 0);
     $("call").disabled = !open || !h.to_call;
+    renderInFront(h);
     $("check").disabled = !open || !!h.to_call;
     $("fold").disabled = !open;
     $("allin").textContent = "All in " + (h.all_in_to || 0);

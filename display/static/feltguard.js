@@ -134,6 +134,32 @@
     return box;
   }
 
+  // {"25": 1, "5": 2} -> "1\u00d725 2\u00d75", largest denomination first; "" for none.
+  function chipCounts(counts) {
+    return Object.keys(counts || {}).filter(function (d) { return counts[d] > 0; })
+      .sort(function (a, b) { return Number(b) - Number(a); })
+      .map(function (d) { return counts[d] + "\u00d7" + d; }).join(" ");
+  }
+
+  // Dealer page: the antennas' pot zone and the counting tray (docs/display.md).
+  function renderChipZones(p) {
+    var box = document.getElementById("chip-zones");
+    if (!box) return;
+    clear(box);
+    var pot = (p.chips || {}).pot, tray = p.tray_counts;
+    if (pot) {
+      var line = el("div", "chip-zone pot-zone", "Pot chips " + pot.total);
+      line.title = chipCounts(pot.counts);
+      box.appendChild(line);
+    }
+    if (tray) {
+      var t = el("div", "chip-zone tray-zone", "Tray " + tray.total);
+      t.title = chipCounts(tray.counts);
+      box.appendChild(t);
+    }
+    box.hidden = !box.firstChild;
+  }
+
   function renderSeats(p) {
     var box = document.getElementById("seats");
     clear(box);
@@ -174,9 +200,18 @@
       var money = el("div", "money");
       money.appendChild(el("span", "stack", s.stack));
       if (s.bet) money.appendChild(el("span", "bet", s.bet));
+      // The chips the antennas read in front of the seat (its bet zone): a stack badge.
+      if (typeof s.chips_in_front === "number") {
+        var front = el("span", "chips-front", s.chips_in_front);
+        front.title = "chips in front: " + s.chips_in_front;
+        money.appendChild(front);
+      }
       if (s.all_in) money.appendChild(el("span", "tag allin", "all in"));
       if (s.folded) money.appendChild(el("span", "tag fold", "folded"));
       node.appendChild(money);
+      // Dealer page: the denominations in front, spelt out (a touch screen has no hover).
+      var counts = chipCounts(s.chip_counts);
+      if (counts) node.appendChild(el("div", "chip-counts", counts));
       box.appendChild(node);
     });
   }
@@ -268,6 +303,7 @@
     renderHeader(p);
     renderSeats(p);
     renderCenter(p);
+    renderChipZones(p);
     renderFindings(p);
     document.body.dataset.lastSeq = p.last_seq === null ? "" : String(p.last_seq);
   }

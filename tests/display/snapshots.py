@@ -99,6 +99,7 @@ def _snap(
             "up": [],
             "drawn": [],
             "drawn_now": None,
+            "chips_in_front": None,  # no chip antennas at this table
         }
         for s in PLAYERS
     ]

@@ -56,7 +56,7 @@ FAMILY_SNAPSHOTS = every_family_snapshot()
 PUBLIC_TABLE = {"game", "name", "family", "hole_slots", "seats", "small_blind", "big_blind", "ante"}
 PUBLIC_SEAT = {
     "seat", "player", "stack", "bet", "in_hand", "folded", "all_in", "hole_count", "down_count",
-    "shown", "hole", "up", "drawn",
+    "shown", "hole", "up", "drawn", "chips_in_front",
 }
 
 
