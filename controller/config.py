@@ -70,6 +70,14 @@ class ChipReaderConfig:
     baudrate: int = 115200
     cycle_ms: int = 250  # the device's scan cycle (rfid) or report period (tray)
     kind: str = "rfid"  # DEVICE_KINDS: "rfid" (tagged chips) | "tray" (a counting tray)
+    # The USB adapter, for `feltguard udev-rules`, as ReaderConfig's; "" when not given.
+    serial: str = ""
+    vendor: str = "0403"
+    product: str = "6001"
+    symlink: str = ""
+    # the reader id of its frames, its health reported under it (controller/health.py);
+    # default 3, 4, ... in file order, unique across card and chip readers
+    id: int = 3
 
 
 # chip_readers.cycle_ms: a scan of every antenna takes tens of milliseconds; above ten seconds
@@ -82,6 +90,8 @@ HEALTH_KEYS = {
     "heartbeat_ms": (500, 50, 60_000),
     "missed_heartbeats": (3, 1, 100),
     "bad_frames_per_minute": (20, 1, 1_000_000),
+    # a chip device's scan cycles dropped for a missing part (hardware/chip-protocol.md)
+    "incomplete_cycles_per_minute": (20, 1, 1_000_000),
 }
 
 
@@ -177,7 +187,8 @@ _SECTIONS = {
 ARRAY_KEYS: dict[str, tuple[str, ...]] = {
     "players": ("seat", "name", "stack"),
     "readers": ("url", "baudrate", "id", "serial", "vendor", "product", "symlink"),
-    "chip_readers": ("url", "baudrate", "cycle_ms", "kind"),
+    "chip_readers": ("url", "baudrate", "cycle_ms", "kind", "id", "serial", "vendor", "product",
+                     "symlink"),
 }
 
 
@@ -434,6 +445,7 @@ def _chip_readers(raw: Any, readers: list[ReaderConfig]) -> tuple[ChipReaderConf
     if not isinstance(raw, list):
         raise ConfigError("chip_readers: must be an array of tables ([[chip_readers]])")
     taken = {r.url: f"readers[{i}]" for i, r in enumerate(readers)}
+    ids = {r.id: f"readers[{i}]" for i, r in enumerate(readers)}
     out = []
     for i, r in enumerate(raw):
         where = f"chip_readers[{i}]"
@@ -449,7 +461,13 @@ def _chip_readers(raw: Any, readers: list[ReaderConfig]) -> tuple[ChipReaderConf
             url=_typed(r, "url", str, where),
             baudrate=_int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200,
             cycle_ms=_int_in(r, "cycle_ms", where, *CHIP_CYCLE_MS) if "cycle_ms" in r else 250,
-            kind=_typed(r, "kind", str, where) if "kind" in r else "rfid")
+            kind=_typed(r, "kind", str, where) if "kind" in r else "rfid",
+            **_usb_keys(r, where),
+            id=_int_in(r, "id", where, 0, 255) if "id" in r else i + 3)
+        if chip.id in ids:  # one id, one device: health and zones go by the reader id
+            raise ConfigError(f"{where}.id: {chip.id} is also {ids[chip.id]}.id (each reader "
+                              f"needs its own: set {where}.id)")
+        ids[chip.id] = where
         if chip.kind not in DEVICE_KINDS:
             raise ConfigError(f"{where}.kind: must be one of {', '.join(DEVICE_KINDS)}, "
                               f"got {chip.kind!r}")

@@ -32,7 +32,7 @@ from controller.daemon import TableDaemon
 from controller.dealer_keys import build_keys
 from controller.deckfile import Registry, registered_decks, table_registry
 from controller.events import Body, EventError, SeatTake, TableSetup
-from controller.health import HealthMonitor, Watched, reader_name
+from controller.health import HealthMonitor, Watched, chip_reader_name, reader_name
 from controller.journal import Journal, JournalError
 from controller.keypad import Chosen, ChosenCard, nothing_chosen
 from controller.rules import Step
@@ -138,11 +138,16 @@ def _stats_of(reader: Any) -> Callable[[], Any]:
     return lambda: reader.stats
 
 
-def _health_monitor(config: Config, daemon: TableDaemon, readers: list[Any]) -> HealthMonitor:
+def _health_monitor(config: Config, daemon: TableDaemon, readers: list[Any],
+                    chip_readers: Sequence[Any] = ()) -> HealthMonitor:
     """The readers' health watch (controller/health.py), not started; from the journal's
-    states. Each change it submits is said on the console, as the console's own findings are."""
+    states: the card readers and the chip devices (``chip_readers``, one per
+    ``[[chip_readers]]``), each under its configured id. Each change it submits is said on the
+    console, as the console's own findings are."""
     watched = [Watched(rc.id, reader_name(rc.id, config.antennas), _stats_of(rd))
                for rc, rd in zip(config.readers, readers, strict=True)]
+    watched += [Watched(cc.id, chip_reader_name(cc.kind), _stats_of(cd), kind="chip")
+                for cc, cd in zip(config.chip_readers, chip_readers, strict=True)]
     h = config.health
 
     def submit(body: Body) -> Step:
@@ -154,6 +159,7 @@ def _health_monitor(config: Config, daemon: TableDaemon, readers: list[Any]) -> 
     return HealthMonitor(watched, submit, heartbeat_ms=h["heartbeat_ms"],
                          missed_heartbeats=h["missed_heartbeats"],
                          bad_frames_per_minute=h["bad_frames_per_minute"],
+                         incomplete_cycles_per_minute=h["incomplete_cycles_per_minute"],
                          known=daemon.last_snapshot.get("devices", []))
 
 
@@ -290,7 +296,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
                for i, r in enumerate(config.readers)]
     # the chip devices: raw scan cycles into chip sensing, which settles them into chips.zone
-    # and tray.counts events (controller/chip_sensing.py); not yet watched by the health monitor
+    # and tray.counts events (controller/chip_sensing.py); watched by the health monitor
     chip_readers = [ChipReader(c.url, daemon.on_chips, on_tray=daemon.on_tray,
                                baudrate=c.baudrate, name=f"chips-{i}")
                     for i, c in enumerate(config.chip_readers)]
@@ -298,7 +304,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     service = Service(daemon, [*readers, *chip_readers], notify, watchdog_s=watchdog_period())
     daemon.outputs.append(service.on_snapshot)
     table = RunningTable(daemon, journal, [*readers, *chip_readers], leds, service, keys,
-                         _health_monitor(config, daemon, readers))
+                         _health_monitor(config, daemon, readers, chip_readers))
     table.start()
     return table
 

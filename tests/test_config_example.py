@@ -98,7 +98,8 @@ def test_the_example_loads_and_its_values_are_the_defaults_it_says_they_are() ->
     assert config.players and config.readers and config.chip_readers  # examples, not defaults
     assert config.led_pins == DEFAULT_PIN_MAP_6_SEATS
     assert config.led_shift_register == DEFAULT_SHIFT_REGISTER
-    assert config.chip_readers[0] == ChipReaderConfig("/dev/feltchips")  # at its defaults
+    assert config.chip_readers[0] == ChipReaderConfig(  # at its defaults, but for the adapter
+        "/dev/feltchips", serial="FGCHIP01", symlink="feltchips")
     as_default = dataclasses.replace(config, players=(), readers=(), chip_readers=(),
                                      led_pins=None, led_shift_register={})
     assert as_default == Config()

@@ -1,5 +1,6 @@
-"""``feltguard udev-rules``: one rule per configured reader, by its USB serial number; the
-shipped hardware/99-feltguard.rules is the command's output for the example below."""
+"""``feltguard udev-rules``: one rule per configured reader (card readers, and chip readers with
+a serial), by its USB serial number; the shipped hardware/99-feltguard.rules is the command's
+output for the example below."""
 
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ serial = "FGFELT01"
 vendor = "0403"
 product = "6015"
 symlink = "feltreader"
+
+[[chip_readers]]
+url = "/dev/feltchips"
+serial = "FGCHIP01"
+symlink = "feltchips"
+
+[[chip_readers]]
+url = "/dev/ttyACM0"
+kind = "tray"
 """
 
 
@@ -33,12 +43,17 @@ def test_the_shipped_rules_are_the_generated_ones(tmp_path):
     text = rules(load(tmp_path / "table.toml"), "/etc/feltguard/table.toml")
     assert (REPO / "hardware" / "99-feltguard.rules").read_text() == text
     lines = [line for line in text.splitlines() if not line.startswith("#")]
-    assert len(lines) == 3  # a rule per reader and the FTDI latency timer
+    # a rule per card reader, one for the chip reader with a serial (the tray has none), and
+    # the FTDI latency timer
+    assert len(lines) == 4
     assert 'ATTRS{serial}=="FGSHOE01", SYMLINK+="pokershoe"' in lines[0]
     assert 'ATTRS{idProduct}=="6015", ATTRS{serial}=="FGFELT01", SYMLINK+="feltreader"' \
         in lines[1]
-    assert all('GROUP="dialout", MODE="0660"' in line for line in lines[:2])
-    assert 'ATTR{latency_timer}="1"' in lines[2]
+    assert 'ATTRS{idProduct}=="6001", ATTRS{serial}=="FGCHIP01", SYMLINK+="feltchips"' \
+        in lines[2]
+    assert all('GROUP="dialout", MODE="0660"' in line for line in lines[:3])
+    assert 'ATTR{latency_timer}="1"' in lines[3]
+    assert "# chip_readers[0]: /dev/feltchips" in text and "ttyACM0" not in text
 
 
 def test_the_command_prints_the_rules_and_names_a_missing_key(tmp_path):
@@ -73,3 +88,20 @@ def test_bad_usb_keys_name_the_key(reader, message):
 def test_no_readers_no_rules():
     with pytest.raises(ConfigError, match="readers: no"):
         rules(from_mapping({}), "table.toml")
+
+
+def test_chip_readers_only_and_a_chip_reader_missing_its_symlink(tmp_path):
+    config = from_mapping({"chip_readers": [{"url": "/dev/chiptray", "kind": "tray",
+                                             "serial": "FGTRAY01", "product": "6015",
+                                             "symlink": "chiptray"}]})
+    text = rules(config, "table.toml")
+    assert [line for line in text.splitlines() if not line.startswith("#")][0] == (
+        'SUBSYSTEM=="tty", ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6015", '
+        'ATTRS{serial}=="FGTRAY01", SYMLINK+="chiptray", GROUP="dialout", MODE="0660", '
+        'TAG+="systemd", ENV{ID_MM_DEVICE_IGNORE}="1"')
+    with pytest.raises(ConfigError, match=r"^chip_readers\[0\]\.symlink: missing \(udev-rules"):
+        rules(from_mapping({"chip_readers": [{"url": "/dev/x", "serial": "FGCHIP01"}]}),
+              "table.toml")
+    # a chip reader without a serial is no device to write a rule for
+    with pytest.raises(ConfigError, match=r"^readers: no \[\[readers\]\] entry, nor a"):
+        rules(from_mapping({"chip_readers": [{"url": "/dev/x"}]}), "table.toml")

@@ -1,4 +1,5 @@
-"""Finding codes about the table's own devices (the card readers), as data.
+"""Finding codes about the table's own devices (the card readers, the chip readers and counting
+trays), as data.
 
 No rulebook speaks of RFID readers, so these entries cite the design brief instead
 (``/work/shared/DESIGN.md``, section "Data flows one way": the drivers own "device health")
@@ -21,7 +22,7 @@ _SENSORS = "the serial port, the reader heartbeats and bad-frame counts (control
 DEVICE_ENTRIES: tuple[Entry, ...] = (
     Entry(
         "READER_OFFLINE",
-        "A card reader is offline",
+        "A reader is offline",
         "error",
         (_DEVICE_HEALTH,),
         (
@@ -35,7 +36,7 @@ DEVICE_ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "READER_SILENT",
-        "A card reader has stopped answering",
+        "A reader has stopped answering",
         "error",
         (_DEVICE_HEALTH,),
         (
@@ -49,13 +50,12 @@ DEVICE_ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "READER_FAULT",
-        "A card reader reports a fault",
+        "A reader reports a fault",
         "error",
         (_DEVICE_HEALTH,),
         (
             "The {who} reports a fault: {detail}. Stop dealing until it clears.",
-            "Check the antenna leads and the shoe's face sensor at the reader; nothing metal "
-            "on the felt over the antennas.",
+            "{check}; nothing metal on the felt over the antennas.",
             "If the fault does not clear, call the floor: deal on only by the floor's ruling.",
         ),
         _SENSORS,
@@ -63,7 +63,7 @@ DEVICE_ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "READER_NOISY",
-        "A card reader's line is noisy",
+        "A reader's line is noisy",
         "warning",
         (_DEVICE_HEALTH,),
         (
@@ -78,7 +78,7 @@ DEVICE_ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "READER_RESTORED",
-        "A card reader is back",
+        "A reader is back",
         "warning",
         (_DEVICE_HEALTH,),
         (

@@ -1,4 +1,8 @@
-"""The table's devices as the rules core keeps them: each card reader's health, and its findings.
+"""The table's devices as the rules core keeps them: each reader's health, and its findings.
+
+A reader is any device that speaks the reader protocol under a reader id: the card readers
+(the shoe, the felt) and the chip devices (an RFID chip reader, a counting tray;
+hardware/chip-protocol.md), each named in the findings as the dealer knows it (``_who``).
 
 Pure: a ``reader.health`` event (submitted by the shell's monitor, ``controller/health.py``, on
 each change of a reader's state) replaces that reader's ``DeviceHealth`` and raises the finding
@@ -19,6 +23,11 @@ from controller.rules.catalogue_devices import DEVICE_ENTRIES, STATE_CODES
 from controller.rules.findings import Finding
 
 DEVICE_CODES = frozenset(e.code for e in DEVICE_ENTRIES)
+
+# The names the health monitor gives the chip devices (controller/health.py): "the chip reader
+# (reader 3)", "the counting tray (reader 4)"; a card reader is named by its zone, "shoe", "felt".
+CHIP_READER = "chip"
+COUNTING_TRAY = "counting tray"
 
 
 @dataclass(frozen=True)
@@ -47,8 +56,10 @@ class DeviceHealth:
 
 
 def _who(d: DeviceHealth) -> str:
-    """The reader as the dealer calls it: "shoe reader (reader 1)", with the antenna if known."""
-    name = f"{d.name} reader" if d.name else "card reader"
+    """The reader as the dealer calls it: "shoe reader (reader 1)", "chip reader (reader 3)",
+    "counting tray (reader 4)", with the antenna if known."""
+    name = d.name if d.name == COUNTING_TRAY else f"{d.name} reader" if d.name else \
+        "card reader"
     where = f"reader {d.reader}" + (f", antenna {d.antenna}" if d.antenna is not None else "")
     return f"{name} ({where})"
 
@@ -56,7 +67,20 @@ def _who(d: DeviceHealth) -> str:
 def _blind(d: DeviceHealth) -> str:
     if d.name == "shoe":
         return "cards dealt now are not seen"
+    if d.name == CHIP_READER:
+        return "chips moved now are not seen"
+    if d.name == COUNTING_TRAY:
+        return "the tray's counts now are not seen"
     return "cards on its antennas now are not seen"
+
+
+def _check(d: DeviceHealth) -> str:
+    """Where to look for a reported fault (READER_FAULT's second step)."""
+    if d.name == CHIP_READER:
+        return "Check the chip antennas' leads at the chip reader"
+    if d.name == COUNTING_TRAY:
+        return "Check the tray's tube sensors and their cable at the tray"
+    return "Check the antenna leads and the shoe's face sensor at the reader"
 
 
 def finding_for(d: DeviceHealth, seq: int) -> Finding | None:
@@ -65,7 +89,8 @@ def finding_for(d: DeviceHealth, seq: int) -> Finding | None:
     if code is None:
         return None
     detail = d.detail or d.state
-    return make_finding(code, seq, fill={"who": _who(d), "blind": _blind(d), "detail": detail})
+    return make_finding(code, seq, fill={"who": _who(d), "blind": _blind(d), "detail": detail,
+                                                "check": _check(d)})
 
 
 def report(devices: tuple[DeviceHealth, ...], body: ReaderHealth, seq: int,

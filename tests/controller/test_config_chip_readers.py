@@ -20,13 +20,17 @@ url = "/dev/feltchips"
 [[chip_readers]]
 url = "/dev/chiptray"
 kind = "tray"
+serial = "FGTRAY01"
+product = "6015"
+symlink = "chiptray"
 baudrate = 9600
 cycle_ms = 1000
 """)
     config = load(p)
     assert config.chip_readers == (
-        ChipReaderConfig("/dev/feltchips", 115200, 250, "rfid"),
-        ChipReaderConfig("/dev/chiptray", 9600, 1000, "tray"),
+        ChipReaderConfig("/dev/feltchips", 115200, 250, "rfid", id=3),
+        ChipReaderConfig("/dev/chiptray", 9600, 1000, "tray", serial="FGTRAY01",
+                         product="6015", symlink="chiptray", id=4),  # 3, 4, ... in file order
     )
     assert from_mapping({}).chip_readers == ()
     lines = "\n".join(summary(config))
@@ -51,8 +55,24 @@ cycle_ms = 1000
          r"^chip_readers\[0\]\.cycle_ms: must be int"),
         ({"chip_readers": [{"url": "loop://", "kind": "scale"}]},
          r"^chip_readers\[0\]\.kind: must be one of rfid, tray, got 'scale'"),
-        ({"chip_readers": [{"url": "loop://", "id": 3}]},
-         r"^chip_readers\[0\]\.id: unknown key \(known: baudrate, cycle_ms, kind, url\)"),
+        ({"chip_readers": [{"url": "loop://", "ident": 3}]},
+         r"^chip_readers\[0\]\.ident: unknown key \(known: baudrate, cycle_ms, id, kind, "
+         r"product, serial, symlink, url, vendor\)"),
+        ({"chip_readers": [{"url": "loop://", "id": 256}]},
+         r"^chip_readers\[0\]\.id: must be 0\.\.255, got 256"),
+        ({"chip_readers": [{"url": "/dev/x", "serial": 'A"B'}]},
+         r"^chip_readers\[0\]\.serial: must be letters, digits"),
+        ({"chip_readers": [{"url": "/dev/ttyUSB1", "symlink": "feltchips"}]},
+         r"^chip_readers\[0\]\.symlink: udev names the reader /dev/feltchips, but its url is"),
+        # one id, one device, across card and chip readers
+        ({"readers": [{"url": "/dev/a"}, {"url": "/dev/b"}, {"url": "/dev/c"}],
+          "chip_readers": [{"url": "/dev/d"}]},
+         r"^chip_readers\[0\]\.id: 3 is also readers\[2\]\.id \(each reader needs its own: "
+         r"set chip_readers\[0\]\.id\)"),
+        ({"readers": [{"url": "/dev/a", "id": 5}], "chip_readers": [{"url": "/dev/d", "id": 5}]},
+         r"^chip_readers\[0\]\.id: 5 is also readers\[0\]\.id"),
+        ({"chip_readers": [{"url": "/dev/d", "id": 4}, {"url": "/dev/e"}]},
+         r"^chip_readers\[1\]\.id: 4 is also chip_readers\[0\]\.id"),
         ({"chip_readers": [{"url": "/dev/a"}, {"url": "/dev/a"}]},
          r"^chip_readers\[1\]\.url: /dev/a is also chip_readers\[0\]\.url"),
         ({"readers": [{"url": "/dev/a"}], "chip_readers": [{"url": "/dev/a"}]},

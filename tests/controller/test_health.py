@@ -106,7 +106,8 @@ def test_reader_names_and_config() -> None:
     assert reader_name(9, DEFAULT_ANTENNAS) == ""
     cfg = from_mapping({"health": {"heartbeat_ms": 250, "bad_frames_per_minute": 5},
                         "readers": [{"url": "/dev/a"}, {"url": "/dev/b", "id": 7}]})
-    assert cfg.health == {"heartbeat_ms": 250, "missed_heartbeats": 3, "bad_frames_per_minute": 5}
+    assert cfg.health == {"heartbeat_ms": 250, "missed_heartbeats": 3, "bad_frames_per_minute": 5,
+                          "incomplete_cycles_per_minute": 20}
     assert [r.id for r in cfg.readers] == [1, 7]
     for raw, key in (({"health": {"heartbeat_ms": 0}}, "health.heartbeat_ms"),
                      ({"health": {"missed_heartbeats": True}}, "health.missed_heartbeats"),
