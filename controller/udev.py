@@ -24,8 +24,9 @@ HEADER = """\
 # udev rules for the Feltguard readers, written by `feltguard udev-rules --config {config}`
 # from its [[readers]] and [[chip_readers]] entries (serial, vendor, product, symlink; a chip
 # reader without a serial gets no rule). Each reader's USB serial adapter gets the stable name
-# its url opens, the dialout group and the systemd device tag; ModemManager leaves it alone. The last rule lowers every FTDI adapter's latency timer from
-# 16 ms to 1 ms (DESIGN.md, Durability and latency).
+# its url opens, the dialout group and the systemd device tag; ModemManager leaves it alone.
+# The last rule lowers every FTDI adapter's latency timer from 16 ms to 1 ms (DESIGN.md,
+# Durability and latency).
 # Install: feltguard udev-rules --config {config} | sudo tee /etc/udev/rules.d/99-feltguard.rules
 #          sudo udevadm control --reload && sudo udevadm trigger
 """

@@ -95,7 +95,7 @@ def test_chip_readers_only_and_a_chip_reader_missing_its_symlink(tmp_path):
                                              "serial": "FGTRAY01", "product": "6015",
                                              "symlink": "chiptray"}]})
     text = rules(config, "table.toml")
-    assert [line for line in text.splitlines() if not line.startswith("#")][0] == (
+    assert next(line for line in text.splitlines() if not line.startswith("#")) == (
         'SUBSYSTEM=="tty", ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6015", '
         'ATTRS{serial}=="FGTRAY01", SYMLINK+="chiptray", GROUP="dialout", MODE="0660", '
         'TAG+="systemd", ENV{ID_MM_DEVICE_IGNORE}="1"')

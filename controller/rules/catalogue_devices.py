@@ -55,7 +55,7 @@ DEVICE_ENTRIES: tuple[Entry, ...] = (
         (_DEVICE_HEALTH,),
         (
             "The {who} reports a fault: {detail}. Stop dealing until it clears.",
-            "{check}; nothing metal on the felt over the antennas.",
+            "{check}.",
             "If the fault does not clear, call the floor: deal on only by the floor's ruling.",
         ),
         _SENSORS,

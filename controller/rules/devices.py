@@ -77,10 +77,12 @@ def _blind(d: DeviceHealth) -> str:
 def _check(d: DeviceHealth) -> str:
     """Where to look for a reported fault (READER_FAULT's second step)."""
     if d.name == CHIP_READER:
-        return "Check the chip antennas' leads at the chip reader"
+        return ("Check the chip antennas' leads at the chip reader; nothing metal on the felt "
+                "over the antennas")
     if d.name == COUNTING_TRAY:
-        return "Check the tray's tube sensors and their cable at the tray"
-    return "Check the antenna leads and the shoe's face sensor at the reader"
+        return "Check the tray's tube sensors and their cable at the tray; nothing jammed in a tube"
+    return ("Check the antenna leads and the shoe's face sensor at the reader; nothing metal on "
+            "the felt over the antennas")
 
 
 def finding_for(d: DeviceHealth, seq: int) -> Finding | None:

@@ -119,3 +119,54 @@ def test_reader_names_and_config() -> None:
             assert str(exc).startswith(key + ":"), exc
         else:
             raise AssertionError(f"{raw} was taken")
+
+
+@dataclass(frozen=True)
+class ChipStats(Stats):
+    """What the monitor reads of drivers.chip_reader.ChipReaderStats: a card reader's fields
+    and the scan cycles dropped for a missing part."""
+
+    incomplete_cycles: int = 0
+
+
+def test_a_chip_device_faults_on_its_own_bits_and_is_noisy_on_lost_cycles() -> None:
+    from controller.health import chip_reader_name
+
+    now = [100.0]
+    stats = [ChipStats()]
+    sent: list[Body] = []
+    m = HealthMonitor([Watched(3, chip_reader_name("rfid"), lambda: stats[0], kind="chip"),
+                       Watched(4, chip_reader_name("tray"), lambda: stats[0], kind="chip")],
+                      sent.append, clock=lambda: now[0], incomplete_cycles_per_minute=10)
+
+    def at(t: float, **change: object) -> list[tuple[int, str, str]]:
+        now[0] = t
+        stats[0] = replace(stats[0], **change)  # type: ignore[arg-type]
+        return [(b.reader, b.state, b.name) for b in m.poll() if isinstance(b, ReaderHealth)]
+
+    assert at(100.1, last_heartbeat=100.05) == [(3, "ok", "chip"), (4, "ok", "counting tray")]
+    # bit 1 of a chip device is SENSOR_FAULT (hardware/chip-protocol.md), not a face sensor
+    at(100.6, last_heartbeat=100.55)  # past the start-up grace (1.5 s) below
+    assert at(102.0, last_heartbeat=101.95, last_status=0x02) == [
+        (3, "fault", "chip"), (4, "fault", "counting tray")]
+    assert "a tube sensor or multiplexer channel does not answer" in sent[-1].detail  # type: ignore[union-attr]
+    assert "face" not in sent[-1].detail  # type: ignore[union-attr]
+    # COLLISION (0x08), OVERFLOW, CYCLE_OVERRUN: a cycle may have missed chips; not a fault
+    assert [s for _, s, _ in at(102.5, last_heartbeat=102.45, last_status=0x1C)] == ["ok", "ok"]
+    assert at(110.0, last_heartbeat=109.95, last_status=0, incomplete_cycles=10) == []  # the limit
+    assert [s for _, s, _ in at(120.0, last_heartbeat=119.95, incomplete_cycles=11)] == [
+        "noisy", "noisy"]
+    assert sent[-1].detail == ("11 scan cycles lost for a missing part in the last minute "  # type: ignore[union-attr]
+                               "(limit 10)")
+    # a minute later with no more lost: ok again
+    assert [s for _, s, _ in at(181.0, last_heartbeat=180.95)] == ["ok", "ok"]
+
+
+def test_a_card_reader_is_never_noisy_for_incomplete_cycles() -> None:
+    b = Bench()
+    b.at(100.1, last_heartbeat=100.05)
+    b.monitor.readers[0].kind = "card"
+    assert b.at(110.0, last_heartbeat=109.95) == []
+    # a card reader's FACE_SENSOR_FAULT keeps its own words
+    assert b.at(110.5, last_heartbeat=110.45, last_status=0x02) == ["fault"]
+    assert "face-up sensor" in b.sent[-1].detail  # type: ignore[union-attr]

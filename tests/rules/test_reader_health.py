@@ -105,3 +105,28 @@ def test_every_device_code_is_in_the_catalogue_with_steps() -> None:
                  "READER_RESTORED"):
         entry = CATALOGUE[code]
         assert entry.remedy and not entry.catalogue
+
+
+def test_chip_devices_are_named_as_the_dealer_knows_them() -> None:
+    from controller.rules.devices import CHIP_READER, COUNTING_TRAY
+
+    _, steps = run([
+        ReaderHealth(reader=3, name=CHIP_READER, state="offline", detail="port gone"),
+        ReaderHealth(reader=4, name=COUNTING_TRAY, state="fault",
+                     detail="a tube sensor or multiplexer channel does not answer"),
+        ReaderHealth(reader=3, name=CHIP_READER, state="ok"),
+    ])
+    offline, fault, back = (s.findings[0] for s in steps)
+    assert offline.message == ("The chip reader (reader 3) is offline: chips moved now are not "
+                               "seen. Stop dealing until it is back.")
+    assert offline.rule.file == "DESIGN.md"
+    assert fault.message.startswith("The counting tray (reader 4) reports a fault: a tube "
+                                    "sensor")
+    assert fault.remedy[1] == ("Check the tray's tube sensors and their cable at the tray; "
+                               "nothing jammed in a tube.")
+    assert back.message.startswith("The chip reader (reader 3) is back (it was offline")
+    # a card reader keeps its words
+    _, (shoe,) = run([ReaderHealth(reader=1, name="shoe", state="fault", detail="x")])
+    assert shoe.findings[0].remedy[1] == ("Check the antenna leads and the shoe's face sensor "
+                                          "at the reader; nothing metal on the felt over the "
+                                          "antennas.")
