@@ -5,8 +5,9 @@ and this module says what the table tells systemd and when:
 
 - ``READY=1`` once the journal is recovered, the readers are open and the web server listens
   (the caller knows when; ``Service.ready``);
-- ``STATUS=`` the hand number and phase and each reader's health (``CardReader.stats``:
-  connected, bad frames, how long ago its last heartbeat), sent when the hand changes and
+- ``STATUS=`` the hand number and phase and each reader's health (``CardReader.stats``,
+  ``ChipReader.stats``: connected, bad frames, a chip device's incomplete cycles, how long ago
+  its last heartbeat), sent when the hand changes and
   refreshed every watchdog period;
 - ``WATCHDOG=1`` every half of ``WATCHDOG_USEC`` (sd_watchdog_enabled(3)), but only while the
   thread that applies events is alive: each ping asks the daemon, under its lock, when the
@@ -77,12 +78,16 @@ def watchdog_period(environ: Mapping[str, str] | None = None) -> float | None:
 
 def reader_health(reader: Readable, now: float) -> str:
     """One reader's health for STATUS: ``reader-0 /dev/pokershoe: connected, 0 bad frames,
-    heartbeat 0.4 s ago``."""
+    heartbeat 0.4 s ago``; a chip device (``ChipReaderStats``) also says its scan cycles
+    dropped for a missing part, ``chips-0 /dev/feltchips: connected, 0 bad frames, 0 incomplete
+    cycles, heartbeat 0.4 s ago`` (what the health monitor judges it by)."""
     stats = reader.stats
     beat = ("no heartbeat yet" if stats.last_heartbeat is None
             else f"heartbeat {max(now - stats.last_heartbeat, 0.0):.1f} s ago")
     state = "connected" if stats.connected else "disconnected"
-    return f"{reader.name} {reader.url}: {state}, {stats.frames_bad} bad frames, {beat}"
+    incomplete = getattr(stats, "incomplete_cycles", None)  # a card reader has none
+    lost = "" if incomplete is None else f"{incomplete} incomplete cycles, "
+    return f"{reader.name} {reader.url}: {state}, {stats.frames_bad} bad frames, {lost}{beat}"
 
 
 def status_line(snapshot: Mapping[str, Any], readers: Sequence[Readable], now: float) -> str:

@@ -165,3 +165,27 @@ def test_status_line_names_each_readers_health(tmp_path):
             assert f"{reader.stats.frames_bad} bad frames" in line
         finally:
             reader.stop()
+
+
+def test_status_line_says_a_chip_readers_incomplete_cycles(tmp_path):
+    from drivers.chip_reader import ChipReader
+    from drivers.simulated_chip_reader import SimulatedChipReader
+
+    link = tmp_path / "feltchips"
+    with SimulatedChipReader(link, antennas=(1,)) as device:
+        chips = ChipReader(str(link), lambda inventory: None, name="chips-0")
+        chips.start()
+        try:
+            assert chips.connected.wait(5)
+            device.place(1, [f"E0040150000000{n:02X}" for n in range(20)])  # two parts
+            device.scan(lose={1: 0})  # the first part lost: the cycle is dropped whole
+            device.scan(lose={1: 0})
+            device.send_chip_heartbeat()
+            deadline = time.monotonic() + 5
+            while chips.stats.heartbeats < 1 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            line = status_line({}, [chips], chips.stats.last_heartbeat + 0.5)
+            assert line == (f"hand 0 idle; chips-0 {link}: connected, 0 bad frames, "
+                            "2 incomplete cycles, heartbeat 0.5 s ago")
+        finally:
+            chips.stop()
