@@ -282,14 +282,16 @@
     if (!findings.length) list.appendChild(el("li", "none", "none this hand"));
   }
 
-  // A card reader that is not ok: one banner line each, "SHOE READER OFFLINE" (docs/display.md).
+  // A reader that is not ok: one banner line each, "SHOE READER OFFLINE", "CHIP READER OFFLINE",
+  // "COUNTING TRAY OFFLINE" (a tray is no reader: the core's naming, controller/rules/devices.py).
   function renderDevices(p) {
     var box = document.getElementById("devices");
     if (!box) return;
     clear(box);
     var bad = (p.devices || []).filter(function (d) { return d.state !== "ok"; });
     bad.forEach(function (d) {
-      var name = (d.name ? d.name + " reader" : "reader " + d.reader).toUpperCase();
+      var name = (d.name === "counting tray" ? d.name
+        : d.name ? d.name + " reader" : "reader " + d.reader).toUpperCase();
       var line = el("p", "device " + d.state, name + " " + d.state.toUpperCase());
       line.dataset.reader = String(d.reader);
       if (d.detail) line.appendChild(el("small", "", " " + d.detail));

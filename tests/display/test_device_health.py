@@ -81,5 +81,13 @@ def test_dealer_page_banner_says_which_reader_is_down(
         expect(page.locator("#devices")).to_be_visible()
         publish(publisher, with_readers(ReaderHealth(reader=1, name="shoe", state="ok")))
         expect(page.locator("#devices")).to_be_hidden(timeout=WAIT_MS)
+        # the chip devices, named as the core names them (a counting tray is no "reader")
+        publish(publisher, with_readers(
+            ReaderHealth(reader=3, name="chip", state="silent"),
+            ReaderHealth(reader=4, name="counting tray", state="offline")))
+        expect(page.locator('#devices .device[data-reader="3"]')).to_contain_text(
+            "CHIP READER SILENT", timeout=WAIT_MS)
+        expect(page.locator('#devices .device[data-reader="4"]')).to_contain_text(
+            "COUNTING TRAY OFFLINE", timeout=WAIT_MS)
     finally:
         page.close()
