@@ -165,8 +165,8 @@ def summary(config: Config) -> list[str]:
     settings = ", ".join(f"{k} = {v!r}" for k, v in config.settings.items())
     players = ", ".join(f"seat {p.seat} {p.name} {p.stack}" for p in config.players)
     readers = ", ".join(f"{r.url} at {r.baudrate} baud" for r in config.readers)
-    chips = ", ".join(f"{c.kind} {c.url} at {c.baudrate} baud, a cycle every {c.cycle_ms} ms"
-                      for c in config.chip_readers)
+    chips = ", ".join(f"{c.kind} {c.url} at {c.baudrate} baud, a cycle every {c.cycle_ms} ms "
+                      f"(reader {c.id})" for c in config.chip_readers)
     changed = sum(1 for k, z in config.antennas.items() if DEFAULT_ANTENNAS.get(k) != z)
     rows = [
         ("game", _game(config)),

@@ -34,8 +34,9 @@ cycle_ms = 1000
     )
     assert from_mapping({}).chip_readers == ()
     lines = "\n".join(summary(config))
-    assert "chip readers rfid /dev/feltchips at 115200 baud, a cycle every 250 ms" in lines
-    assert "tray /dev/chiptray at 9600 baud, a cycle every 1000 ms" in lines
+    assert "chip readers rfid /dev/feltchips at 115200 baud, a cycle every 250 ms (reader 3)" \
+        in lines
+    assert "tray /dev/chiptray at 9600 baud, a cycle every 1000 ms (reader 4)" in lines
     assert "chip readers none" in "\n".join(summary(from_mapping({})))
 
 
