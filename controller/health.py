@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 from controller.events import Body, ReaderHealth
 from controller.rules.devices import CHIP_READER, COUNTING_TRAY
+from drivers.chip_protocol import ChipStatus  # the pure codec: its status bits, no I/O
 
 __all__ = ["HealthMonitor", "Watched", "chip_reader_name", "judge", "reader_name"]
 
@@ -44,17 +45,19 @@ log = logging.getLogger("feltguard.health")
 
 ANTENNA_FAULT = 0x01  # hardware/reader-protocol.md, heartbeat STATUS bit 0
 FACE_SENSOR_FAULT = 0x02  # bit 1
-# What each fault bit means, per kind of device (a chip device's bits 0 and 1 are its
-# ANTENNA_FAULT and SENSOR_FAULT: hardware/chip-protocol.md, "Heartbeat").
+# What each fault bit means, per kind of device (a chip device's own bits: ChipStatus,
+# hardware/chip-protocol.md, "Heartbeat").
 FAULTS: dict[str, tuple[tuple[int, str], ...]] = {
     "card": ((ANTENNA_FAULT, "an antenna is open or shorted: cards on it are not seen"),
              (FACE_SENSOR_FAULT, "the face-up sensor does not answer: a card dealt face up is "
                                  "not seen")),
-    "chip": ((ANTENNA_FAULT, "an antenna is open or shorted: chips on it are not seen"),
-             (FACE_SENSOR_FAULT, "a tube sensor or multiplexer channel does not answer: chips "
-                                 "there are not counted")),
+    "chip": ((ChipStatus.ANTENNA_FAULT, "an antenna is open or shorted: chips on it are not "
+                                        "seen"),
+             (ChipStatus.SENSOR_FAULT, "a tube sensor or multiplexer channel does not answer: "
+                                       "chips there are not counted")),
 }
-NOISE_WINDOW_S = 60.0  # bad_frames_per_minute counts over this trailing window
+# bad_frames_per_minute and incomplete_cycles_per_minute count over this trailing window
+NOISE_WINDOW_S = 60.0
 
 
 class StatsLike(Protocol):
