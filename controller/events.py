@@ -396,10 +396,11 @@ READER_STATES: tuple[str, ...] = ("ok", "noisy", "fault", "silent", "offline")
 
 @dataclass(frozen=True)
 class ReaderHealth:
-    """A card reader's health changed (submitted on each change only, by controller/health.py):
-    ``reader`` is its protocol id (1 the shoe, 2 the felt by default), ``name`` what the dealer
-    calls it ("shoe", "felt"), ``state`` one of READER_STATES, ``antenna`` the antenna when one
-    is known to be at fault, ``detail`` what the monitor saw."""
+    """A reader's health changed (submitted on each change only, by controller/health.py):
+    ``reader`` is its protocol id (1 the shoe, 2 the felt, 3, 4, ... the chip devices by
+    default), ``name`` what the dealer calls it ("shoe", "felt"; "chip", "counting tray"),
+    ``state`` one of READER_STATES, ``antenna`` the antenna when one is known to be at fault,
+    ``detail`` what the monitor saw."""
 
     TYPE: ClassVar[str] = "reader.health"
     reader: int
