@@ -15,7 +15,6 @@ USB adapter's latency timer is lowered where the adapter allows it.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +36,6 @@ __all__ = [
     "set_ftdi_latency_timer",
 ]
 
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,62 +101,29 @@ class CardReader(SerialFrameReader[Frame]):
             read_timeout=read_timeout,
             name=name,
             backoff=backoff,
+            on_heartbeat=on_heartbeat,
         )
         self._on_read = on_read
-        self._on_heartbeat = on_heartbeat
         self._reads = 0
-        self._heartbeats = 0
-        self._callback_errors = 0
-        self._last_heartbeat: float | None = None
-        self._last_status = 0
-        self._last_reader: int | None = None
 
     @property
     def stats(self) -> ReaderStats:
         with self._lock:
-            p = self._parser
-            return ReaderStats(
-                connected=self.connected.is_set(),
-                frames_ok=p.frames_ok,
-                frames_bad=p.frames_bad,
-                frames_unknown=p.frames_unknown,
-                bytes_skipped=p.bytes_skipped,
-                frames_lost=p.frames_lost,
-                counter_resets=p.counter_resets,
-                reads=self._reads,
-                heartbeats=self._heartbeats,
-                reconnects=self._reconnects,
-                callback_errors=self._callback_errors,
-                last_heartbeat=self._last_heartbeat,
-                last_error=self._last_error,
-                last_status=self._last_status,
-                last_reader=self._last_reader,
-            )
+            return ReaderStats(reads=self._reads, **self._common_stats_locked())
 
-    def _dispatch(self, frame: Frame, received: float) -> None:
-        try:
-            if isinstance(frame, ReadFrame):
-                with self._lock:
-                    self._reads += 1
-                self._on_read(
-                    TagRead(
-                        reader=frame.reader,
-                        antenna=frame.antenna,
-                        uid=frame.uid,
-                        face_up=frame.face_up,
-                        counter=frame.counter,
-                        received_monotonic=received,
-                    )
-                )
-            else:
-                with self._lock:
-                    self._heartbeats += 1
-                    self._last_heartbeat = received
-                    self._last_status = frame.status
-                    self._last_reader = frame.reader
-                if self._on_heartbeat is not None:
-                    self._on_heartbeat(frame)
-        except Exception:
+    def _handle(self, frame: Frame, received: float) -> None:
+        if isinstance(frame, ReadFrame):
             with self._lock:
-                self._callback_errors += 1
-            log.exception("card reader %s: callback failed on %s", self.url, frame)
+                self._reads += 1
+            self._on_read(
+                TagRead(
+                    reader=frame.reader,
+                    antenna=frame.antenna,
+                    uid=frame.uid,
+                    face_up=frame.face_up,
+                    counter=frame.counter,
+                    received_monotonic=received,
+                )
+            )
+        else:
+            self._heartbeat(frame, received)

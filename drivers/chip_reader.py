@@ -15,7 +15,6 @@ thread: a callback's exception is logged and counted in ``stats.callback_errors`
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,7 +34,6 @@ from drivers.serial_reader import SerialFrameReader
 
 __all__ = ["ChipReader", "ChipReaderStats"]
 
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,67 +94,34 @@ class ChipReader(SerialFrameReader[ChipFrame]):
             read_timeout=read_timeout,
             name=name,
             backoff=backoff,
+            on_heartbeat=on_heartbeat,
         )
         self._on_inventory = on_inventory
         self._on_tray = on_tray
-        self._on_heartbeat = on_heartbeat
         self._assembler = InventoryAssembler()
         self._trays = 0
-        self._heartbeats = 0
-        self._callback_errors = 0
-        self._last_heartbeat: float | None = None
-        self._last_status = 0
-        self._last_reader: int | None = None
 
     @property
     def stats(self) -> ChipReaderStats:
         with self._lock:
-            p = self._parser
-            return ChipReaderStats(
-                connected=self.connected.is_set(),
-                frames_ok=p.frames_ok,
-                frames_bad=p.frames_bad,
-                frames_unknown=p.frames_unknown,
-                bytes_skipped=p.bytes_skipped,
-                frames_lost=p.frames_lost,
-                counter_resets=p.counter_resets,
-                inventories=self._assembler.inventories,
-                incomplete_cycles=self._assembler.incomplete_cycles,
-                trays=self._trays,
-                heartbeats=self._heartbeats,
-                reconnects=self._reconnects,
-                callback_errors=self._callback_errors,
-                last_heartbeat=self._last_heartbeat,
-                last_error=self._last_error,
-                last_status=self._last_status,
-                last_reader=self._last_reader,
-            )
+            return ChipReaderStats(inventories=self._assembler.inventories,
+                                   incomplete_cycles=self._assembler.incomplete_cycles,
+                                   trays=self._trays, **self._common_stats_locked())
 
     def _on_connect_locked(self) -> None:
         # Parts of a cycle sent before the line was cut can never be completed.
         self._assembler.reset()
 
-    def _dispatch(self, frame: ChipFrame, received: float) -> None:
-        try:
-            if isinstance(frame, InventoryPart):
-                with self._lock:
-                    inventory = self._assembler.add(frame, received)
-                if inventory is not None:
-                    self._on_inventory(inventory)
-            elif isinstance(frame, TrayFrame):
-                with self._lock:
-                    self._trays += 1
-                if self._on_tray is not None:
-                    self._on_tray(TrayCounts(frame.reader, frame.tubes, received))
-            else:
-                with self._lock:
-                    self._heartbeats += 1
-                    self._last_heartbeat = received
-                    self._last_status = frame.status
-                    self._last_reader = frame.reader
-                if self._on_heartbeat is not None:
-                    self._on_heartbeat(frame)
-        except Exception:
+    def _handle(self, frame: ChipFrame, received: float) -> None:
+        if isinstance(frame, InventoryPart):
             with self._lock:
-                self._callback_errors += 1
-            log.exception("chip reader %s: callback failed on %s", self.url, frame)
+                inventory = self._assembler.add(frame, received)
+            if inventory is not None:
+                self._on_inventory(inventory)
+        elif isinstance(frame, TrayFrame):
+            with self._lock:
+                self._trays += 1
+            if self._on_tray is not None:
+                self._on_tray(TrayCounts(frame.reader, frame.tubes, received))
+        else:
+            self._heartbeat(frame, received)

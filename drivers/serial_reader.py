@@ -3,11 +3,11 @@
 ``SerialFrameReader`` holds one pyserial port on a daemon thread: it opens ``url`` (a device path
 such as ``/dev/pokershoe``, or any pyserial URL: ``socket://``, ``rfc2217://``, ``spy://``), feeds
 what arrives to a ``FrameParser`` of its device's ``FrameTable`` and hands the good frames to the
-subclass's ``_dispatch``. When the device is unplugged it marks itself disconnected, retries with
+subclass's ``_handle``. When the device is unplugged it marks itself disconnected, retries with
 backoff and carries on at the same path when the device comes back. ``CardReader``
 (drivers/card_reader.py) and ``ChipReader`` (drivers/chip_reader.py) are its two kinds.
 
-Latency: the path from a frame's last byte to ``_dispatch`` must stay sub-millisecond, so the
+Latency: the path from a frame's last byte to ``_handle`` must stay sub-millisecond, so the
 loop reads whatever is waiting (or blocks for one byte with a short timeout), never sleeps, and
 the USB adapter's latency timer is lowered where the adapter allows it.
 """
@@ -19,12 +19,13 @@ import os
 import termios
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import serial
 
-from drivers.reader_protocol import FrameParser
+from drivers.reader_protocol import FrameParser, HeartbeatFrame
 
 __all__ = ["PORT_ERRORS", "SYSFS_USB_SERIAL", "SerialFrameReader", "set_ftdi_latency_timer"]
 
@@ -63,7 +64,7 @@ def set_ftdi_latency_timer(
 class SerialFrameReader(threading.Thread, Generic[F]):
     """Reads frames from one serial port on a daemon thread; reconnects after an unplug.
 
-    A subclass gives the parser (its device's frame table) and ``_dispatch``, which runs on this
+    A subclass gives the parser (its device's frame table) and ``_handle``, which runs on this
     thread for every good frame and must never raise. ``connected`` is set while the port is
     open. Call ``start()``, then ``stop()``. ``kind`` names the device in the log.
     """
@@ -79,6 +80,7 @@ class SerialFrameReader(threading.Thread, Generic[F]):
         read_timeout: float,
         name: str,
         backoff: tuple[float, float],
+        on_heartbeat: Callable[[HeartbeatFrame], Any] | None = None,
     ) -> None:
         super().__init__(daemon=True, name=name)
         if read_timeout <= 0:
@@ -96,6 +98,14 @@ class SerialFrameReader(threading.Thread, Generic[F]):
         self._parser = parser
         self._reconnects = 0
         self._last_error: str | None = None
+        # what every device sends alike: heartbeats (hardware/reader-protocol.md), and the
+        # callbacks' failures, counted and never raised into this thread
+        self._on_heartbeat = on_heartbeat
+        self._heartbeats = 0
+        self._callback_errors = 0
+        self._last_heartbeat: float | None = None
+        self._last_status = 0
+        self._last_reader: int | None = None
         # Each kind logs under its own module's name (drivers.card_reader, drivers.chip_reader).
         self._log = logging.getLogger(type(self).__module__)
 
@@ -144,7 +154,40 @@ class SerialFrameReader(threading.Thread, Generic[F]):
         """Called under the lock each time the port is (re)opened; for a subclass's own state."""
 
     def _dispatch(self, frame: F, received: float) -> None:
+        """One good frame, on this thread: the subclass's ``_handle``; a callback that raises
+        is logged and counted (``callback_errors``), and the reader goes on."""
+        try:
+            self._handle(frame, received)
+        except Exception:
+            with self._lock:
+                self._callback_errors += 1
+            self._log.exception("%s %s: callback failed on %s", self.kind, self.url, frame)
+
+    def _handle(self, frame: F, received: float) -> None:
         raise NotImplementedError
+
+    def _heartbeat(self, frame: HeartbeatFrame, received: float) -> None:
+        """A heartbeat: counted, its time, status and reader id kept, then ``on_heartbeat``."""
+        with self._lock:
+            self._heartbeats += 1
+            self._last_heartbeat = received
+            self._last_status = frame.status
+            self._last_reader = frame.reader
+        if self._on_heartbeat is not None:
+            self._on_heartbeat(frame)
+
+    def _common_stats_locked(self) -> dict[str, Any]:
+        """The counters every device's stats share (the caller holds the lock)."""
+        p = self._parser
+        return {
+            "connected": self.connected.is_set(), "frames_ok": p.frames_ok,
+            "frames_bad": p.frames_bad, "frames_unknown": p.frames_unknown,
+            "bytes_skipped": p.bytes_skipped, "frames_lost": p.frames_lost,
+            "counter_resets": p.counter_resets, "heartbeats": self._heartbeats,
+            "reconnects": self._reconnects, "callback_errors": self._callback_errors,
+            "last_heartbeat": self._last_heartbeat, "last_error": self._last_error,
+            "last_status": self._last_status, "last_reader": self._last_reader,
+        }
 
     def _open(self) -> serial.SerialBase:
         # exclusive=True: a second process opening the port fails loudly instead of stealing bytes.

@@ -42,6 +42,12 @@ class ChipTable:
         self.monitor = _health_monitor(self.config, self.daemon, [], [self.chips])
         self.monitor.start()
 
+    def settled(self) -> None:
+        """Wait for the event just journaled to be applied and shown: the daemon journals an
+        event, then applies it and calls its outputs (snapshot, LEDs, /healthz), all under its
+        lock, so taking the lock once is the barrier."""
+        assert self.daemon.wait_until(lambda: True, 5)
+
     def device(self) -> dict[str, object]:
         return next(d for d in self.daemon.last_snapshot["devices"] if d["reader"] == 3)
 
@@ -69,11 +75,13 @@ def test_a_chip_reader_unplugged_faulty_and_losing_cycles_reaches_the_journal(
     assert wait_for(t.chips.connected.is_set)
     device.start_heartbeats(HEARTBEAT_S)
     assert wait_for(lambda: ("reader.health", "ok") in journaled(t.journal_path))
+    t.settled()
     assert t.device()["name"] == "chip"
 
     # unplugged: journaled, then the finding naming the chip reader
     device.unplug()
     assert wait_for(lambda: ("finding", "READER_OFFLINE") in journaled(t.journal_path))
+    t.settled()
     offline = next(f for f in t.daemon.last_snapshot["findings"]
                    if f["code"] == "READER_OFFLINE")
     assert offline["message"] == ("The chip reader (reader 3) is offline: chips moved now are "
@@ -83,6 +91,7 @@ def test_a_chip_reader_unplugged_faulty_and_losing_cycles_reaches_the_journal(
     # plugged back: the driver reconnects, a heartbeat comes, restored
     device.plug()
     assert wait_for(lambda: ("finding", "READER_RESTORED") in journaled(t.journal_path))
+    t.settled()
     restored = next(f for f in t.daemon.last_snapshot["findings"]
                     if f["code"] == "READER_RESTORED")
     assert restored["message"].startswith("The chip reader (reader 3) is back (it was offline")
@@ -98,6 +107,7 @@ def test_a_chip_reader_unplugged_faulty_and_losing_cycles_reaches_the_journal(
         return done()
 
     assert beat_until(0x01, lambda: ("finding", "READER_FAULT") in journaled(t.journal_path))
+    t.settled()
     assert t.device()["detail"] == "an antenna is open or shorted: chips on it are not seen"
     # COLLISION | CYCLE_OVERRUN: chips may have gone unread in a cycle, not a fault
     assert beat_until(0x18, lambda: t.device()["state"] == "ok")
@@ -109,6 +119,7 @@ def test_a_chip_reader_unplugged_faulty_and_losing_cycles_reaches_the_journal(
     for _ in range(8):
         device.scan(lose={1: 0})
     assert wait_for(lambda: ("finding", "READER_NOISY") in journaled(t.journal_path))
+    t.settled()
     assert t.chips.stats.incomplete_cycles >= 6
     assert "scan cycles lost for a missing part in the last minute (limit 5)" in \
         str(t.device()["detail"])

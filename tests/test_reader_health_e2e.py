@@ -82,6 +82,12 @@ class Table:
         self.monitor = _health_monitor(self.config, self.daemon, self.readers)
         self.monitor.start()
 
+    def settled(self) -> None:
+        """Wait for the event just journaled to be applied and shown: the daemon journals an
+        event, then applies it and calls its outputs (snapshot, LEDs, /healthz), all under its
+        lock, so taking the lock once is the barrier."""
+        assert self.daemon.wait_until(lambda: True, 5)
+
     def healthz(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.server.port}/healthz",
                                     timeout=5) as reply:
@@ -126,6 +132,7 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
     assert wait_for(t.readers[0].connected.is_set)
     shoe.start_heartbeats(HEARTBEAT_S, reader=1)
     assert wait_for(lambda: ("reader.health", "ok") in journaled(t.journal_path))
+    t.settled()
     assert t.healthz()["status"] == "ok"
     assert t.healthz()["readers"] == [
         {"reader": 1, "name": "shoe", "state": "ok", "since": t.daemon.last_snapshot[
@@ -136,6 +143,7 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
     # unplugged: journaled, then the finding; /healthz down; the alert blinks fast
     shoe.unplug()
     assert wait_for(lambda: ("finding", "READER_OFFLINE") in journaled(t.journal_path))
+    t.settled()
     assert journaled(t.journal_path)[:2] == [("reader.health", "ok"),
                                              ("reader.health", "offline")]
     offline = next(f for f in t.daemon.last_snapshot["findings"]
@@ -150,21 +158,25 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
     # plugged back: restored; the table's findings still hold the outage (amber: slow)
     shoe.plug()
     assert wait_for(lambda: ("finding", "READER_RESTORED") in journaled(t.journal_path))
+    t.settled()
     assert t.healthz()["status"] == "ok"
     assert t.leds.alert_rhythm == "slow"
 
     # heartbeats stop: silent after three missed
     shoe.stop_heartbeats()
     assert wait_for(lambda: ("finding", "READER_SILENT") in journaled(t.journal_path))
+    t.settled()
     assert t.healthz()["status"] == "down"
     assert t.leds.alert_rhythm == "fast"
     shoe.start_heartbeats(HEARTBEAT_S, reader=1)
     assert wait_for(lambda: journaled(t.journal_path).count(("finding", "READER_RESTORED")) == 2)
+    t.settled()
 
     # garbage above 5 bad frames a minute: noisy, a warning; /healthz degraded
     for _ in range(8):
         shoe.send_raw(BAD_FRAME)
     assert wait_for(lambda: ("finding", "READER_NOISY") in journaled(t.journal_path))
+    t.settled()
     assert t.healthz()["status"] == "degraded"
     assert t.daemon.last_snapshot["devices"][0]["state"] == "noisy"
     assert "bad frames in the last minute (limit 5)" in \
@@ -181,6 +193,7 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
         return done()
 
     assert beat_until(0x01, lambda: ("finding", "READER_FAULT") in journaled(t.journal_path))
+    t.settled()
     fault = t.daemon.last_snapshot["devices"][0]
     assert fault["state"] == "fault" and "an antenna is open or shorted" in fault["detail"]
     assert t.healthz()["status"] == "down"
