@@ -291,19 +291,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     kw["players"] = tuple(players)
 
     readers = []
-    raw_readers = raw.get("readers", [])
-    if not isinstance(raw_readers, list):
-        raise ConfigError("readers: must be an array of tables ([[readers]])")
-    for i, r in enumerate(raw_readers):
-        where = f"readers[{i}]"
-        if not isinstance(r, Mapping):
-            raise ConfigError(f"{where}: must be a table")
-        for key in r:
-            if key not in ARRAY_KEYS["readers"]:
-                raise ConfigError(f"{where}.{key}: unknown key (known: "
-                                  f"{', '.join(sorted(ARRAY_KEYS['readers']))})")
-        if "url" not in r:
-            raise ConfigError(f"{where}.url: missing")
+    for i, where, r in _device_tables(raw.get("readers", []), "readers"):
         baud = _int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200
         rid = _int_in(r, "id", where, 0, 255) if "id" in r else i + 1
         readers.append(ReaderConfig(_typed(r, "url", str, where), baud, **_usb_keys(r, where),
@@ -440,23 +428,32 @@ def _usb_keys(r: Mapping[str, Any], where: str) -> dict[str, str]:
     return out
 
 
-def _chip_readers(raw: Any, readers: list[ReaderConfig]) -> tuple[ChipReaderConfig, ...]:
-    """The ``[[chip_readers]]`` tables (hardware/chip-protocol.md), each key checked."""
+def _device_tables(raw: Any, name: str) -> list[tuple[int, str, Mapping[str, Any]]]:
+    """The tables of ``[[readers]]`` or ``[[chip_readers]]`` as (index, where, table): an array
+    of tables, each with its known keys only and a ``url``."""
     if not isinstance(raw, list):
-        raise ConfigError("chip_readers: must be an array of tables ([[chip_readers]])")
-    taken = {r.url: f"readers[{i}]" for i, r in enumerate(readers)}
-    ids = {r.id: f"readers[{i}]" for i, r in enumerate(readers)}
+        raise ConfigError(f"{name}: must be an array of tables ([[{name}]])")
     out = []
     for i, r in enumerate(raw):
-        where = f"chip_readers[{i}]"
+        where = f"{name}[{i}]"
         if not isinstance(r, Mapping):
             raise ConfigError(f"{where}: must be a table")
         for key in r:
-            if key not in ARRAY_KEYS["chip_readers"]:
+            if key not in ARRAY_KEYS[name]:
                 raise ConfigError(f"{where}.{key}: unknown key (known: "
-                                  f"{', '.join(sorted(ARRAY_KEYS['chip_readers']))})")
+                                  f"{', '.join(sorted(ARRAY_KEYS[name]))})")
         if "url" not in r:
             raise ConfigError(f"{where}.url: missing")
+        out.append((i, where, r))
+    return out
+
+
+def _chip_readers(raw: Any, readers: list[ReaderConfig]) -> tuple[ChipReaderConfig, ...]:
+    """The ``[[chip_readers]]`` tables (hardware/chip-protocol.md), each key checked."""
+    taken = {r.url: f"readers[{i}]" for i, r in enumerate(readers)}
+    ids = {r.id: f"readers[{i}]" for i, r in enumerate(readers)}
+    out = []
+    for i, where, r in _device_tables(raw, "chip_readers"):
         chip = ChipReaderConfig(
             url=_typed(r, "url", str, where),
             baudrate=_int_in(r, "baudrate", where, 1) if "baudrate" in r else 115200,
