@@ -1,9 +1,9 @@
 """The dealer console keys as table events: which key makes which event body.
 
 Pure: no pins, no threads. The hardware keys (``drivers.console_keys``) call back with a key's
-name; ``body_for`` gives the event the same key makes on the typed console (``controller.console``)
-and on the touch console, built from the event dataclasses of ``controller.events``, so a key
-press is journaled, replayed and judged like any other input (docs/events.md, Dealer console
+name; ``body_for`` reads the key's console line with the typed console's own parser
+(``controller.console``), so a key press is the same event as its line, journaled, replayed and
+judged like any other input (docs/events.md, Dealer console
 keys):
 
     new_hand      hand.start (the plan's button)          hand
@@ -24,18 +24,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from controller.events import (
-    LAST_CARD,
-    AttentionCalled,
-    Body,
-    CardBoxed,
-    CardExposed,
-    HandEnd,
-    HandStart,
-    MisdealDeclared,
-    ShuffleDone,
-    Undo,
-)
+from controller.console import parse_command
+from controller.events import LAST_CARD, Body
 
 KEYS: tuple[str, ...] = ("new_hand", "shuffle_done", "exposed", "boxed", "attention",
                          "misdeal", "undo", "award")
@@ -78,24 +68,20 @@ def nothing_chosen() -> str | None:
     return None
 
 
-_SIMPLE: dict[str, Callable[[], Body]] = {
-    "new_hand": lambda: HandStart(button=None),
-    "shuffle_done": ShuffleDone,
-    "attention": lambda: AttentionCalled(by="dealer"),
-    "misdeal": MisdealDeclared,
-    "undo": Undo,
-    "award": HandEnd,
+# The console line each key stands for: a key press is that line, read by the typed console's
+# own parser (controller/console.py), so keys and lines can never mean different events.
+KEY_LINES: dict[str, str] = {
+    "new_hand": "hand", "shuffle_done": "shuffle", "exposed": "exposed {card}",
+    "boxed": "boxed {card}", "attention": "attention", "misdeal": "misdeal", "undo": "undo",
+    "award": "end",
 }
 
 
 def body_for(key: str, chosen: str | None = None) -> Body:
     """The event body key ``key`` makes; ``chosen`` is the card chosen on the touch console
-    (``"As"``), if any. An unknown key is a ValueError naming it."""
-    if key in _SIMPLE:
-        return _SIMPLE[key]()
-    card = chosen or LAST_CARD  # none chosen: the last card drawn
-    if key == "exposed":
-        return CardExposed(card=card, by="dealer")
-    if key == "boxed":
-        return CardBoxed(card=card)
-    raise ValueError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+    (``"As"``), if any: the card keys act on it, else on the last card drawn. An unknown key
+    is a ValueError naming it; a chosen card that is no card, the console's EventError."""
+    line = KEY_LINES.get(key)
+    if line is None:
+        raise ValueError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+    return parse_command(line.format(card=chosen or LAST_CARD))
