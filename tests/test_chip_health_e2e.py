@@ -8,18 +8,16 @@ a counting tray that is not there as offline, under its configured id."""
 
 from __future__ import annotations
 
-import io
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from controller.config import Config, from_mapping, load
+from controller.config import Config, from_mapping
 from controller.daemon import TableDaemon
 from controller.journal import Journal
-from controller.runner import _health_monitor, run_table
+from controller.runner import _health_monitor
 from drivers.chip_reader import ChipReader
 from drivers.simulated_chip_reader import SimulatedChipReader
 from tests.test_reader_health_e2e import HEARTBEAT_S, journaled, wait_for
@@ -126,39 +124,3 @@ def test_a_chip_reader_unplugged_faulty_and_losing_cycles_reaches_the_journal(
 
     states = [s for kind, s in journaled(t.journal_path) if kind == "reader.health"]
     assert states == ["ok", "offline", "ok", "fault", "ok", "noisy"]
-
-
-def test_run_table_journals_a_missing_counting_tray_as_offline(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    journal = tmp_path / "journal.sqlite"
-    config_file = tmp_path / "table.toml"
-    config_file.write_text(f"""
-[[chip_readers]]
-url = "{tmp_path / 'no-such-tray'}"
-kind = "tray"
-id = 7
-
-[health]
-heartbeat_ms = 100
-
-[leds]
-enabled = false
-
-[display]
-port = 0
-
-[journal]
-path = "{journal}"
-""")
-    halt = threading.Event()
-    runner = threading.Thread(target=run_table, args=(load(config_file), io.StringIO(""), halt))
-    runner.start()
-    try:
-        assert wait_for(lambda: ("finding", "READER_OFFLINE") in journaled(journal))
-    finally:
-        halt.set()
-        runner.join(10)
-    assert not runner.is_alive()
-    assert [s for k, s in journaled(journal) if k == "reader.health"] == ["offline"]
-    assert ("! READER_OFFLINE: The counting tray (reader 7) is offline: the tray's counts now "
-            "are not seen") in capsys.readouterr().out

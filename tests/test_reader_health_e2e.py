@@ -205,15 +205,18 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
     assert states == ["ok", "offline", "ok", "silent", "ok", "noisy", "fault", "noisy"]
 
 
-def test_run_table_journals_a_missing_reader_as_offline(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+@pytest.mark.parametrize(("device", "said"), [
+    ('[[readers]]\nurl = "{tmp}/no-such-shoe"\n',
+     "! READER_OFFLINE: The shoe reader (reader 1) is offline"),
+    ('[[chip_readers]]\nurl = "{tmp}/no-such-tray"\nkind = "tray"\nid = 7\n',
+     "! READER_OFFLINE: The counting tray (reader 7) is offline: the tray's counts now are "
+     "not seen"),
+], ids=["shoe", "counting tray"])
+def test_run_table_journals_a_missing_device_as_offline(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], device: str, said: str) -> None:
     journal = tmp_path / "journal.sqlite"
     config_file = tmp_path / "table.toml"
-    config_file.write_text(f"""
-[[readers]]
-url = "{tmp_path / 'no-such-shoe'}"
-
+    config_file.write_text(device.format(tmp=tmp_path) + f"""
 [health]
 heartbeat_ms = 100
 
@@ -240,4 +243,4 @@ path = "{journal}"
     # stopping the table is not journaled as the reader going offline again
     assert [s for k, s in journaled(journal) if k == "reader.health"] == ["offline"]
     # and the console said it as it said any finding
-    assert "! READER_OFFLINE: The shoe reader (reader 1) is offline" in capsys.readouterr().out
+    assert said in capsys.readouterr().out
