@@ -42,7 +42,9 @@ def _expect(h: Hand) -> str:
     return procedure.expectation(g)
 
 
-def _hand(state: TableState) -> dict[str, Any]:
+def _hand(state: TableState, due: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The snapshot's ``hand``; ``due``: the remedy moves still due (``procedure.remedy_due``,
+    computed once per snapshot for ``hand.remedy_now`` and each finding's ``remedy_due``)."""
     h = state.hand
     if h is None:
         return {
@@ -86,7 +88,7 @@ def _hand(state: TableState) -> dict[str, Any]:
         "house": _house(g),
         "carry": state.carry,
         **_wagers(g, to_act),
-        "remedy_now": _remedy_now(g) if in_play else None,
+        "remedy_now": {"after": due[0][0], "move": due[0][1]} if due else None,
         "post_due": _post_due(g, to_act) if in_play else None,
         # draw games (and Pineapple's discard): the seat whose request is due, in turn
         "to_draw": g.seats[e.discarder] if in_play and e.discarder is not None else None,
@@ -118,12 +120,6 @@ def _post_due(g: procedure.GameHand, to_act: int | None) -> dict[str, Any] | Non
     if to_act is not None and g.eng.can_post_bring_in():
         return {"seat": to_act, "kind": "bring_in", "amount": g.stakes.bring_in}
     return None
-
-
-def _remedy_now(g: procedure.GameHand) -> dict[str, Any] | None:
-    """The remedy move the monitor expects now, and whose finding it is (``after``)."""
-    due = procedure.remedy_due(g)
-    return {"after": due[0][0], "move": due[0][1]} if due else None
 
 
 def _finding(f: Finding, due: tuple[tuple[str, str], ...]) -> dict[str, Any]:
@@ -219,7 +215,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
                   if variant is not None else 0,
                   "seats": s.seats, "small_blind": s.small_blind,
                   "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
-        "hand": _hand(state),
+        "hand": _hand(state, due),
         "seats": seats,
         "findings": [_finding(f, due) for f in state.findings],
         "results": [a.to_json() for a in state.results],
