@@ -1,7 +1,8 @@
 """The dealer console as text: one key press or betting action per line.
 
-Until the table has a hardware console (a later driver), ``feltguard run`` reads these lines on
-standard input; they are the same events the console keys produce (docs/events.md):
+``feltguard run`` reads these lines on standard input at a terminal (or with ``--console``); the
+hardware keys are these lines too (``controller.keypad.KEY_LINES``), and the touch console sends
+the same events (docs/events.md):
 
     hand [BUTTON]        new hand (button seat optional)
     shuffle              shuffle done
