@@ -13,10 +13,16 @@ from __future__ import annotations
 
 from controller.rules.catalogue_entry import Entry, cite
 
+AZW = "azwine-tour-tournament-rules.txt"
+WSOP = "wsop-2009-live-action-rules.md"
+RRH = "roberts-rules-home.txt"
 PROCEDURES = "Section 2, Procedures"
+BETTING = "Section 3, Betting and Raising"
+NOLIMIT = "Section 14, No-Limit and Pot-Limit"
 _OTHER_ROOM = cite(PROCEDURES, "5", "Any chips from another cardroom are not permitted on the "
                    "table, do not play in the game, and when found will be treated similarly to "
                    "unnoticed cash.")
+_BETS = "the bet-zone antennas (chips.zone), judged against the hand's betting"
 _SENSORS = "chip zone antennas (controller/chip_sensing.py); the chip-set registry (chips.register)"
 
 CHIP_ENTRIES: tuple[Entry, ...] = (
@@ -47,5 +53,244 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         ),
         _SENSORS,
         catalogue=False,
+    ),
+    # --- betting read from the chips (chip_betting.py) -------------------------------------
+    Entry(
+        "CHIP_OUT_OF_TURN",
+        "Chips put out in front out of turn",
+        "warning",
+        (
+            cite(BETTING, "11", "An action or verbal declaration out of turn is binding unless "
+                 "the action to that player is subsequently changed by a bet or raise."),
+            cite(BETTING, "11", "Any action out of turn (check, call, or raise) is subject to "
+                 "penalty and is binding if action to the OOT player does not change.", file=AZW),
+        ),
+        (
+            "Seat {seat} put {amount} in front while seat {to_act} is to act.",
+            "Leave the chips in front of seat {seat}. Seat {to_act} acts first. If the action "
+            "to seat {seat} does not change, they stand as its action when its turn comes. If "
+            "a bet or raise comes first, they go back to it and it has every option.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_OUT_OF_TURN_RETURNED",
+        "Chips put out of turn are not binding",
+        "warning",
+        (
+            cite(BETTING, "11", "An action or verbal declaration out of turn is binding unless "
+                 "the action to that player is subsequently changed by a bet or raise."),
+            cite(BETTING, "11", "If action changes, the OOT action is not binding; any bet or "
+                 "raise is returned to the OOT player who has all options including: calling, "
+                 "raising, or folding.", file=AZW),
+            cite("Section 3", "10", "may be ruled "
+                 "binding if there is no bet, call, or raise by an intervening player acting "
+                 "after the infraction has been committed.", file=RRH),
+        ),
+        (
+            "The action reached seat {seat}, and {why}: the {amount} it put out of turn is not "
+            "binding.",
+            "Give seat {seat} its {amount} back. Seat {seat} now has every option: fold, call "
+            "{call}, or raise.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_OUT_OF_TURN_FLOOR",
+        "Chips put out of turn: the floor rules",
+        "warning",
+        (
+            cite(BETTING, "11", "If there is an intervening call, an action may be ruled "
+                 "binding."),
+        ),
+        (
+            "The action reached seat {seat} after an intervening call. Whether the {amount} it "
+            "put out of turn stands is the floor's decision.",
+            "Call the floor. If the chips stand, enter seat {seat}'s action at the console. If "
+            "not, give it the chips back; it has every option.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_STRING_RAISE",
+        "A string raise",
+        "warning",
+        (
+            cite(BETTING, "14", "String raises are not allowed. The dealer should enforce "
+                 "obvious infractions to this string-raise law without being asked."),
+            cite(NOLIMIT, "6", "In tournament play, the TDA rules require that the player "
+                 "either use a verbal statement giving the amount of the raise or put the chips "
+                 "into the pot in a single motion, to avoid making a string-bet."),
+        ),
+        (
+            "Seat {seat} added {extra} after its {action} had settled, with no raise declared: "
+            "a string raise.",
+            "Give the {extra} back to seat {seat}. Its action stands as {action}.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_BET_TAKEN_BACK",
+        "Chips taken back from a bet",
+        "warning",
+        (
+            cite(BETTING, "13", "A player who bets or calls by releasing chips into the pot is "
+                 "bound by that action and must make the amount of the wager correct."),
+        ),
+        (
+            "{amount} left the bet of seat {seat} before the betting round ended, and not "
+            "into the pot.",
+            "The wager stands: seat {seat} puts {amount} back in front. If the player did not "
+            "know the pot had been raised and nobody has acted since, call the floor (RR "
+            "Section 3 r.13 may let it reconsider).",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_BETS_SCOOPED_EARLY",
+        "Bets scooped into the pot before the round ended",
+        "warning",
+        (
+            cite("How to Deal No Limit, The Pot", "2", "Bets shall remain in front of the "
+                 "bettor until the betting round is complete.", file=AZW),
+            cite("How to Deal No Limit, The Pot", "3", "Bets are not to be scooped (placed "
+                 "into the pot by the dealer) until the end of the betting round.", file=AZW),
+        ),
+        (
+            "The dealer moved {amount} of seat {seat}'s bet into the pot before the betting "
+            "round ended.",
+            "Announce seat {seat}'s bet ({bet}) so everyone knows the amount to call. Leave "
+            "the other bets in front until the round ends. Feltguard counts the chips as seat "
+            "{seat}'s bet.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_ACTION_MISMATCH",
+        "The chips do not match the action entered at the console",
+        "warning",
+        (
+            cite(BETTING, "9", "A verbal statement in turn denotes your action, is binding, and "
+                 "takes precedence over a differing physical action."),
+            cite(NOLIMIT, "8", "If there is a discrepancy between a player's verbal statement "
+                 "and the amount put into the pot, the bet will be corrected to the verbal "
+                 "statement."),
+        ),
+        (
+            "Seat {seat}: {detail}",
+            "{fix}",
+        ),
+        _BETS + "; the dealer console",
+    ),
+    Entry(
+        "CHIP_BET_SHORT",
+        "A wager short in chips as the round ends",
+        "warning",
+        (
+            cite(BETTING, "16", "All wagers and calls of an improperly low amount must be "
+                 "brought up to proper size if the error is discovered before the betting round "
+                 "has been completed."),
+            cite(NOLIMIT, "9", "If a call is short due to a counting error, the amount must be "
+                 "corrected, even if the bettor has shown down a superior hand."),
+        ),
+        (
+            "The betting round ended with {chips} in front of seat {seat}, whose wager is "
+            "{wager}: {short} short.",
+            "Seat {seat} makes up {short} from its stack before the bets go to the pot.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_OVERSIZED_CALL",
+        "A single oversized chip is a call",
+        "warning",
+        (
+            cite(BETTING, "15", "If you put a single chip in the pot that is larger than the "
+                 "bet, but do not announce a raise, you are assumed to have only called."),
+            cite(NOLIMIT, "10", "a player acting on a previous bet with a larger denomination "
+                 "chip or bill is calling the previous bet unless this player makes a verbal "
+                 "declaration to raise the pot."),
+            cite(BETTING, "15", "When facing a bet or blind, pushing out a single oversized chip "
+                 "is a call if raise isn't first declared.", file=AZW),
+        ),
+        (
+            "Seat {seat} put out a single {chip} chip facing a call of {call}, with no raise "
+            "declared: a call.",
+            "Announce the call. Give seat {seat} {change} in change from the tray.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_OVERCALL",
+        "Chips beyond the call are not a raise",
+        "warning",
+        (
+            cite(NOLIMIT, "11", "This does not apply to a player who has unintentionally put "
+                 "too much in to call."),
+            cite(BETTING, "14", "Putting a full bet plus a half-bet or more into the pot is "
+                 "considered to be the same as announcing a raise, and the raise must be "
+                 "completed."),
+            cite(BETTING, "16", "When facing a bet, unless raise is declared first, a "
+                 "multiple-chip bet is a call if every chip is needed to make the call", file=AZW),
+        ),
+        (
+            "Seat {seat} put in {amount} facing a call of {call}, short of a raise to "
+            "{minimum}, with no raise declared: a call ({why}).",
+            "Announce the call. Give seat {seat} its {excess} back.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_RAISE_MADE_UP",
+        "Half a raise or more: the raise must be completed",
+        "warning",
+        (
+            cite(BETTING, "14", "If a player raises 50% or more of the largest prior bet but "
+                 "less than a minimum raise, he must make a full minimum raise.", file=AZW),
+            cite(BETTING, "14", "Putting a full bet plus a half-bet or more into the pot is "
+                 "considered to be the same as announcing a raise, and the raise must be "
+                 "completed."),
+            cite("Section 15, No-Limit", "11", "unless it is at least a half a bet or more in "
+                 "which case the player is obligated to make exactly the minimum raise", file=WSOP),
+        ),
+        (
+            "Seat {seat} put in {amount} facing a call of {call}: half a raise or more, short "
+            "of the minimum raise to {minimum}.",
+            "Announce the raise to {minimum}. Seat {seat} adds {short}.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_DOES_NOT_PLAY",
+        "Chips too small to play",
+        "warning",
+        (
+            cite(BETTING, "1", "The smallest chip that may be wagered in a game is the smallest "
+                 "chip used in the antes, blinds, rake, or collection."),
+            cite(BETTING, "1", "Smaller chips than this do not play even in quantity"),
+            cite(NOLIMIT, "13", "All wagers may be required to be in the same denomination of "
+                 "chip (or larger) used for the minimum bring-in"),
+        ),
+        (
+            "In the bet of seat {seat}: {chips}, smaller than the smallest chip that plays "
+            "({smallest}). They are not counted in the wager.",
+            "Give the chips back to seat {seat}: it changes them up between deals.",
+        ),
+        _BETS,
+    ),
+    Entry(
+        "CHIP_OVER_POT",
+        "A pot-limit wager over the pot",
+        "warning",
+        (
+            cite(NOLIMIT, "Pot-Limit Rules", "A bet may not exceed the pot size."),
+            cite(NOLIMIT, "intro", "The dealer is responsible for determining the pot size at "
+                 "pot-limit, and should enforce the pot-size cap on wagers"),
+        ),
+        (
+            "Seat {seat} put in {amount}; the most it may wager is {maximum} (the pot).",
+            "Announce the wager of {maximum}. Give seat {seat} its {excess} back.",
+        ),
+        _BETS,
     ),
 )

@@ -23,6 +23,9 @@ from controller.rules.catalogue_chips import CHIP_ENTRIES
 from controller.rules.findings import Finding
 
 CHIP_CODES = frozenset(e.code for e in CHIP_ENTRIES)
+# the codes of the tags themselves (a sensor's report, kept across an undo like a reader's
+# health); the betting codes of chip_betting.py go back with the action they judged
+CHIP_TAG_CODES = frozenset({"CHIP_UNKNOWN_TAG", "CHIP_FOREIGN_SET"})
 _EMPTY: Mapping[str, int] = MappingProxyType({})
 
 

@@ -292,6 +292,45 @@ class Settings:
         "play", ("play", "floor_may_kill"),
         f"{RR} Section 3 Irregularities r.14; {WSOP} Section 3 Irregularities r.14")
 
+    # --- betting read from the chips (controller/rules/chip_betting.py; research
+    # button-blinds-betting.md Section 2.10). A single chip larger than the call, facing a bet:
+    # "assumed to have only called" (RR Section 3 r.15; Section 14 No-Limit r.10; AZW Section 3
+    # r.15, TDA #45; JPN One-Chip Rule); "face_value" (NIS: a house that takes a lone chip at its
+    # face, as any other chips) reads it as a raise to its value.
+    oversized_chip: Literal["call", "face_value"] = _choice(
+        "call", ("call", "face_value"),
+        f"{RR} Section 3 Betting and Raising r.15, Section 14 No-Limit r.10; {AZW} Section 3 "
+        "Betting and Raising r.15 (face_value: NIS)")
+    # Chips beyond the call but short of a full raise, with no raise declared: RR Section 14
+    # No-Limit r.11 "This does not apply to a player who has unintentionally put too much in to
+    # call" (a call, the excess back); AZW Section 3 r.14 (TDA #43a) "If a player raises 50% or
+    # more of the largest prior bet but less than a minimum raise, he must make a full minimum
+    # raise. If less than 50% it is a call"; WSOP Section 15 r.11 the same half-bet line. Limit
+    # games read "a full bet plus a half-bet or more" as a raise under both (RR Section 3 r.14).
+    overcall: Literal["call", "fifty_percent"] = _choice(
+        "call", ("call", "fifty_percent"),
+        f"{RR} Section 14 No-Limit r.11, Section 3 Betting and Raising r.14; {AZW} Section 3 "
+        f"Betting and Raising r.14 (TDA #43a); {WSOP} Section 15 No-Limit r.11")
+    # The smallest chip that plays: RR Section 3 r.1 "the smallest chip used in the antes,
+    # blinds, rake, or collection ... Smaller chips than this do not play even in quantity"
+    # (RRH r.7, WSOP r.7 the same for antes and blinds); "bring_in": RR Section 14 No-Limit
+    # r.13 "All wagers may be required to be in the same denomination of chip (or larger) used
+    # for the minimum bring-in".
+    smallest_chip: Literal["forced_bets", "bring_in"] = _choice(
+        "forced_bets", ("forced_bets", "bring_in"),
+        f"{RR} Section 3 Betting and Raising r.1, Section 14 No-Limit r.13; {RRH} Section 3 "
+        f"r.7; {WSOP} Section 3 r.7")
+    # Chips put out of turn, when the action reaches the seat after an intervening call (no bet
+    # or raise: with one, every book returns the chips): RR Section 3 r.11 "If there is an
+    # intervening call, an action may be ruled binding" (the floor decides); AZW Section 3 r.11
+    # (TDA #40A) "Check, call or fold by the rightful player does not change action" (binding);
+    # RRH Section 3 r.10 "binding if there is no bet, call, or raise by an intervening player"
+    # (not binding).
+    oot_chips_after_call: Literal["floor", "binding", "not_binding"] = _choice(
+        "floor", ("floor", "binding", "not_binding"),
+        f"{RR} Section 3 Betting and Raising r.11; {AZW} Section 3 Betting and Raising r.11 "
+        f"(TDA #40A); {RRH} Section 3 r.10")
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -342,6 +381,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         misdeal_cutoff="rr_home",             # RRH Section 3 Misdeals r.1: "acted in turn"
         first_cards_exposed="first",          # RRH Section 5 Hold'em r.1 (D-03)
         a5_sevens_rule="off",                 # RRH Section 11 Ace-to-Five r.4: optional (D-19)
+        oot_chips_after_call="not_binding",   # RRH Section 3 r.10
     ),
     "wsop-2009": Settings(
         button_method="dead",                 # WSOP Section 4 r.2 "a. Dead button"
@@ -363,6 +403,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         a5_sevens_rule="five",                       # WSOP Section 11 Ace-to-Five r.4 (D-19)
         foreign_card="wsop",                         # WSOP Section 3 Irregularities r.3 (D-09)
         dropped_cards="floor_may_kill",              # WSOP Section 3 Irregularities r.14
+        overcall="fifty_percent",                    # WSOP Section 15 No-Limit r.11
     ),
     "tda-tournament": Settings(
         tournament=True,
@@ -380,6 +421,8 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         dead_hand_card_count="no_exceptions",      # AZW Dead Hands r.1(d) (D-21)
         short_hand_exception="button_two_consecutive",  # AZW Section 5 Misdeals r.1(f) (D-34)
         foreign_card="tda",                        # AZW Section 3 Irregularities r.3 (D-09)
+        overcall="fifty_percent",                  # AZW Section 3 r.14 (TDA #43a)
+        oot_chips_after_call="binding",            # AZW Section 3 r.11 (TDA #40A)
     ),
 })
 

@@ -70,10 +70,27 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules import card_keys, deck_keys, lost_cards, mixed, procedure, seating
+from controller.rules import (
+    card_keys,
+    chip_betting,
+    deck_keys,
+    lost_cards,
+    mixed,
+    procedure,
+    seating,
+)
 from controller.rules.cards import DeckRegistry
 from controller.rules.catalogue import make_finding
-from controller.rules.chips import CHIP_CODES, NO_CHIPS, Chips, register, settle_zone, tray_counts
+from controller.rules.chip_betting import NO_BETS, ChipBets, bet_seat
+from controller.rules.chips import (
+    CHIP_TAG_CODES,
+    NO_CHIPS,
+    Chips,
+    ChipZone,
+    register,
+    settle_zone,
+    tray_counts,
+)
 from controller.rules.deck_count import count_deck
 from controller.rules.devices import DEVICE_CODES, DeviceHealth, hand_findings, report
 from controller.rules.findings import Finding
@@ -135,6 +152,7 @@ class Hand:
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
     foreign: tuple[str, ...] = ()  # tags of another registered deck seen in this hand
     asked: int | None = None  # draw games: the seat whose draw count was last asked and told
+    bets: ChipBets = NO_BETS  # what the bet zones' chips have done this hand (chip_betting.py)
 
     @property
     def in_play(self) -> bool:
@@ -213,9 +231,17 @@ def apply(state: TableState, event: Event) -> Step:
         found, raised = report(state.devices, event.body, event.seq, event.ts)
         return Step(_raise(replace(state, last_seq=event.seq, devices=found), raised), raised)
     if isinstance(event.body, ChipsZone):
-        # Where the chips lie is the antennas' report, like a reader's health: never undone.
+        # Where the chips lie is the antennas' report, like a reader's health: never undone
+        # (the betting action a bet zone's chips make is: see _chips_in_front).
+        before = state.chips.zones.get(event.body.zone)
         chips, raised = settle_zone(state.chips, event.body, event.seq)
-        return Step(_raise(replace(state, last_seq=event.seq, chips=chips), raised), raised)
+        settled = _raise(replace(state, last_seq=event.seq, chips=chips), raised)
+        step = _chips_in_front(settled, event.body.zone, before, event.seq)
+        if step is None:
+            return Step(settled, raised)
+        kept = replace(state, previous=None, previous_event="")
+        new = replace(step.state, previous=kept, previous_event=f"{event.type} (seq {event.seq})")
+        return Step(new, raised + step.findings)
     if isinstance(event.body, TrayCounts):
         return Step(replace(state, last_seq=event.seq,
                             chips=tray_counts(state.chips, event.body, event.seq)))
@@ -233,7 +259,7 @@ def _undo(state: TableState, seq: int) -> Step:
     f = make_finding("EVENT_UNDONE", seq, fill={"event": state.previous_event})
     # the readers' health is now, whatever the table goes back to, and so are its findings
     # (and so are the chips the antennas settled: the registry goes back, the zones do not)
-    told = tuple(d for d in state.findings if d.code in DEVICE_CODES | CHIP_CODES
+    told = tuple(d for d in state.findings if d.code in DEVICE_CODES | CHIP_TAG_CODES
                  and d not in prev.findings)
     chips = replace(prev.chips, zones=state.chips.zones, tray=state.chips.tray,
                     tray_seq=state.chips.tray_seq)
@@ -817,7 +843,67 @@ def _card_outside_hand(state: TableState, body: CardBody, seq: int) -> Step:
 # --- betting --------------------------------------------------------------------------------------
 
 
-def _action(state: TableState, body: Action, seq: int) -> Step:
+def _chips_in_front(state: TableState, zone: str, before: ChipZone | None, seq: int
+                    ) -> Step | None:
+    """A bet zone settled during a hand: what its chips mean for the betting
+    (``chip_betting.read_bet_zone``); the action they make goes through ``_action``, the one
+    betting path. None: nothing for the hand (another zone, no hand in play)."""
+    seat = bet_seat(zone)
+    h = state.hand
+    if seat is None or h is None or not h.in_play:
+        return None
+    r = chip_betting.read_bet_zone(h.game, h.bets, state.chips, before, seat, seq,
+                                   state.settings)
+    if r.action is None and r.bets == h.bets and not r.findings:
+        return None
+    state = _raise(replace(state, hand=replace(h, bets=r.bets)), r.findings)
+    if r.action is None:
+        return Step(state, r.findings)
+    step = _action(state, r.action, seq, by_chips=True)
+    return Step(step.state, r.findings + step.findings)
+
+
+def _chips_read(state: TableState) -> bool:
+    """The table's bet zones are read (a chip reader reported one): the chips judge the
+    betting too."""
+    return any(z.startswith("bet:") for z in state.chips.zones)
+
+
+def _action(state: TableState, body: Action, seq: int, by_chips: bool = False,
+            depth: int = 0) -> Step:
+    """A betting action: entered at the console, or made by the chips in a bet zone
+    (``by_chips``; ``depth`` counts the actions the chips make in a row, bounded)."""
+    h = state.hand
+    chips_read = _chips_read(state) and h is not None and h.in_play
+    if chips_read and not by_chips and h is not None:
+        verdict, told, bets = chip_betting.console(h.game, h.bets, body, seq)
+        if verdict != "apply":
+            return Step(_raise(replace(state, hand=replace(h, bets=bets)), told), told)
+    step = _betting_action(state, body, seq)
+    h2 = step.state.hand
+    if not chips_read or h is None or h2 is None or not _applied(h.game, h2.game):
+        return step
+    bets, told, nxt = chip_betting.after_action(h.game, h2.game, h2.bets, state.chips, body,
+                                                by_chips, seq, state.settings)
+    state2 = _raise(replace(step.state, hand=replace(h2, bets=bets)), told)
+    found = step.findings + told
+    if nxt is None or depth >= _MAX_CHIP_ACTIONS:
+        return Step(state2, found)
+    more = _action(state2, nxt, seq, by_chips=True, depth=depth + 1)
+    return Step(more.state, found + more.findings)
+
+
+# The chips may make several actions in a row (posts settled together, a binding out-of-turn
+# action): far fewer than this at any table; the bound keeps apply total whatever the events.
+_MAX_CHIP_ACTIONS = 32
+
+
+def _applied(g: procedure.GameHand, g2: procedure.GameHand) -> bool:
+    """The action changed the betting (an action refused leaves the log and the posts)."""
+    return g2.log != g.log or g2.ticked != g.ticked
+
+
+def _betting_action(state: TableState, body: Action, seq: int) -> Step:
     h = state.hand
     if h is None or not h.in_play:
         f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={
