@@ -284,6 +284,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         game=args.game,
         structure=args.structure,
         seats=args.seats,
+        chips=args.chips or args.chips_console,
+        chips_console=args.chips_console,
+        chip_mistake_rate=args.chip_mistakes,
     )
     try:
         return run_simulation(opts)
@@ -442,6 +445,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=whole(2, 10), default=6,
                    help="players at the table (default 6; 2..the game's most players and what "
                         "its deck holds: hold'em 10, five-card Omaha 8, stud 6, ...)")
+    p.add_argument("--chips", action="store_true",
+                   help="the players bet with chips, read by a simulated chip reader "
+                        "(docs/chips.md, Simulation)")
+    p.add_argument("--chips-console", action="store_true",
+                   help="with --chips, the dealer also enters each chip action at the console")
+    p.add_argument("--chip-mistakes", type=fraction(0, 1), default=0.2,
+                   help="with --chips, chance per hand without a dealing mistake that a chip "
+                        "mistake is made (0..1, default 0.2)")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core "

@@ -7,6 +7,16 @@ events, and the daemon journals and applies them exactly as at a real table. Con
 (new hand, betting actions, award pots) go to the daemon as the dealer console would send them.
 LEDs run on gpiozero's mock pins; the live view is the real display server.
 
+With ``chips`` on (``feltguard sim --chips``) the table reads its chips too: the players bet
+with chips and the dealer scoops and pushes them (``controller/sim/chip_dealer.py``); each
+motion goes to a simulated chip reader's pty (``drivers/simulated_chip_reader.py``, scanning at
+``chip_cycle_ms``), the real ``ChipReader`` reads its inventories and the daemon's chip sensing
+settles them (``chip_settle_s``) into ``chips.zone`` events, from which the rules core reads the
+betting: the whole wiring of ``feltguard run`` (controller/runner.py) but its sensing ticker
+(the chip reader's cycles settle the zones). The dealer waits for each motion's zones to reach
+the journal before its next move. At ``chip_mistake_rate`` a hand holds a chip mistake
+(``controller/sim/chip_mistakes.py``) instead of a dealing one.
+
 As it deals, the table says what happens: each finding as the daemon raises it, a line per hand,
 and at the end the dealer's mistakes against those the rules core caught (``controller.sim.score``,
 the matcher of ``bench.monitor``); ``run_simulation`` returns 1 when a mistake went uncaught.
@@ -30,14 +40,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.chip_sensing import DEFAULT_CHIP_ANTENNAS, ChipSensing
 from controller.daemon import TableDaemon
 from controller.events import Body, FloorRuling
 from controller.journal import Journal, anchor_path_for, key_path_for
 from controller.rules.variants import family
 from controller.sensing import DEFAULT_ANTENNAS, SHOE
+from controller.sim.chip_moves import ChipMove
+from controller.sim.chip_table import on_antenna
 from controller.sim.dealer import CardMove, SimDealer, expand
 from controller.sim.score import RunningScore, Tally, exit_status, rows, uncaught
 from drivers.card_reader import CardReader, ReaderStats
+from drivers.chip_reader import ChipReader, ChipReaderStats
+from drivers.simulated_chip_reader import SimulatedChipReader
 from drivers.simulated_reader import SimulatedReader
 
 log = logging.getLogger("feltguard.sim")
@@ -48,6 +63,15 @@ VOID_TEXT = ("Table fault: the controller stopped during this hand and its cards
 
 # Where each zone's antenna is (the inverse of the default antenna map).
 ANTENNA_OF: dict[str, tuple[int, int]] = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
+# Where each chip zone's antenna is on the chip reader (controller/chip_sensing.py).
+CHIP_ANTENNA_OF: dict[str, tuple[int, int]] = {
+    zone: key for key, zone in DEFAULT_CHIP_ANTENNAS.items()}
+
+# The simulated chip reader's scan cycle and the chip sensing's settle time. The settle time is
+# not a whole number of cycles: a zone then settles at one cycle, well clear of the next, so the
+# zones a motion changed settle in one batch (a frame's arrival jitters by milliseconds).
+CHIP_CYCLE_MS = 40
+CHIP_SETTLE_S = 0.1
 
 
 # The dealer's pause between moves when someone watches the live view.
@@ -74,6 +98,12 @@ class SimOptions:
     event_timeout: float = 5.0  # how long to wait for a frame to come through the driver
     extra_outputs: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
     out: TextIO | None = None  # each finding as raised and a line per hand (None: silent)
+    chips: bool = False  # the players bet with chips, read by a simulated chip reader
+    chips_console: bool = False  # the dealer also enters each chip action at the console
+    chip_mistake_rate: float = 0.2  # chance per hand (without a dealing mistake) of a chip one
+    chip_cycle_ms: int = CHIP_CYCLE_MS
+    chip_settle_s: float = CHIP_SETTLE_S
+    pin_factory: Any = None  # the LEDs' gpiozero pin factory (None: mock pins)
 
     @property
     def delay(self) -> float:
@@ -152,6 +182,22 @@ def reader_line(stats: ReaderStats) -> str:
     return line + (f"; last error: {stats.last_error}" if stats.last_error else "")
 
 
+def chip_reader_line(stats: ChipReaderStats) -> str:
+    """The chip reader's health for a person: frames, scan cycles, losses, reconnects."""
+    state = "connected" if stats.connected else "disconnected"
+    return (f"chip reader {state}: {stats.frames_ok} frames ok, {stats.frames_bad} bad, "
+            f"{stats.inventories} inventories, {stats.incomplete_cycles} incomplete cycles, "
+            f"{stats.frames_lost} lost, {stats.reconnects} reconnects")
+
+
+def stacks_line(errors: list[tuple[int, int, int, int]]) -> str:
+    """The players' chips against the table's stacks after every hand."""
+    if not errors:
+        return "stacks: every player's chips equal the table's stack after every hand"
+    shown = "; ".join(f"hand {h} seat {s}: chips {c}, table {t}" for h, s, c, t in errors[:5])
+    return f"STACKS DIFFER {len(errors)} time(s): {shown}"
+
+
 class SimulatedTable:
     """A running simulated table: reader pty, real driver, daemon, outputs.
 
@@ -167,11 +213,14 @@ class SimulatedTable:
         # it does not deal
         self.dealer = SimDealer(self.rng, seats=opts.seats, mistake_rate=opts.mistake_rate,
                                 seat_changes=opts.seat_changes, game=opts.game,
-                                structure=opts.structure)
+                                structure=opts.structure, chips=opts.chips,
+                                chip_mistake_rate=opts.chip_mistake_rate,
+                                chips_console=opts.chips_console)
         journal_path = Path(opts.journal_path) if opts.journal_path else workdir / "journal.sqlite"
         self.journal = Journal(journal_path)
         try:
-            self.daemon = TableDaemon(self.journal)
+            sensing = ChipSensing(dict(DEFAULT_CHIP_ANTENNAS), settle_s=opts.chip_settle_s)
+            self.daemon = TableDaemon(self.journal, chip_sensing=sensing)
             self.resumed = self.daemon.recovered > 0
             if self.resumed:
                 self._check_resumable()
@@ -194,7 +243,7 @@ class SimulatedTable:
             from controller.ledplan import led_plan
             from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
 
-            self.pin_factory = MockFactory(pin_class=MockPWMPin)
+            self.pin_factory = opts.pin_factory or MockFactory(pin_class=MockPWMPin)
             self.leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=self.pin_factory)
             leds = self.leds
             outputs.append(lambda snap: leds.show(led_plan(snap)))
@@ -219,6 +268,10 @@ class SimulatedTable:
         self.reader.start()
         if not self.reader.connected.wait(5):
             raise RuntimeError("the card reader did not open the simulated shoe")
+        self.chip_device: SimulatedChipReader | None = None
+        self.chip_reader: ChipReader | None = None
+        if opts.chips:
+            self._open_chip_reader(workdir / "chips")
         self._halt = threading.Event()
         self.voided: int | None = None  # the hand a crash interrupted, voided on resuming
         if self.resumed:
@@ -227,6 +280,21 @@ class SimulatedTable:
         # dealer's: neither printed nor scored)
         self.watch = FindingWatch(self.daemon, self.score, opts.out)
         self.daemon.outputs.append(self.watch)
+
+    def _open_chip_reader(self, link: Path) -> None:
+        """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
+        tray) and the real driver reading it into the daemon, as ``feltguard run`` wires a
+        ``[[chip_readers]]`` device."""
+        zones = [f"bet:{n}" for n in range(1, self.opts.seats + 1)] + ["pot", "tray"]
+        antennas = [CHIP_ANTENNA_OF[z][1] for z in zones]
+        self.chip_device = SimulatedChipReader(link, antennas=antennas,
+                                               cycle_ms=self.opts.chip_cycle_ms)
+        self.chip_reader = ChipReader(str(link), self.daemon.on_chips,
+                                      on_tray=self.daemon.on_tray, name="sim-chips")
+        self.chip_reader.start()
+        if not self.chip_reader.connected.wait(5):
+            raise RuntimeError("the chip reader did not open the simulated chip reader")
+        self.chip_device.start_scanning()  # only once the driver reads: its open flushes input
 
     # -- resuming -------------------------------------------------------------------------------
 
@@ -257,10 +325,12 @@ class SimulatedTable:
 
     # -- playing ------------------------------------------------------------------------------
 
-    def _play(self, step: CardMove | Body) -> None:
+    def _play(self, step: CardMove | ChipMove | Body) -> None:
         expected = len(expand(step))
         target = self.daemon.events_applied + expected
-        if isinstance(step, CardMove):
+        if isinstance(step, ChipMove):
+            self._move_chips(step)
+        elif isinstance(step, CardMove):
             if step.from_shoe:
                 reader, antenna = ANTENNA_OF[SHOE]
                 self.shoe.send_read(reader, antenna, step.uid, step.face_up)
@@ -273,6 +343,29 @@ class SimulatedTable:
                             step.uid, self.opts.event_timeout, self.reader.stats)
         else:
             self.daemon.submit(step)
+
+    def _move_chips(self, step: ChipMove) -> None:
+        """The motion on the chip reader's antennas; then wait until sensing has settled every
+        zone it changed and the daemon has applied it (the next move may depend on it)."""
+        device = self.chip_device
+        if device is None or not step.events:
+            return
+
+        def antenna(holder: str) -> int | None:
+            return CHIP_ANTENNA_OF[holder][1] if on_antenna(holder) else None
+
+        device.shift((antenna(src), antenna(dst), uids) for uids, src, dst in step.moves)
+        want = {body.zone: set(body.uids) for body in step.events}
+
+        def settled() -> bool:
+            zones = self.daemon.state.chips.zones
+            return all(z in zones and set(zones[z].uids) == u for z, u in want.items())
+
+        timeout = self.opts.event_timeout + 10 * self.opts.chip_settle_s
+        if not self.daemon.wait_until(settled, timeout):
+            stats = self.chip_reader.stats if self.chip_reader is not None else None
+            log.warning("chips (%s): zones %s did not settle in %.1fs (chip reader stats %s)",
+                        step.why, sorted(want), timeout, stats)
 
     def play_hand(self) -> None:
         steps = self.dealer.next_hand()
@@ -316,6 +409,10 @@ class SimulatedTable:
         self._halt.set()
         self.reader.stop(2)
         self.shoe.close()
+        if self.chip_reader is not None:
+            self.chip_reader.stop(2)
+        if self.chip_device is not None:
+            self.chip_device.close()
         if self.leds is not None:
             self.leds.close()
         if self.server is not None:
@@ -382,9 +479,13 @@ def run_simulation(opts: SimOptions) -> int:
         took = time.monotonic() - started
         table.score.settle()
         stats = table.reader.stats
+        chip_stats = table.chip_reader.stats if table.chip_reader is not None else None
     print(f"\n{table.hands_dealt} hands, {table.daemon.seq} events in {took:.1f}s", file=out)
     print_score(table.score.tally, out)
     print(reader_line(stats), file=out)
+    if chip_stats is not None and table.dealer.chips is not None:
+        print(chip_reader_line(chip_stats), file=out)
+        print(stacks_line(table.dealer.chips.stack_errors), file=out)
     if opts.journal_path:  # kept (without one, a temporary journal went with its folder)
         path = table.journal.path
         print(f"journal kept: {path} (its .key and .anchors beside it)\n"

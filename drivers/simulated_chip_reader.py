@@ -7,7 +7,8 @@ one chip device:
 - ``kind="rfid"``: an RFID chip reader. Each antenna holds the uids placed there (``place``,
   ``remove``, ``move``); each scan cycle sends every antenna's full inventory, in parts, an empty
   antenna included. ``build(antenna, uids, per_cycle=n)`` puts a stack down a few chips a cycle,
-  as a reader sees a stack being built.
+  as a reader sees a stack being built; ``shift(moves)`` moves chips between antennas (or on
+  and off them) in one motion, between two cycles.
 - ``kind="tray"``: a counting tray; ``set_tray(tubes)`` sets its ``(tube, denomination, count)``
   and each cycle reports them.
 
@@ -107,6 +108,19 @@ class SimulatedChipReader(SimulatedReader):
             dest = self._zones.setdefault(target, [])
             dest += [u for u in moved if u not in dest]
             return moved
+
+    def shift(self, moves: Iterable[tuple[int | None, int | None, Iterable[str]]]) -> None:
+        """Several chips moved in one motion, all between the same two cycles: each move is
+        (source, target, uids), None for off every antenna (a player's hand, the cage)."""
+        with self._state:
+            for source, target, uids in moves:
+                chips = [uid_bytes(u).hex().upper() for u in uids]
+                if source is not None:
+                    zone = self._zones.setdefault(source, [])
+                    zone[:] = [u for u in zone if u not in chips]
+                if target is not None:
+                    dest = self._zones.setdefault(target, [])
+                    dest += [u for u in chips if u not in dest]
 
     def build(self, antenna: int, uids: Iterable[str], per_cycle: int = 2) -> None:
         """Build a stack on ``antenna``: ``per_cycle`` more of ``uids`` appear at each cycle."""

@@ -65,6 +65,7 @@ from controller.rules.house_rules import settings_for
 from controller.rules.variants import JOKER, ROTATIONS, Variant, family, table_game
 from controller.sim import table_view
 from controller.sim.board_hand import BoardHand
+from controller.sim.chip_dealer import ChipDealer
 from controller.sim.draw_hand import DrawHand
 from controller.sim.games import SIM_GAMES, deck_cards, games_of, sim_seats, uses_antes
 from controller.sim.hand_dealer import HandDealer
@@ -108,6 +109,9 @@ class SimDealer:
         big_bet: int = 0,
         profile: str = "roberts",
         attention_on_alert: bool = True,
+        chips: bool = False,
+        chip_mistake_rate: float = 0.0,
+        chips_console: bool = False,
     ) -> None:
         if game not in SIM_GAMES:
             raise ValueError(f"unknown game {game!r}; one of {', '.join(SIM_GAMES)}")
@@ -131,8 +135,10 @@ class SimDealer:
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
         if small_blind > big_blind or (big_bet and small_bet > big_bet):
             raise ValueError("need small_blind <= big_blind and small_bet <= big_bet")
-        if not 0.0 <= mistake_rate <= 1.0:
-            raise ValueError(f"mistake_rate must be in 0..1, got {mistake_rate!r}")
+        for name, rate in (("mistake_rate", mistake_rate),
+                           ("chip_mistake_rate", chip_mistake_rate)):
+            if not 0.0 <= rate <= 1.0:
+                raise ValueError(f"{name} must be in 0..1, got {rate!r}")
         settings_for(profile)  # SettingsError names an unknown profile
         self.rng = rng
         self.game = game
@@ -179,12 +185,32 @@ class SimDealer:
         self._steps: list[SimStep] = []
         self._opened = False  # the table is set up (by this dealer, or recovered: ``resume``)
         self._pending: list[SimStep] = []  # set-up a resumed table still lacks
+        # The chips (``chip_dealer.py``): players who bet with chips, the dealer's scoops and
+        # pushes, chip mistakes; None at a table without chip sensors. Its own random stream,
+        # drawn once from the table's.
+        self.chips: ChipDealer | None = None
+        if chips:
+            self.chips = ChipDealer(self, random.Random(rng.getrandbits(64)),
+                                    console=chips_console, mistake_rate=chip_mistake_rate)
 
     # --- the shadow table ----------------------------------------------------------------------
 
     def emit(self, step: SimStep) -> None:
         """Make the step at the table: apply it to the shadow table; after a finding the dealer
-        does not put right, the floor declares a misdeal and the hand stops."""
+        does not put right, the floor declares a misdeal and the hand stops. At a table that
+        reads its chips a betting action is the player's chips (``chip_dealer.py``)."""
+        if self.chips is not None and self.chips.takes(step):
+            assert isinstance(step, Action)
+            self.chips.act(step)
+            return
+        self.raw_emit(step)
+
+    def pending_step(self, step: SimStep) -> None:
+        """A set-up step a resumed table still lacks, made before the next hand."""
+        self._pending.append(step)
+
+    def raw_emit(self, step: SimStep) -> None:
+        """``emit`` as it is: the step itself, then what the chips' dealer does after it."""
         self._steps.append(step)
         stop = False
         for body in expand(step):
@@ -195,6 +221,8 @@ class SimDealer:
                 number = self.state.hand_number
                 self.found += [(number, f) for f in result.findings]
                 stop = stop or any(floor_stops(f.code, self._family) for f in result.findings)
+        if self.chips is not None:
+            self.chips.observe(step)
         if stop and not isinstance(step, MisdealDeclared) and table_view.game(self.state):
             self.late = None
             self.emit(MisdealDeclared())
@@ -240,10 +268,14 @@ class SimDealer:
                                        stack=self.stack))
             if self.hand > 0 and self.rng.random() < self.seat_changes:
                 self._change_seats()
+            if self.chips is not None:
+                self.chips.between_hands()
         except _Stop:  # pragma: no cover - set-up never raises a finding
             pass
         self.hand += 1
         make = mistake is not None or self.rng.random() < self.mistake_rate
+        if self.chips is not None:
+            self.chips.new_hand(card_mistake=make)
         self.late = None
         with contextlib.suppress(_Stop):
             self._play(mistake, make)
@@ -271,6 +303,8 @@ class SimDealer:
         if len(seated) < 2:
             self._pending += [SeatTake(seat=n, player=NAMES[n - 1], stack=self.stack)
                               for n in range(1, self.seats + 1) if n not in seated]
+        if self.chips is not None:
+            self.chips.resume(state)
 
     def _open_table(self) -> None:
         self._opened = True
@@ -283,6 +317,8 @@ class SimDealer:
         for seat in range(1, self.seats + 1):
             self.emit(SeatTake(seat=seat, player=NAMES[seat - 1], stack=self.stack))
         self.emit(self._new_deck())
+        if self.chips is not None:
+            self.chips.open()
 
     def _new_deck(self) -> DeckRegister:
         for card in deck_cards(self.game):

@@ -1,10 +1,12 @@
 """What the simulated dealer hands out: card movements, the truth of a mistake, and the events
 each step becomes at the table.
 
-A hand is a list of steps: console inputs as event bodies (``controller/events.py``) and card
-movements as ``CardMove``. ``expand(step)`` gives the exact event bodies a step yields at the
-table: a card off the shoe is a ``shoe.draw`` then a ``zone.read``; a card moved on the felt
-leaves its zone (``zone.leave``) and is read in the new one.
+A hand is a list of steps: console inputs as event bodies (``controller/events.py``), card
+movements as ``CardMove`` and, at a table that reads its chips, chip motions as ``ChipMove``
+(``chip_moves.py``). ``expand(step)`` gives the exact event bodies a step yields at the table: a
+card off the shoe is a ``shoe.draw`` then a ``zone.read``; a card moved on the felt leaves its
+zone (``zone.leave``) and is read in the new one; a chip motion is the ``chips.zone`` of each
+zone it changed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.events import Body, ShoeDraw, ZoneLeave, ZoneRead
+from controller.sim.chip_moves import ChipMove
 
 # The players' names, one per seat (a table has at most ten seats).
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon")
@@ -43,11 +46,13 @@ class Mistake:
     cards: tuple[str, ...]
 
 
-SimStep = CardMove | Body
+SimStep = CardMove | ChipMove | Body
 
 
 def expand(step: SimStep) -> list[Body]:
     """The exact event bodies a step yields at the table."""
+    if isinstance(step, ChipMove):
+        return list(step.events)
     if isinstance(step, CardMove):
         if step.from_shoe:
             return [ShoeDraw(uid=step.uid, face_up=step.face_up),

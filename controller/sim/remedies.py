@@ -54,7 +54,11 @@ FOLLOWED: dict[str, frozenset[str]] = {
 
 
 def floor_stops(code: str, family: str) -> bool:
-    """After a finding ``code`` in a hand of ``family``, does the floor declare a misdeal?"""
+    """After a finding ``code`` in a hand of ``family``, does the floor declare a misdeal? Never
+    for a chip finding: the simulated dealer puts the chips right and the hand goes on
+    (``chip_dealer.py``)."""
+    if code.startswith("CHIP_"):
+        return False
     if CATALOGUE[code].severity == "misdeal":
         return True
     return code not in FOLLOWED[family]
