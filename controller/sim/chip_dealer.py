@@ -42,6 +42,7 @@ from controller.events import (
 )
 from controller.rules import TableState, apply, snapshot
 from controller.rules.chip_betting import wager_in_front
+from controller.rules.variants import family
 from controller.sim import table_view
 from controller.sim.chip_mistakes import CHIP_KINDS
 from controller.sim.chip_moves import ChipMove
@@ -77,7 +78,7 @@ class ChipDealer:
                  mistake_rate: float = 0.0) -> None:
         self.t = table
         self.rng = rng
-        self.console = console
+        self.always_console = console
         self.mistake_rate = mistake_rate
         self.chips = ChipTable(rng, table.seats)
         self.kind: str | None = None  # this hand's chip mistake, until it is made
@@ -89,6 +90,9 @@ class ChipDealer:
         # (hand, seat, the player's chips, the core's stack) after a hand, where they differ
         self.stack_errors: list[tuple[int, int, int, int]] = []
         self.made: list[str] = []  # the chip mistakes made, in order
+        # with ``console``: the action a binding out-of-turn bet made, entered once the seat
+        # to act has checked
+        self.after_check: Action | None = None
 
     # --- the shadow table ------------------------------------------------------------------------
 
@@ -108,6 +112,15 @@ class ChipDealer:
         for code in CHIP_KINDS[kind]:
             self.t.record(kind, seats, [], code)
         self.kind = None
+
+    @property
+    def console(self) -> bool:
+        """Does the dealer enter each chip action at the console too? With ``console``, and at
+        a draw game always: the core judges a console draw against the seat's last chip
+        action not yet corroborated, as a mismatch (CHIP_ACTION_MISMATCH), so there the dealer
+        corroborates every chip action before the draw."""
+        v = table_view.variant(self.state)
+        return self.always_console or (v is not None and family(v) == "draw")
 
     # --- the table -------------------------------------------------------------------------------
 
@@ -154,9 +167,39 @@ class ChipDealer:
     # --- what happens at the table ---------------------------------------------------------------
 
     def takes(self, step: SimStep) -> bool:
-        """Is ``step`` a betting action the player makes with chips?"""
-        return (isinstance(step, Action) and step.kind in CHIP_ACTIONS
-                and table_view.game(self.state) is not None)
+        """Is ``step`` a betting action the player makes with chips: a post due now, or the
+        action of the seat to act? Anything else (a dealing mistake's post by the wrong seat:
+        the button not moved, the wrong stud bring-in) the dealer enters at the console."""
+        if not isinstance(step, Action) or step.kind not in CHIP_ACTIONS:
+            return False
+        g = table_view.game(self.state)
+        if g is None:
+            return False
+        if g.posts_due:
+            seat, _, amount = g.posts_due[0]
+            return step.kind == "post" and step.seat == seat and step.amount == amount
+        return g.to_act == step.seat
+
+    def declared(self, action: Action) -> None:
+        """A betting action the dealer enters at the console (``takes`` said no: not the
+        seat's turn as the table sees it, a dealing mistake's post); once the table applied it,
+        the player's chips follow it, the seat's wager in front (they corroborate it)."""
+        self.busy = True
+        try:
+            self.t.raw_emit(action)
+            h = self.state.hand
+            g = table_view.game(self.state)
+            if h is None or g is None or g.pos(action.seat) is None:
+                return
+            wager = wager_in_front(g, h.bets, action.seat)
+            short = (wager or 0) - self.chips.value(bet(action.seat))
+            if short > 0:
+                uids = self._pay(action.seat, short)
+                self.motion([(uids, player(action.seat), bet(action.seat))],
+                            f"seat {action.seat}'s chips for its {action.kind}")
+        finally:
+            self.busy = False
+        self.settle_round()
 
     def observe(self, step: SimStep) -> None:
         """After the table applied ``step``: the dealer's scoops, pushes and returns."""
@@ -172,6 +215,9 @@ class ChipDealer:
         elif isinstance(step, (SeatTake, SeatLeave)):
             self.sync_seat(step.seat)
         elif not self.busy and not isinstance(step, ChipMove):
+            if self.after_check is not None and isinstance(step, Action) and step.kind == "check":
+                entered, self.after_check = self.after_check, None
+                self.t.raw_emit(entered)
             self.settle_round()
 
     def _round(self) -> tuple[int, int, bool] | None:
@@ -195,43 +241,58 @@ class ChipDealer:
 
     def act(self, action: Action) -> None:
         """The player puts the action's chips in its bet zone (the console too, with
-        ``console``); an action the chips cannot make is entered at the console."""
+        ``console``); an action the chips cannot make is entered at the console. The round's
+        scoop waits until the action and what follows it (change, a mistake) are done."""
+        self.busy = True
+        try:
+            self._act(action)
+        finally:
+            self.busy = False
+        self.settle_round()
+
+    def _act(self, action: Action) -> None:
         g = table_view.current(self.state)
         seat = action.seat
         put = self._put(g, action)
         if put is None or put <= 0:
             self._fallback(action)
             return
-        self.busy = True
-        try:
-            if self._oversized(g, action, put):
-                return
-            e = g.eng
-            p = g.pos(seat)
-            facing = p is not None and (e.checking_or_calling_amount() or 0) > 0
-            # a single chip facing a bet is a call (RR Section 3 r.14, oversized_chip): a raise
-            # goes out in two chips or more
-            raising = facing and action.kind in ("bet", "raise")
-            uids = self._pay(seat, put, min_chips=2 if raising else 1)
-            before = self.state.hand.bets.by_chips.get(seat) if self.state.hand else None
-            declare = self.console and self._acts_again(seat, uids)
-            if declare:
-                self.t.raw_emit(action)
-            self.motion([(uids, player(seat), bet(seat))], f"seat {seat} {action.kind}")
-            h = self.state.hand
-            made = h is not None and h.bets.by_chips.get(seat) is not before
-            if not made and not declare:
-                log.debug("hand %d: seat %d's chips did not make its %s", self.state.hand_number,
-                          seat, action.kind)
-                self._fallback(action)
-                return
-            if self.console and not declare:
-                self.t.raw_emit(action)
-            if self.kind == "chip_string_raise" and not declare:
-                self._string_raise(seat, action)
-        finally:
-            self.busy = False
-        self.settle_round()
+        if self._oversized(g, action, put):
+            return
+        e = g.eng
+        # a single chip facing a bet is a call (RR Section 3 r.14, oversized_chip): a raise
+        # goes out in two chips or more
+        raising = (e.checking_or_calling_amount() or 0) > 0 and action.kind in ("bet", "raise")
+        uids = self._pay(seat, put, min_chips=2 if raising else 1)
+        p = g.pos(seat)
+        if p is not None and put >= e.stacks[p] and action.kind != "post":
+            # every chip the player has: the console says all in, as the chips do
+            action = Action(seat=seat, kind="allin")
+        # with the console, a post is entered before its chips (after them, a seat owing a
+        # second post, a missed blind, would have the console's post applied again) and so is
+        # an action after which the seat is to act again (a console line then is a new action)
+        declare = self.console and (action.kind == "post" or self._acts_again(seat, uids))
+        if declare:
+            self.t.raw_emit(action)
+        if not self._chips_act(seat, uids, action.kind) and not declare:
+            self._fallback(action)
+            return
+        if self.console and not declare:
+            self.t.raw_emit(action)
+        if self.kind == "chip_string_raise" and not declare:
+            self._string_raise(seat, action)
+
+    def _chips_act(self, seat: int, uids: Sequence[str], what: str) -> bool:
+        """The player's chips into its bet zone; True when the core read an action from them."""
+        h = self.state.hand
+        before = h.bets.by_chips.get(seat) if h is not None else None
+        self.motion([(uids, player(seat), bet(seat))], f"seat {seat} {what}")
+        h = self.state.hand
+        made = h is not None and h.bets.by_chips.get(seat) is not before
+        if not made:
+            log.debug("hand %d: seat %d's chips did not make its %s", self.state.hand_number,
+                      seat, what)
+        return made
 
     def _put(self, g: GameHand, action: Action) -> int | None:
         """The chips the action puts in front of the seat (None: none it can make)."""
@@ -260,21 +321,39 @@ class ChipDealer:
                 counts = _without_single(counts, amount)
             self.chips.recompose(holder, counts)
             uids = self.chips.exact(holder, amount, min_chips)
-        if uids is None:  # pragma: no cover - a payable stack makes every amount up to it
-            raise RuntimeError(f"seat {seat} cannot pay {amount} from "
-                               f"{self.chips.value(holder)}")
+        if uids is None:
+            # the player's chips and the table's stack parted (a stack error, told after the
+            # hand): the cage makes up the difference so that the table goes on
+            have = self.chips.value(holder)
+            log.error("hand %d: seat %d cannot pay %d from %d", self.state.hand_number, seat,
+                      amount, have)
+            self.chips.set_value(holder, max(have, amount))
+            uids = self.chips.exact(holder, amount, 1)
+            assert uids is not None
         return uids
 
     def _acts_again(self, seat: int, uids: Sequence[str]) -> bool:
         """Would the seat be the one to act again right after these chips made its action
         (heads-up, a round's last action before the seat opens the next)? Tried on a copy of
         the shadow table (the state is immutable)."""
+        g = table_view.game(self._tried(seat, uids))
+        return g is not None and g.to_act == seat
+
+    def _closes_round(self, seat: int, uids: Sequence[str]) -> bool:
+        """Would these chips, the seat's action, end the betting round?"""
+        g = table_view.game(self._tried(seat, uids))
+        if g is None:
+            return True
+        return g.eng.street != table_view.current(self.state).eng.street or g.eng.actor is None
+
+    def _tried(self, seat: int, uids: Sequence[str]) -> TableState:
+        """The shadow table after the seat's chips went into its bet zone, tried on copies (the
+        state is immutable)."""
         events = self.chips.copy().motion([(tuple(uids), player(seat), bet(seat))])
         state = self.state
         for body in events:
             state = apply(state, Event(state.last_seq + 1, 0, body)).state
-        g = table_view.game(state)
-        return g is not None and g.to_act == seat
+        return state
 
     def _fallback(self, action: Action) -> None:
         """The console enters an action the chips did not make (chips already out stay: the
@@ -298,9 +377,17 @@ class ChipDealer:
             wager = wager_in_front(g, h.bets, seat) if g is not None and h is not None else None
             value = self.chips.value(zone)
             to_pot = list(here)
+            if g is not None and g.pos(seat) is None:
+                # a seat taken out of the hand (a stud hand dead before any betting): its ante
+                # goes back (RR Section 8 r.1)
+                moves.append((tuple(here), zone, player(seat)))
+                continue
             if wager is not None and 0 <= wager < value:
                 part = self.chips.exact(zone, wager)
-                if part is not None:
+                if part is None:
+                    log.warning("hand %d: bet:%d (%d) cannot make the wager %d exactly",
+                                self.state.hand_number, seat, value, wager)
+                else:
                     to_pot = part
                     moves.append((tuple(u for u in here if u not in part), zone, player(seat)))
             self.scooped.setdefault(seat, []).extend(to_pot)
@@ -309,36 +396,89 @@ class ChipDealer:
 
     def push(self) -> None:
         """At hand.end: each seat's award from the pot to its bet zone, then the players take
-        their chips back to their stacks; their stacks are checked against the core's."""
+        their chips back to their stacks; their stacks are checked against the core's. The
+        award mistakes: a chip of a share kept back, or a share pushed to another seat."""
         results = snapshot(self.state).get("results", [])
         awards: dict[int, int] = {}
         for pot in results:
             for seat, n in pot["shares"].items():
                 awards[int(seat)] = awards.get(int(seat), 0) + int(n)
-        pushes: list[Move] = []
-        for seat, amount in sorted(awards.items(), key=lambda kv: (-kv[1], kv[0])):
-            if amount <= 0:
-                continue
-            uids = self.chips.exact(POT, amount)
-            if uids is None:
-                log.warning("hand %d: the pot (%d) cannot make seat %d's %d exactly",
-                            self.state.hand_number, self.chips.value(POT), seat, amount)
-                continue
-            self.chips.move(uids, DEALER)  # out of the pot's reach for the next share
-            pushes.append((tuple(uids), POT, bet(seat)))
+        shares = self._shares(awards)
         left = self.chips.value(POT)
         if left and awards:
             log.warning("hand %d: %d left in the pot after the awards", self.state.hand_number,
                         left)
-        for uids, _, _ in pushes:  # back in the pot until the push moves them
+        for _, uids in shares:  # back in the pot until the push moves them
             self.chips.move(uids, POT)
+        owner = {s: s for s in range(1, self.t.seats + 1)}  # bet zone -> whose chips lie there
+        pushes: list[Move] = [(tuple(uids), POT, bet(seat)) for seat, uids in shares]
+        kept: tuple[int, list[str]] | None = None
+        if shares and self.kind == "chip_award_short":
+            seat, uids = shares[0]
+            chip = [min(uids, key=lambda u: (self.chips.denomination[u], u))]
+            pushes[0] = (tuple(u for u in uids if u not in chip), POT, bet(seat))
+            pushes.append((tuple(chip), POT, DEALER))
+            kept = (seat, chip)
+            self.record("chip_award_short", [seat])
+        elif shares and self.kind == "chip_award_wrong_seat":
+            seat, uids = shares[0]
+            others = [s for s in sorted(self.state.seats) if s not in awards]
+            if others:
+                wrong = self.rng.choice(others)
+                pushes[0] = (tuple(uids), POT, bet(wrong))
+                owner[wrong] = seat
+                self.record("chip_award_wrong_seat", [seat, wrong])
         self.motion(pushes, "the pots pushed")
-        self.take_back()
+        if kept is not None:  # the dealer hands the chip kept back to its winner
+            self.chips.move(kept[1], player(kept[0]))
+        self.take_back(owner)
         self.check_stacks()
+        self._settle_leftover()
 
-    def take_back(self) -> None:
-        """The players take the chips in their bet zones back to their stacks."""
-        self.motion([(self.chips.chips(bet(s)), bet(s), player(s))
+    def _shares(self, awards: dict[int, int]) -> list[tuple[int, list[str]]]:
+        """Each seat's award in chips of the pot (the largest first), set apart in the
+        dealer's hand. Where the pot's chips cannot make the awards (a split pot of 25s), the
+        dealer changes a chip of the pot for smaller ones from the tray and tries again."""
+        for _ in range(8):
+            shares: list[tuple[int, list[str]]] = []
+            for seat, amount in sorted(awards.items(), key=lambda kv: (-kv[1], kv[0])):
+                uids = self.chips.exact(POT, amount) if amount > 0 else []
+                if uids is None:
+                    break
+                self.chips.move(uids, DEALER)  # out of the pot's reach for the next share
+                shares.append((seat, uids))
+            else:
+                return shares
+            for _, uids in shares:
+                self.chips.move(uids, POT)
+            if not self._break_pot_chip():
+                break
+        log.warning("hand %d: the pot (%d) cannot make the awards %s exactly",
+                    self.state.hand_number, self.chips.value(POT), awards)
+        return []
+
+    def _break_pot_chip(self) -> bool:
+        """The smallest chip of the pot above the smallest denomination changed for smaller
+        chips of the tray, in one motion; False when the tray cannot change any."""
+        chips = sorted((self.chips.denomination[u], u) for u in self.chips.chips(POT))
+        for d, uid in chips:
+            if d == DENOMINATIONS[0]:
+                continue
+            small = [u for u in self.chips.chips(TRAY) if self.chips.denomination[u] < d]
+            tray = self.chips.copy()
+            tray.move([u for u in self.chips.chips(TRAY) if u not in small], DEALER)
+            change = tray.exact(TRAY, d, min_chips=2)
+            if change is not None:
+                self.motion([((uid,), POT, TRAY), (tuple(change), TRAY, POT)],
+                            "a chip of the pot changed at the tray")
+                return True
+        return False
+
+    def take_back(self, owner: dict[int, int] | None = None) -> None:
+        """The players take the chips in their bet zones back to their stacks (``owner``:
+        whose chips lie in each seat's bet zone, when the dealer pushed a share astray)."""
+        owner = owner or {}
+        self.motion([(self.chips.chips(bet(s)), bet(s), player(owner.get(s, s)))
                      for s in range(1, self.t.seats + 1)], "chips taken back")
 
     def return_all(self) -> None:
@@ -352,6 +492,21 @@ class ChipDealer:
         self.motion(moves, "every chip back")
         self.check_stacks()
 
+    def _settle_leftover(self) -> None:
+        """Chips left in the pot after the awards (the core's stacks moved by more than its
+        results paid: a fault the stacks check has told) go to the players the core's stacks
+        say are owed them, so that the next hand starts from the table's word."""
+        moves: list[Move] = []
+        for seat, st in sorted(self.state.seats.items()):
+            owed = st.stack - self.chips.value(player(seat))
+            uids = self.chips.exact(POT, owed) if owed > 0 else None
+            if uids is not None:
+                self.chips.move(uids, DEALER)
+                moves.append((tuple(uids), POT, player(seat)))
+        for uids, _, _ in moves:
+            self.chips.move(uids, POT)
+        self.motion(moves, "chips left in the pot to the players owed them")
+
     def check_stacks(self) -> None:
         """Each player's chips against the core's stack for the seat."""
         for seat, st in sorted(self.state.seats.items()):
@@ -359,14 +514,132 @@ class ChipDealer:
             if have != st.stack:
                 self.stack_errors.append((self.state.hand_number, seat, have, st.stack))
 
-    # --- mistakes (filled in by the chip mistakes) ---------------------------------------------
+    # --- the chip mistakes ----------------------------------------------------------------------
 
-    def _oversized(self, g: GameHand, action: Action, put: int) -> bool:
-        return False
+    def before_action(self) -> Action | None:
+        """Before the player to act chooses: the skim, or the out-of-turn bet, when it is this
+        hand's mistake and the table allows it now (the out-of-turn bet: the action the player
+        to act then takes)."""
+        if self.kind == "chip_pot_skim":
+            self.skim()
+        if self.kind != "chip_out_of_turn":
+            return None
+        plan = self._out_of_turn_plan()
+        if plan is None:
+            return None
+        actor, seat, amount = plan
+        uids = self._pay(seat, amount)
+        self.motion([(uids, player(seat), bet(seat))], f"seat {seat} bets out of turn")
+        self.record("chip_out_of_turn", [seat, actor])
+        if self.console:  # entered once its chips made the action, when the actor has checked
+            self.after_check = Action(seat=seat, kind="bet", amount=amount)
+        return Action(seat=actor, kind="check")
+
+    def _out_of_turn_plan(self) -> tuple[int, int, int] | None:
+        """(the seat to act, the next seat, its bet) where the next seat's bet out of turn will
+        be binding: nobody has bet on the street, the seat to act checks and the action then
+        reaches the next seat with the street still open (RR Section 3 r.11)."""
+        g = table_view.game(self.state)
+        if g is None or g.posts_due or g.to_act is None:
+            return None
+        e = g.eng
+        actor = g.to_act
+        p = g.pos(actor)
+        if (p is None or max(e.bets) != 0 or e.can_post_bring_in(p)
+                or (e.checking_or_calling_amount() or 0) != 0 or actor in g.dead):
+            return None
+        seq = self.state.last_seq + 1
+        after = apply(self.state, Event(seq, 0, Action(seat=actor, kind="check"))).state
+        g2 = table_view.game(after)
+        if g2 is None or g2.to_act in (None, actor) or g2.eng.street != e.street:
+            return None
+        seat = g2.to_act
+        assert seat is not None
+        h = self.state.hand
+        if h is not None and h.bets.last_seat == seat:
+            # its chips would be read as more than its last action (a string raise, or beyond
+            # a console declaration), not as chips out of turn
+            return None
+        q = g2.pos(seat)
+        e2 = g2.eng
+        lo = e2.min_completion_betting_or_raising_to()
+        if (q is None or seat in g2.dead or lo is None or lo <= 0 or e2.stacks[q] <= lo
+                or not e2.can_complete_bet_or_raise_to(lo, q)):
+            return None
+        return actor, seat, lo
 
     def _string_raise(self, seat: int, action: Action) -> None:
-        return None
+        """The player adds a chip after its action settled, before anyone else acted (RR
+        Section 3 r.14); the dealer gives it back."""
+        g = table_view.game(self.state)
+        h = self.state.hand
+        last = h.bets.by_chips.get(seat) if h is not None else None
+        p = g.pos(seat) if g is not None else None
+        if (g is None or p is None or last is None or action.kind not in ("call", "bet", "raise")
+                or g.to_act in (None, seat) or last.street != g.eng.street
+                or g.eng.stacks[p] <= 0):
+            return
+        smallest = min(self.chips.denomination[u] for u in self.chips.chips(player(seat)))
+        extra = self._pay(seat, smallest)
+        self.motion([(extra, player(seat), bet(seat))], f"seat {seat} adds a chip")
+        self.record("chip_string_raise", [seat])
+        self.motion([(extra, bet(seat), player(seat))], f"seat {seat}'s chip given back")
 
+    def _oversized(self, g: GameHand, action: Action, put: int) -> bool:
+        """A call made with one chip larger than the call (RR Section 3 r.14: a call), then
+        the dealer's change from the tray: the chip to the tray, the call into the bet zone,
+        the rest to the player; ``chip_change_wrong`` puts a chip more in the bet zone."""
+        if self.kind not in ("chip_oversized_call", "chip_change_wrong") or action.kind != "call":
+            return False
+        seat = action.seat
+        e = g.eng
+        p = g.pos(seat)
+        call = e.checking_or_calling_amount() or 0
+        big = next((d for d in DENOMINATIONS if d > call), None)
+        if p is None or call <= 0 or big is None or big >= e.stacks[p]:
+            return False
+        # the call, and with the wrong change a 1 chip more (the chips of the call apart from
+        # it: the scoop hands it back to the player)
+        wrong = 1 if self.kind == "chip_change_wrong" else 0
+        tray = self.chips.copy()
+        into_bet: list[str] = []
+        for amount in (call, wrong):
+            part = tray.exact(TRAY, amount) if amount else []
+            if part is None:
+                return False
+            tray.move(part, DEALER)
+            into_bet += part
+        change = tray.exact(TRAY, big - call - wrong) if big - call - wrong else []
+        if change is None or (self.console and self._acts_again(seat, ())):
+            return False
+        holder = player(seat)
+        counts = payable_counts(self.chips.value(holder) - big)
+        counts[big] = counts.get(big, 0) + 1
+        self.chips.recompose(holder, counts)
+        chip = self.chips.take(holder, big, 1)
+        if wrong and not self._closes_round(seat, chip):
+            # the chip too many must still lie there at the scoop: the seat must not act again
+            return False
+        if not self._chips_act(seat, chip, "call with an oversized chip"):
+            self.motion([(chip, bet(seat), holder)], f"seat {seat}'s chip back")
+            return False
+        self.record(self.kind, [seat])
+        if self.console:
+            self.t.raw_emit(action)
+        self.motion([(chip, bet(seat), TRAY), (into_bet, TRAY, bet(seat)),
+                     (change, TRAY, holder)], f"change for seat {seat}")
+        return True
+
+    def skim(self) -> None:
+        """A chip of the pot dropped into the tray during the hand (no rake at this table),
+        then put back in the pot."""
+        pot = sorted(self.chips.chips(POT), key=lambda u: (self.chips.denomination[u], u))
+        if not pot:
+            return
+        chip = pot[:1]
+        self.motion([(chip, POT, TRAY)], "a chip of the pot into the tray")
+        self.record("chip_pot_skim", [])
+        self.motion([(chip, TRAY, POT)], "the chip back in the pot")
 
 def _without_single(counts: dict[int, int], amount: int) -> dict[int, int]:
     """A composition of the same value in which ``amount`` is never one chip: a chip of that

@@ -65,7 +65,7 @@ from controller.rules.house_rules import settings_for
 from controller.rules.variants import JOKER, ROTATIONS, Variant, family, table_game
 from controller.sim import table_view
 from controller.sim.board_hand import BoardHand
-from controller.sim.chip_dealer import ChipDealer
+from controller.sim.chip_dealer import CHIP_ACTIONS, ChipDealer
 from controller.sim.draw_hand import DrawHand
 from controller.sim.games import SIM_GAMES, deck_cards, games_of, sim_seats, uses_antes
 from controller.sim.hand_dealer import HandDealer
@@ -78,6 +78,11 @@ __all__ = ["MISTAKES", "NAMES", "CardMove", "Mistake", "SimDealer", "SimStep", "
 
 FAMILY_DEALERS: dict[str, type[HandDealer]] = {
     "board": BoardHand, "stud": StudHand, "draw": DrawHand}
+
+# Dealing mistakes the dealer does not make at a table that reads its chips: the wrong stud
+# bring-in, entered at the console, is taken by the core as the console corroborating the seat's
+# ante posted by chips (both are posts), so the wrong low card is never judged.
+NOT_WITH_CHIPS = frozenset({"stud_wrong_bring_in"})
 
 # A misdeal the floor notices late: (kind, seats, cards, the misdeal code it is before the cut-off)
 Late = tuple[str, tuple[int, ...], tuple[str, ...], str]
@@ -168,7 +173,8 @@ class SimDealer:
         # The mistakes this table's dealer makes: the floor notices an error late only where
         # the monitor's alert is not the attention call.
         self.mistakes: tuple[str, ...] = tuple(sorted(
-            k for k in kinds if attention_on_alert is False or not KINDS[k].late))
+            k for k in kinds if (attention_on_alert is False or not KINDS[k].late)
+            and not (chips and k in NOT_WITH_CHIPS)))
         self.truth: list[Mistake] = []
         self.hand = 0
         self.state: TableState = initial_state()
@@ -199,9 +205,11 @@ class SimDealer:
         """Make the step at the table: apply it to the shadow table; after a finding the dealer
         does not put right, the floor declares a misdeal and the hand stops. At a table that
         reads its chips a betting action is the player's chips (``chip_dealer.py``)."""
-        if self.chips is not None and self.chips.takes(step):
-            assert isinstance(step, Action)
-            self.chips.act(step)
+        if self.chips is not None and isinstance(step, Action) and step.kind in CHIP_ACTIONS:
+            if self.chips.takes(step):
+                self.chips.act(step)
+            else:
+                self.chips.declared(step)
             return
         self.raw_emit(step)
 

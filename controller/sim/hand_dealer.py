@@ -246,8 +246,11 @@ class HandDealer:
         p = e.actor
         assert p is not None
         seat = g.seats[p]
+        chips = self.t.chips
         if seat in g.dead:
             action = Action(seat=seat, kind="fold")  # a fouled hand is dead: it folds
+        elif chips is not None and (planned := chips.before_action()) is not None:
+            action = planned  # a chip mistake decided it (a seat bet out of turn: a check)
         else:
             action = players.choose(e, p, seat, self.v, self.rng, passive=self.passive,
                                     keep=self.keep)
