@@ -12,9 +12,9 @@ came and went since its last settled content); nothing while it is still moving.
 watched by several antennas changes only when none of them is moving, so a chip sliding from
 one antenna of the pot to another is no change at all. Every antenna due settles together, and
 in one batch a zone that gained chips comes before a zone that lost them: chips moved from a
-bet to the pot reach the journal in the pot first, so the rules core knows where they went. A counting tray's report
-(``TrayCountsLike``: per tube, a denomination and a count) settles the same way into
-``tray.counts``.
+bet to the pot reach the journal in the pot first, so the rules core knows where they went.
+A counting tray's report (``TrayCountsLike``: per tube, a denomination and a count) settles
+the same way into ``tray.counts``.
 
 Silence is not emptiness: the driver reports every cycle, an empty one too, so an antenna
 that stops reporting (a reader unplugged: its health is the driver's to report) settles

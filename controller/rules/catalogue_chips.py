@@ -19,6 +19,8 @@ RRH = "roberts-rules-home.txt"
 PROCEDURES = "Section 2, Procedures"
 BETTING = "Section 3, Betting and Raising"
 NOLIMIT = "Section 14, No-Limit and Pot-Limit"
+SHOWDOWN = "Section 3, The Showdown"
+RULINGS = "Section 2, House Policies, Decision-Making"
 _OTHER_ROOM = cite(PROCEDURES, "5", "Any chips from another cardroom are not permitted on the "
                    "table, do not play in the game, and when found will be treated similarly to "
                    "unnoticed cash.")
@@ -292,5 +294,153 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the wager of {maximum}. Give seat {seat} its {excess} back.",
         ),
         _BETS,
+    ),
+    # --- the pot, the award, the tray, the ledger (chip_pot.py, chip_ledger.py) -------------
+    Entry(
+        "CHIP_CHANGE_WRONG",
+        "Change given wrong for an oversized chip",
+        "warning",
+        (
+            cite(BETTING, "15", "If you put a single chip in the pot that is larger than the "
+                 "bet, but do not announce a raise, you are assumed to have only called."),
+            cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the proper "
+                 "number of chips goes into the pot.", file=AZW),
+        ),
+        (
+            "Seat {seat} called with an oversized chip; after the change, {chips} lies in front "
+            "of it where its bet is {wager}: {detail}.",
+            "Count the change again before the bets go to the pot: seat {seat}'s bet is "
+            "{wager}. {fix}",
+        ),
+        _BETS + "; the tray",
+    ),
+    Entry(
+        "CHIP_POT_SKIM",
+        "Chips of the pot went to the tray or the drop",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+            cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the proper "
+                 "number of chips goes into the pot.", file=AZW),
+        ),
+        (
+            "{amount} in chips went from the pot to {where} {when}, beyond the house's rake "
+            "({allowed}).",
+            "Put the {amount} back in the pot before it is awarded, or, once awarded, to its "
+            "winner(s). Call the floor and surveillance: the pot's chips leave only as the "
+            "award and the house's rake.",
+        ),
+        "the pot, tray and drop antennas (chips.zone)",
+    ),
+    Entry(
+        "CHIP_POT_UNEXPLAINED",
+        "The pot's chips changed without a reason",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+        ),
+        (
+            "{detail}",
+            "Count the pot against the hand's betting (the dealer view shows the pots). Call "
+            "the floor if they differ: management may reconstruct the betting (RR Section 2, "
+            "Decision-Making r.6).",
+        ),
+        "the pot and bet-zone antennas (chips.zone)",
+    ),
+    Entry(
+        "CHIP_AWARD_SHORT",
+        "The pot was paid short",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+            cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been requested "
+                 "before the next deal starts"),
+        ),
+        (
+            "The award was paid {amount} short: {detail}.",
+            "Pay the winner(s) the rest before the next deal starts (a ruling on a pot must come "
+            "before it, RR Section 2 r.5).",
+        ),
+        "the pot and seat antennas (chips.zone), against the core's award",
+    ),
+    Entry(
+        "CHIP_AWARD_OVER",
+        "A winner was paid more than its share",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+            cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been requested "
+                 "before the next deal starts"),
+        ),
+        (
+            "Seat {seat} was paid {amount}; its share is {due}: {over} over.",
+            "Take the {over} back from seat {seat} before the next deal starts and pay it where "
+            "it is due.",
+        ),
+        "the pot and seat antennas (chips.zone), against the core's award",
+    ),
+    Entry(
+        "CHIP_AWARD_WRONG_SEAT",
+        "Chips of the pot were paid to a seat with no share",
+        "warning",
+        (
+            cite(RULINGS, "6", "If a pot has been incorrectly awarded and mingled with chips "
+                 "that were not in the pot, and the time limit for a ruling request given in the "
+                 "previous rule has been observed, management may determine how much was in the "
+                 "pot by reconstructing the betting"),
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+        ),
+        (
+            "Seat {seat} was paid {amount} from a pot it has no share in ({short}).",
+            "Take the {amount} back from seat {seat} and pay it to the winner(s) before the "
+            "next deal starts; if it is mingled with seat {seat}'s chips, call the floor (RR "
+            "Section 2, Decision-Making r.6).",
+        ),
+        "the pot and seat antennas (chips.zone), against the core's award",
+    ),
+    Entry(
+        "CHIP_STACK_MISMATCH",
+        "A player's chips changed between hands",
+        "warning",
+        (
+            cite(RULINGS, "6", "management may determine how much was in the pot by "
+                 "reconstructing the betting, and then transfer that amount to the proper "
+                 "player."),
+        ),
+        (
+            "Seat {seat}'s chips read {chips} (stack and in front); the hands played leave it "
+            "{stack}: {diff}.",
+            "Count seat {seat}'s chips with the player before the deal. Call the floor if they "
+            "differ: chips may have gone to or come from another seat, the tray or the cage.",
+        ),
+        "the stack and bet-zone antennas (chips.zone), against the core's stacks",
+    ),
+    Entry(
+        "CHIP_LEDGER_OFF",
+        "The table's chips do not balance",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+        ),
+        (
+            "Between hands the table holds {actual} in chips; it should hold {expected} (the "
+            "last count, the players' buy-ins and cash-outs, and the chips the house took): "
+            "{diff}. {zones}",
+            "Count the tray, the drop and each player's chips. Call the floor and surveillance: "
+            "chips have appeared or vanished.",
+        ),
+        "every chip zone's antennas and the counting tray (chips.zone, tray.counts)",
     ),
 )
