@@ -74,6 +74,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "a bet or raise comes first, they go back to it and it has every option.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OUT_OF_TURN_RETURNED",
@@ -96,6 +97,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{call}, or raise.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OUT_OF_TURN_FLOOR",
@@ -112,6 +114,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "not, give it the chips back; it has every option.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_STRING_RAISE",
@@ -130,6 +133,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Give the {extra} back to seat {seat}. Its action stands as {action}.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_BET_TAKEN_BACK",
@@ -147,6 +151,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Section 3 r.13 may let it reconsider).",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_BETS_SCOOPED_EARLY",
@@ -166,6 +171,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{seat}'s bet.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_ACTION_MISMATCH",
@@ -183,6 +189,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{fix}",
         ),
         _BETS + "; the dealer console",
+        catalogue=False,
     ),
     Entry(
         "CHIP_BET_SHORT",
@@ -201,6 +208,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Seat {seat} makes up {short} from its stack before the bets go to the pot.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OVERSIZED_CALL",
@@ -221,6 +229,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the call. Give seat {seat} {change} in change from the tray.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OVERCALL",
@@ -241,6 +250,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the call. Give seat {seat} its {excess} back.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_RAISE_MADE_UP",
@@ -261,6 +271,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the raise to {minimum}. Seat {seat} adds {short}.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_DOES_NOT_PLAY",
@@ -279,6 +290,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Give the chips back to seat {seat}: it changes them up between deals.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OVER_POT",
@@ -294,6 +306,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the wager of {maximum}. Give seat {seat} its {excess} back.",
         ),
         _BETS,
+        catalogue=False,
     ),
     # --- the pot, the award, the tray, the ledger (chip_pot.py, chip_ledger.py) -------------
     Entry(
@@ -313,6 +326,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{wager}. {fix}",
         ),
         _BETS + "; the tray",
+        catalogue=False,
     ),
     Entry(
         "CHIP_POT_SKIM",
@@ -333,6 +347,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "award and the house's rake.",
         ),
         "the pot, tray and drop antennas (chips.zone)",
+        catalogue=False,
     ),
     Entry(
         "CHIP_POT_UNEXPLAINED",
@@ -350,6 +365,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Decision-Making r.6).",
         ),
         "the pot and bet-zone antennas (chips.zone)",
+        catalogue=False,
     ),
     Entry(
         "CHIP_AWARD_SHORT",
@@ -368,6 +384,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "before it, RR Section 2 r.5).",
         ),
         "the pot and seat antennas (chips.zone), against the core's award",
+        catalogue=False,
     ),
     Entry(
         "CHIP_AWARD_OVER",
@@ -386,6 +403,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "it is due.",
         ),
         "the pot and seat antennas (chips.zone), against the core's award",
+        catalogue=False,
     ),
     Entry(
         "CHIP_AWARD_WRONG_SEAT",
@@ -407,6 +425,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Section 2, Decision-Making r.6).",
         ),
         "the pot and seat antennas (chips.zone), against the core's award",
+        catalogue=False,
     ),
     Entry(
         "CHIP_STACK_MISMATCH",
@@ -424,6 +443,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "differ: chips may have gone to or come from another seat, the tray or the cage.",
         ),
         "the stack and bet-zone antennas (chips.zone), against the core's stacks",
+        catalogue=False,
     ),
     Entry(
         "CHIP_LEDGER_OFF",
@@ -442,5 +462,6 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "chips have appeared or vanished.",
         ),
         "every chip zone's antennas and the counting tray (chips.zone, tray.counts)",
+        catalogue=False,
     ),
 )

@@ -84,7 +84,7 @@ def pot_during_hand(before: Chips, after: Chips, body: ChipsZone, seq: int
     reg = after.registry
     out: list[Finding] = []
     skimmed: dict[str, int] = {}
-    strayed: list[str] = []
+    strayed: dict[str, int] = {}  # where they went -> chips
     for uid in sorted(was - now):
         d = reg.denomination_of(uid) or 0
         dest = _where(after, uid, "pot")
@@ -92,9 +92,9 @@ def pot_during_hand(before: Chips, after: Chips, body: ChipsZone, seq: int
             skimmed[dest] = skimmed.get(dest, 0) + d
         else:
             seat = _seat_of(dest) if dest is not None else None
-            strayed.append(f"a {d} chip to seat {seat}" if seat is not None
-                           else f"a {d} chip to {dest}" if dest is not None
-                           else f"a {d} chip (tag {uid}) out of sight")
+            to = (f"to seat {seat}" if seat is not None else "out of sight" if dest is None
+                  else f"to the {dest}")
+            strayed[to] = strayed.get(to, 0) + d
     came = [uid for uid in sorted(now - was) if _where(after, uid, "pot") in HOUSE_ZONES]
     house = sum(skimmed.values())
     if skimmed:
@@ -104,7 +104,8 @@ def pot_during_hand(before: Chips, after: Chips, body: ChipsZone, seq: int
     if strayed or came:
         parts = []
         if strayed:
-            parts.append("chips left the pot during the hand: " + ", ".join(strayed))
+            parts.append("chips left the pot during the hand: " + ", ".join(
+                f"{n} {to}" for to, n in strayed.items()))
         if came:
             total = sum(reg.denomination_of(u) or 0 for u in came)
             parts.append(f"{total} in chips came into the pot from the tray")
