@@ -396,8 +396,9 @@ def console(g: GameHand, bets: ChipBets, body: Action, seq: int
     same action: nothing more to apply), ``mismatch`` (a finding; the chips' action stands), or
     ``apply`` (a new action: the usual path)."""
     last = bets.by_chips.get(body.seat)
-    if last is None or last.corroborated or g.to_act == body.seat or (
-            body.kind == "post" and any(s == body.seat for s, _, _ in g.posts_due)):
+    if (last is None or last.corroborated or body.kind not in _CHIP_KINDS
+            or g.to_act == body.seat
+            or (body.kind == "post" and any(s == body.seat for s, _, _ in g.posts_due))):
         return "apply", (), bets
     done = replace(last, corroborated=True)
     bets = replace(bets, by_chips=MappingProxyType({**bets.by_chips, body.seat: done}))
@@ -412,6 +413,11 @@ def console(g: GameHand, bets: ChipBets, body: Action, seq: int
                "before its chips went out, the declaration stands (RR Section 3 r.9): call the "
                "floor to correct the action."})
     return "mismatch", (f,), bets
+
+
+# The console actions the chips could have made (a fold and a draw are no chips; a check is
+# the console's word for a call of nothing).
+_CHIP_KINDS = frozenset({"post", "bet", "raise", "call", "allin", "check"})
 
 
 def _same(last: ChipAct, body: Action) -> bool:
