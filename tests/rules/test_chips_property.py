@@ -190,10 +190,8 @@ def test_hands_played_by_chips_equal_the_console(game: str, seats: int, seed: in
         assert pots_k == pots_c
         assert stacks_k == stacks_c
     # the ledger, counted after the last hand's chips are home: it balances
-    final = None
-    for _, final, _ in _apply_all(chip_run):
-        pass
-    assert final is not None and final.chips.house is not None
+    final = [state for _, state, _ in _apply_all(chip_run)][-1]
+    assert final.chips.house is not None
     stacks = {n: s.stack for n, s in final.seating.seats.items()}
     _, told = between_hands(final.chips, stacks, final.carry, seq=0)
     assert told == ()
