@@ -328,8 +328,8 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
     if call > 0 and single and settings.oversized_chip == "call":
         out.append(make_finding("CHIP_OVERSIZED_CALL", seq, seats=[seat], fill={
             "seat": seat, "chip": put, "call": call, "change": put - call}))
-        chip = next(u for u in zone.uids if u not in old
-                    and reg.denomination_of(u) == put)
+        chip = next((u for u in zone.uids if u not in old
+                     and reg.denomination_of(u) == put), "")
         bets = replace(bets, change=MappingProxyType({**bets.change, seat: chip}))
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if lo is None or hi is None:
