@@ -10,9 +10,11 @@ Each change of a zone's settled content becomes one ``chips.zone`` event (the to
 count of each denomination of the chip set in play, every tag read there, and the tags that
 came and went since its last settled content); nothing while it is still moving. A zone
 watched by several antennas changes only when none of them is moving, so a chip sliding from
-one antenna of the pot to another is no change at all. A counting tray's report
-(``TrayCountsLike``: per tube, a denomination and a count) settles the same way into
-``tray.counts``.
+one antenna of the pot to another is no change at all. Every antenna due settles together, and
+in one batch a zone that gained chips comes before a zone that lost them: chips moved from a
+bet to the pot reach the journal in the pot first, so the rules core knows where they went.
+A counting tray's report (``TrayCountsLike``: per tube, a denomination and a count) settles
+the same way into ``tray.counts``.
 
 Silence is not emptiness: the driver reports every cycle, an empty one too, so an antenna
 that stops reporting (a reader unplugged: its health is the driver's to report) settles
@@ -129,6 +131,13 @@ class _Settling(Generic[Content]):
         return self.seen != self.settled
 
 
+def _gain_order(body: ChipsZone) -> int:
+    """0 a zone that only gained chips, 1 one that gained and lost, 2 one that only lost."""
+    if not body.removed:
+        return 0
+    return 1 if body.added else 2
+
+
 @dataclass
 class ChipSensing:
     """Stateful inventory -> chip event translation for one table."""
@@ -162,7 +171,9 @@ class ChipSensing:
             self._antennas[key] = st = _Settling(uids, inv.t, inv.t)
         else:
             st.report(uids, inv.t)
-        return self._settle([key], inv.t)
+        # every antenna due now settles with it: a chip moving between two antennas settles in
+        # both zones in one batch, the zone gaining it first (see _settle)
+        return self._settle(list(self._antennas), inv.t)
 
     def on_tray(self, report: TrayCountsLike) -> list[Body]:
         """A counting tray's report; the tray.counts body once its counts settle."""
@@ -203,7 +214,11 @@ class ChipSensing:
                 st.settled = st.seen
             if not st.moving:  # (settled now, or back to its settled content after a flicker)
                 touched.add(self.antennas[key])
-        return [b for z in sorted(touched) if (b := self._zone_body(z)) is not None]
+        bodies = [b for z in sorted(touched) if (b := self._zone_body(z)) is not None]
+        # Gainers first: chips moved from one zone to another settle in the zone they came to
+        # before the zone they left, so the rules core sees where they went as the source
+        # empties (a bet scooped into the pot; the pot pushed to a winner or to the tray).
+        return sorted(bodies, key=_gain_order)
 
     def _zone_body(self, zone: str) -> ChipsZone | None:
         """The zone's new content, once none of its antennas is moving and it changed."""

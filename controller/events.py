@@ -83,6 +83,10 @@ class TableSetup:
     # House-rules setting overrides on top of the profile (controller/rules/house_rules.py);
     # an unknown setting or value is an error naming it.
     settings: Mapping[str, Any] = field(default_factory=dict)
+    # The house's rake of each hand's pots: ``rake_percent`` of them, at most ``rake_cap``
+    # (0: no cap); the chips of a pot may go to the tray or drop up to it (chip_pot.py).
+    rake_percent: int = 0
+    rake_cap: int = 0
 
 
 @dataclass(frozen=True)
@@ -561,7 +565,8 @@ class Event:
             elif isinstance(value, tuple):
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
-                          "structure", "idle", "lost", "cutter", "asked_by", "card", "colours") \
+                          "structure", "idle", "lost", "cutter", "asked_by", "card", "colours",
+                          "rake_percent", "rake_cap") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             if f.name == "uid" and not value:
@@ -585,7 +590,8 @@ INT_MAX = 2**53 - 1
 # JSON line would be: nothing the parser refuses is ever journaled. A test checks that every
 # field of every body type is listed here.
 INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "ante", "bring_in",
-                        "small_bet", "big_bet", "to", "level", "reader", "total"})
+                        "small_bet", "big_bet", "to", "level", "reader", "total",
+                        "rake_percent", "rake_cap"})
 OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by", "antenna"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
                         "outcome", "state", "set"})
@@ -697,7 +703,9 @@ def validate_body(body: Body) -> None:
             raise EventError(f"field 'seats' must be 2..10, got {body.seats}")
         if body.small_blind < 0 or body.big_blind <= 0 or body.small_blind > body.big_blind:
             raise EventError("fields 'small_blind'/'big_blind': need 0 <= small <= big, big > 0")
-        for key in ("ante", "bring_in", "small_bet", "big_bet"):
+        if not 0 <= body.rake_percent <= 100:
+            raise EventError(f"field 'rake_percent' must be 0..100, got {body.rake_percent}")
+        for key in ("ante", "bring_in", "small_bet", "big_bet", "rake_cap"):
             if getattr(body, key) < 0:
                 raise EventError(f"field '{key}' must be >= 0, got {getattr(body, key)}")
         if body.big_bet and body.big_bet < body.small_bet:

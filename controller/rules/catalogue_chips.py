@@ -19,6 +19,8 @@ RRH = "roberts-rules-home.txt"
 PROCEDURES = "Section 2, Procedures"
 BETTING = "Section 3, Betting and Raising"
 NOLIMIT = "Section 14, No-Limit and Pot-Limit"
+SHOWDOWN = "Section 3, The Showdown"
+RULINGS = "Section 2, House Policies, Decision-Making"
 _OTHER_ROOM = cite(PROCEDURES, "5", "Any chips from another cardroom are not permitted on the "
                    "table, do not play in the game, and when found will be treated similarly to "
                    "unnoticed cash.")
@@ -72,6 +74,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "a bet or raise comes first, they go back to it and it has every option.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OUT_OF_TURN_RETURNED",
@@ -94,6 +97,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{call}, or raise.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OUT_OF_TURN_FLOOR",
@@ -110,6 +114,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "not, give it the chips back; it has every option.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_STRING_RAISE",
@@ -128,6 +133,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Give the {extra} back to seat {seat}. Its action stands as {action}.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_BET_TAKEN_BACK",
@@ -145,6 +151,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Section 3 r.13 may let it reconsider).",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_BETS_SCOOPED_EARLY",
@@ -164,6 +171,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{seat}'s bet.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_ACTION_MISMATCH",
@@ -181,6 +189,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "{fix}",
         ),
         _BETS + "; the dealer console",
+        catalogue=False,
     ),
     Entry(
         "CHIP_BET_SHORT",
@@ -199,6 +208,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Seat {seat} makes up {short} from its stack before the bets go to the pot.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OVERSIZED_CALL",
@@ -219,6 +229,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the call. Give seat {seat} {change} in change from the tray.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OVERCALL",
@@ -239,6 +250,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the call. Give seat {seat} its {excess} back.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_RAISE_MADE_UP",
@@ -259,6 +271,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the raise to {minimum}. Seat {seat} adds {short}.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_DOES_NOT_PLAY",
@@ -277,6 +290,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Give the chips back to seat {seat}: it changes them up between deals.",
         ),
         _BETS,
+        catalogue=False,
     ),
     Entry(
         "CHIP_OVER_POT",
@@ -292,5 +306,162 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             "Announce the wager of {maximum}. Give seat {seat} its {excess} back.",
         ),
         _BETS,
+        catalogue=False,
+    ),
+    # --- the pot, the award, the tray, the ledger (chip_pot.py, chip_ledger.py) -------------
+    Entry(
+        "CHIP_CHANGE_WRONG",
+        "Change given wrong for an oversized chip",
+        "warning",
+        (
+            cite(BETTING, "15", "If you put a single chip in the pot that is larger than the "
+                 "bet, but do not announce a raise, you are assumed to have only called."),
+            cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the proper "
+                 "number of chips goes into the pot.", file=AZW),
+        ),
+        (
+            "Seat {seat} called with an oversized chip; after the change, {chips} lies in front "
+            "of it where its bet is {wager}: {detail}.",
+            "Count the change again before the bets go to the pot: seat {seat}'s bet is "
+            "{wager}. {fix}",
+        ),
+        _BETS + "; the tray",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_POT_SKIM",
+        "Chips of the pot went to the tray or the drop",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+            cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the proper "
+                 "number of chips goes into the pot.", file=AZW),
+        ),
+        (
+            "{amount} in chips went from the pot to {where} {when}, beyond the house's rake "
+            "({allowed}).",
+            "Put the {amount} back in the pot before it is awarded, or, once awarded, to its "
+            "winner(s). Call the floor and surveillance: the pot's chips leave only as the "
+            "award and the house's rake.",
+        ),
+        "the pot, tray and drop antennas (chips.zone)",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_POT_UNEXPLAINED",
+        "The pot's chips changed without a reason",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+        ),
+        (
+            "{detail}",
+            "Count the pot against the hand's betting (the dealer view shows the pots). Call "
+            "the floor if they differ: management may reconstruct the betting (RR Section 2, "
+            "Decision-Making r.6).",
+        ),
+        "the pot and bet-zone antennas (chips.zone)",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_AWARD_SHORT",
+        "The pot was paid short",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+            cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been requested "
+                 "before the next deal starts"),
+        ),
+        (
+            "The award was paid {amount} short: {detail}.",
+            "Pay the winner(s) the rest before the next deal starts (a ruling on a pot must come "
+            "before it, RR Section 2 r.5).",
+        ),
+        "the pot and seat antennas (chips.zone), against the core's award",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_AWARD_OVER",
+        "A winner was paid more than its share",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+            cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been requested "
+                 "before the next deal starts"),
+        ),
+        (
+            "Seat {seat} was paid {amount}; its share is {due}: {over} over.",
+            "Take the {over} back from seat {seat} before the next deal starts and pay it where "
+            "it is due.",
+        ),
+        "the pot and seat antennas (chips.zone), against the core's award",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_AWARD_WRONG_SEAT",
+        "Chips of the pot were paid to a seat with no share",
+        "warning",
+        (
+            cite(RULINGS, "6", "If a pot has been incorrectly awarded and mingled with chips "
+                 "that were not in the pot, and the time limit for a ruling request given in the "
+                 "previous rule has been observed, management may determine how much was in the "
+                 "pot by reconstructing the betting"),
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+        ),
+        (
+            "Seat {seat} was paid {amount} from a pot it has no share in ({short}).",
+            "Take the {amount} back from seat {seat} and pay it to the winner(s) before the "
+            "next deal starts; if it is mingled with seat {seat}'s chips, call the floor (RR "
+            "Section 2, Decision-Making r.6).",
+        ),
+        "the pot and seat antennas (chips.zone), against the core's award",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_STACK_MISMATCH",
+        "A player's chips changed between hands",
+        "warning",
+        (
+            cite(RULINGS, "6", "management may determine how much was in the pot by "
+                 "reconstructing the betting, and then transfer that amount to the proper "
+                 "player."),
+        ),
+        (
+            "Seat {seat}'s chips read {chips} (stack and in front); the hands played leave it "
+            "{stack}: {diff}.",
+            "Count seat {seat}'s chips with the player before the deal. Call the floor if they "
+            "differ: chips may have gone to or come from another seat, the tray or the cage.",
+        ),
+        "the stack and bet-zone antennas (chips.zone), against the core's stacks",
+        catalogue=False,
+    ),
+    Entry(
+        "CHIP_LEDGER_OFF",
+        "The table's chips do not balance",
+        "warning",
+        (
+            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
+                 "an ethical obligation to point out the error."),
+        ),
+        (
+            "Between hands the table holds {actual} in chips; it should hold {expected} (the "
+            "last count, the players' buy-ins and cash-outs, and the chips the house took): "
+            "{diff}. {zones}",
+            "Count the tray, the drop and each player's chips. Call the floor and surveillance: "
+            "chips have appeared or vanished.",
+        ),
+        "every chip zone's antennas and the counting tray (chips.zone, tray.counts)",
+        catalogue=False,
     ),
 )

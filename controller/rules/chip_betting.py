@@ -38,6 +38,7 @@ from types import MappingProxyType
 
 from controller.events import Action, ActionKind
 from controller.rules.catalogue import make_finding
+from controller.rules.chip_pot import Award
 from controller.rules.chips import Chips, ChipZone
 from controller.rules.findings import Finding
 from controller.rules.game_hand import GameHand
@@ -80,6 +81,9 @@ class ChipBets:
     oot: Mapping[int, OutOfTurn] = field(default_factory=lambda: MappingProxyType({}))
     last_seat: int | None = None  # the seat of the last betting action applied
     told_short: frozenset[tuple[int, int]] = frozenset()  # (seat, street) told CHIP_BET_SHORT
+    # seat -> the oversized chip it called with: change is due (judged as the bet is scooped)
+    change: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    award: Award | None = None  # from hand.end: the hand's chips followed to the winners
 
 
 NO_BETS = ChipBets()
@@ -135,6 +139,9 @@ def read_bet_zone(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | 
         return Reading(None, (), bets)
     total = zone.total
     was = before.total if before is not None else 0
+    chip = bets.change.get(seat)
+    if chip is not None and chip not in zone.uids:
+        return _change(bets, before, zone, seat, wager, seq)
     if total < was:
         return _removed(g, bets, chips, before, zone, seat, wager, seq)
     if total <= wager:
@@ -202,17 +209,17 @@ def _removed(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None,
     """Chips left the bet zone: returned excess, the dealer's scoop of a closed round, or chips
     of the open round taken back or scooped early."""
     was = before.total if before is not None else 0
+    gone = set(before.uids if before is not None else ()) - set(zone.uids)
+    out: list[Finding] = []
+    excess = max(0, was - wager)  # an overcall's excess, a string raise: theirs to take
     removed = was - zone.total
-    excess = max(0, was - wager)  # change, an overcall's excess, a string raise: theirs to take
     from_wager = removed - min(removed, excess)
     if from_wager <= 0:
-        return Reading(None, (), bets)
+        return Reading(None, tuple(out), bets)
     may_take = max(0, wager - _open_bet(g, seat))
     taken = min(from_wager, may_take)
     early = from_wager - taken
-    out: list[Finding] = []
     if early:
-        gone = set(before.uids if before is not None else ()) - set(zone.uids)
         pot = chips.zones.get("pot")
         if pot is not None and gone & set(pot.uids):
             # they are in the pot: still the seat's bet, only in the wrong place
@@ -224,6 +231,31 @@ def _removed(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None,
                 "seat": seat, "amount": early}))
     scooped = MappingProxyType({**bets.scooped, seat: bets.scooped.get(seat, 0) + taken})
     return Reading(None, tuple(out), replace(bets, scooped=scooped))
+
+
+def _change(bets: ChipBets, before: ChipZone | None, zone: ChipZone, seat: int, wager: int,
+            seq: int) -> Reading:
+    """The oversized chip a seat called with has left its bet zone: the dealer is making change.
+    Once chips come back in front (one motion or several settles later), they must be the
+    seat's wager: the call (RR Section 3 r.15)."""
+    if not set(zone.uids) - set(before.uids if before is not None else ()):
+        return Reading(None, (), bets)  # the chip went to the tray; the call is still to come
+    bets = replace(bets, change=MappingProxyType(
+        {s: c for s, c in bets.change.items() if s != seat}))
+    if zone.total == wager:
+        return Reading(None, (), bets)
+    return Reading(None, (_change_wrong(seat, zone.total, wager, seq),), bets)
+
+
+def _change_wrong(seat: int, chips: int, wager: int, seq: int) -> Finding:
+    """The bet an oversized chip made, after the change, is not the seat's wager."""
+    diff = chips - wager
+    detail = (f"{diff} more than its bet: the player got {diff} too little change" if diff > 0
+              else f"{-diff} less than its bet: the player got {-diff} too much change")
+    fix = (f"Give seat {seat} the {diff} extra back." if diff > 0
+           else f"Take the {-diff} extra change back from seat {seat}.")
+    return make_finding("CHIP_CHANGE_WRONG", seq, seats=[seat], fill={
+        "seat": seat, "chips": chips, "wager": wager, "detail": detail, "fix": fix})
 
 
 # --- the chip-handling rules ------------------------------------------------------------------
@@ -296,6 +328,9 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
     if call > 0 and single and settings.oversized_chip == "call":
         out.append(make_finding("CHIP_OVERSIZED_CALL", seq, seats=[seat], fill={
             "seat": seat, "chip": put, "call": call, "change": put - call}))
+        chip = next((u for u in zone.uids if u not in old
+                     and reg.denomination_of(u) == put), "")
+        bets = replace(bets, change=MappingProxyType({**bets.change, seat: chip}))
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if lo is None or hi is None:
         if call == 0:
@@ -361,8 +396,9 @@ def console(g: GameHand, bets: ChipBets, body: Action, seq: int
     same action: nothing more to apply), ``mismatch`` (a finding; the chips' action stands), or
     ``apply`` (a new action: the usual path)."""
     last = bets.by_chips.get(body.seat)
-    if last is None or last.corroborated or g.to_act == body.seat or (
-            body.kind == "post" and any(s == body.seat for s, _, _ in g.posts_due)):
+    if (last is None or last.corroborated or body.kind not in _CHIP_KINDS
+            or g.to_act == body.seat
+            or (body.kind == "post" and any(s == body.seat for s, _, _ in g.posts_due))):
         return "apply", (), bets
     done = replace(last, corroborated=True)
     bets = replace(bets, by_chips=MappingProxyType({**bets.by_chips, body.seat: done}))
@@ -377,6 +413,11 @@ def console(g: GameHand, bets: ChipBets, body: Action, seq: int
                "before its chips went out, the declaration stands (RR Section 3 r.9): call the "
                "floor to correct the action."})
     return "mismatch", (f,), bets
+
+
+# The console actions the chips could have made (a fold and a draw are no chips; a check is
+# the console's word for a call of nothing).
+_CHIP_KINDS = frozenset({"post", "bet", "raise", "call", "allin", "check"})
 
 
 def _same(last: ChipAct, body: Action) -> bool:
@@ -436,7 +477,8 @@ def _short_as_round_ends(g: GameHand, bets: ChipBets, chips: Chips, street: int,
     for seat in g.seats:
         zone = chips.zones.get(f"bet:{seat}")
         wager = wager_in_front(g, bets, seat)
-        if seat == last or zone is None or wager is None or (seat, street) in told:
+        if (seat == last or zone is None or wager is None or (seat, street) in told
+                or seat in bets.change):
             continue
         if zone.total < wager:
             told.add((seat, street))

@@ -7,7 +7,8 @@ in play before stays known, so a chip of another set is told apart from an unkno
 that zone's content and judges the tags that came into it: a tag of no registered set is
 CHIP_UNKNOWN_TAG, a chip of a set not in play CHIP_FOREIGN_SET (``catalogue_chips.py``).
 ``tray.counts`` records a counting tray's per-denomination counts. The zones are recorded
-only: nothing here infers a bet or keeps a ledger. Like the readers' health, the zones are a
+here; what they mean for the betting, the pot and the ledger is chip_betting.py's,
+chip_pot.py's and chip_ledger.py's. Like the readers' health, the zones are a
 sensor's report of where the chips lie, kept across hands and never taken back by an undo.
 """
 
@@ -95,6 +96,10 @@ class Chips:
     # the counting tray's last counts (denomination -> count), None before any report
     tray: tuple[tuple[int, int], ...] | None = None
     tray_seq: int = 0
+    # the ledger (chip_ledger.py): the house's chips (tray and drop) at the last count, None
+    # before one, and the chips that went from the pots to the house since
+    house: int | None = None
+    to_house: int = 0
 
     def total(self, zone: str) -> int | None:
         """A zone's settled total, or None when the zone has never been read."""

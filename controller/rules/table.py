@@ -73,6 +73,8 @@ from controller.events import (
 from controller.rules import (
     card_keys,
     chip_betting,
+    chip_ledger,
+    chip_pot,
     deck_keys,
     lost_cards,
     mixed,
@@ -236,6 +238,8 @@ def apply(state: TableState, event: Event) -> Step:
         before = state.chips.zones.get(event.body.zone)
         chips, raised = settle_zone(state.chips, event.body, event.seq)
         settled = _raise(replace(state, last_seq=event.seq, chips=chips), raised)
+        settled, moved = _chips_moved(state.chips, settled, event.body, event.seq)
+        raised = (*raised, *moved)
         step = _chips_in_front(settled, event.body.zone, before, event.seq)
         if step is None:
             return Step(settled, raised)
@@ -627,8 +631,8 @@ def _hand_start(state: TableState, body: HandStart, seq: int) -> Step:
     if state.chip_race:
         return _out_of_place(state, seq, "A chip race is in progress: end it (chiprace.end) "
                              "before the next hand.")
+    state, out = _chips_between_hands(state, seq)
     table = replace(state.seating, stakes=_seating_stakes(state.setup, v))
-    out: list[Finding] = []
     replay = state.hand.plan if state.redeal and state.hand is not None else None
     if replay is not None and all(table.seats.get(n) is not None and table.seats[n].stack > 0
                                   for n in replay.dealt_in):
@@ -861,6 +865,61 @@ def _chips_in_front(state: TableState, zone: str, before: ChipZone | None, seq: 
         return Step(state, r.findings)
     step = _action(state, r.action, seq, by_chips=True)
     return Step(step.state, r.findings + step.findings)
+
+
+def _chips_moved(before: Chips, state: TableState, body: ChipsZone, seq: int
+                 ) -> tuple[TableState, tuple[Finding, ...]]:
+    """A zone settled: the pot's chips followed (``chip_pot.py``): during a hand, chips leaving
+    or coming into the pot without a reason; after ``hand.end``, the award pushed out."""
+    h = state.hand
+    if h is None:
+        return state, ()
+    if h.in_play and body.zone == "pot":
+        house, found = chip_pot.pot_during_hand(before, state.chips, body, seq)
+        chips = replace(state.chips, to_house=state.chips.to_house + house)
+        return _raise(replace(state, chips=chips), found), found
+    award = h.bets.award
+    if h.phase != "complete" or award is None or award.judged:
+        return state, ()
+    award = chip_pot.follow(award, body)
+    state = replace(state, hand=replace(h, bets=replace(h.bets, award=award)))
+    if not chip_pot.ready(award, state.chips):
+        return state, ()
+    return _judge_award(state, seq)
+
+
+def _judge_award(state: TableState, seq: int) -> tuple[TableState, tuple[Finding, ...]]:
+    """The award pushed out judged against the core's (``chip_pot.judge``); the house's legit
+    rake comes off the winners' stacks."""
+    h = state.hand
+    award = h.bets.award if h is not None else None
+    if h is None or award is None:  # pragma: no cover - the callers checked
+        return state, ()
+    judged = chip_pot.judge(award, seq)
+    table = state.seating
+    for seat, cut in judged.rake_paid.items():
+        if seat in table.seats:
+            table = _with_stack(table, seat, max(0, table.seats[seat].stack - cut))
+    chips = replace(state.chips, to_house=state.chips.to_house + judged.to_house)
+    h = replace(h, bets=replace(h.bets, award=replace(award, judged=True)))
+    new = replace(state, hand=h, seating=table, chips=chips)
+    return _raise(new, judged.findings), judged.findings
+
+
+def _chips_between_hands(state: TableState, seq: int) -> tuple[TableState, list[Finding]]:
+    """As a hand starts: the last hand's award judged if its push was never seen to end, then
+    every player's chips and the ledger counted (``chip_ledger.py``)."""
+    out: list[Finding] = []
+    h = state.hand
+    if h is not None and h.bets.award is not None and not h.bets.award.judged:
+        state, found = _judge_award(state, seq)
+        out += found
+    if state.chips.zones:
+        stacks = {n: st.stack for n, st in state.seating.seats.items()}
+        chips, found = chip_ledger.between_hands(state.chips, stacks, state.carry, seq)
+        state = replace(state, chips=chips)
+        out += found
+    return state, out
 
 
 def _chips_read(state: TableState) -> bool:
@@ -1214,6 +1273,12 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
             out.append(make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},
                                     message=detail))
     h = replace(h, phase="complete", showdown=g.live if len(g.live) > 1 else ())
+    if awards and "pot" in state.chips.zones:
+        # the chips of the hand followed to the winners (chip_pot.py)
+        award, told = chip_pot.open_award(state.chips, awards, state.setup.rake_percent,
+                                          state.setup.rake_cap, seq)
+        h = replace(h, bets=replace(h.bets, award=award))
+        out.extend(told)
     new = replace(state, hand=h, seating=table, results=awards, shuffled=False, carry=carry,
                   mix=mixed.completed(state.mix))
     return Step(_raise(new, out), tuple(out), awards)

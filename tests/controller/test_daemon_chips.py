@@ -48,3 +48,45 @@ def test_settled_chips_are_journaled_and_applied_and_a_restart_reports_only_chan
         assert daemon.seq == 6
     last = list(read_events(path))[-1].body
     assert (last.zone, last.total, last.removed) == ("bet:1", 25, ("04C1000001",))
+
+
+def test_a_bet_read_from_the_chips_moves_the_action_and_the_to_act_light(tmp_path):
+    """Issue 13 item 6: the betting inferred from the chips drives the live view and the LEDs
+    as a console action would. Heads-up hold'em: the blinds and the button's raise are chips
+    settling in the bet zones (antenna N is seat N's bet zone); each settles into the action,
+    and the to-act light moves with it."""
+    from controller.events import DeckRegister, HandStart, ShoeDraw, ShuffleDone, ZoneRead
+    from controller.ledplan import led_plan
+
+    chips = {f"04C2{i:06d}": 1 for i in range(12)}
+    uids = sorted(chips)
+    cards = ["2c", "3h", "5s", "2d"]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        daemon = TableDaemon(journal, chip_sensing=ChipSensing(settle_s=0.3))
+        for body in (TableSetup(seats=2), SeatTake(seat=1, player="Ann", stack=100),
+                     SeatTake(seat=2, player="Bob", stack=100),
+                     ChipsRegister(set="ones", chips=chips),
+                     DeckRegister(deck="d", tags={f"T{c}": c for c in cards}),
+                     HandStart(button=1), ShuffleDone()):
+            assert not daemon.submit(body).findings
+        clock = [0]
+
+        def settle(antenna: int, held: tuple[str, ...]) -> None:
+            for _ in range(5):  # five cycles of 0.1 s: settled at the fourth
+                clock[0] += 1
+                daemon.on_chips(Inv(3, antenna, clock[0], held, clock[0] * 0.1))
+
+        settle(1, tuple(uids[:1]))  # heads-up the button posts the small blind
+        settle(2, tuple(uids[1:3]))  # the big blind
+        for card, seat in zip(cards, (2, 1, 2, 1), strict=True):
+            daemon.submit(ShoeDraw(uid=f"T{card}", face_up=False))
+            daemon.submit(ZoneRead(uid=f"T{card}", zone=f"seat:{seat}"))
+        assert led_plan(daemon.last_snapshot).to_act == 1
+        settle(1, tuple(uids[:6]))  # the button raises to 6 with chips
+        snap = daemon.last_snapshot
+        assert snap["hand"]["current_bet"] == 6 and snap["findings"] == []
+        assert led_plan(snap).to_act == 2
+        settle(2, tuple(uids[1:3]) + tuple(uids[6:10]))  # the big blind calls with chips
+        assert daemon.last_snapshot["hand"]["to_act"] is None  # the round is over
+    types = [e.type for e in read_events(tmp_path / "journal.sqlite")]
+    assert "action" not in types  # every action came from the chips

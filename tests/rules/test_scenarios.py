@@ -50,6 +50,15 @@ def test_there_is_a_scenario_for_every_v1_finding():
     assert not missing
 
 
+def test_there_is_a_scenario_for_every_chip_finding():
+    """Issue 13: one scenario per chip finding (docs/chip-betting.md)."""
+    from controller.rules.catalogue_chips import CHIP_ENTRIES
+
+    names = " ".join(p.read_text(encoding="utf-8") for p in SCENARIOS)
+    missing = [e.code for e in CHIP_ENTRIES if f'"code": "{e.code}"' not in names]
+    assert not missing
+
+
 def _setup_game(path: Path) -> str:
     from controller.events import TableSetup
 
