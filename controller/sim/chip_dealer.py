@@ -42,7 +42,6 @@ from controller.events import (
 )
 from controller.rules import TableState, apply, snapshot
 from controller.rules.chip_betting import wager_in_front
-from controller.rules.variants import family
 from controller.sim import table_view
 from controller.sim.chip_mistakes import CHIP_KINDS
 from controller.sim.chip_moves import ChipMove
@@ -78,7 +77,7 @@ class ChipDealer:
                  mistake_rate: float = 0.0) -> None:
         self.t = table
         self.rng = rng
-        self.always_console = console
+        self.console = console
         self.mistake_rate = mistake_rate
         self.chips = ChipTable(rng, table.seats)
         self.kind: str | None = None  # this hand's chip mistake, until it is made
@@ -112,15 +111,6 @@ class ChipDealer:
         for code in CHIP_KINDS[kind]:
             self.t.record(kind, seats, [], code)
         self.kind = None
-
-    @property
-    def console(self) -> bool:
-        """Does the dealer enter each chip action at the console too? With ``console``, and at
-        a draw game always: the core judges a console draw against the seat's last chip
-        action not yet corroborated, as a mismatch (CHIP_ACTION_MISMATCH), so there the dealer
-        corroborates every chip action before the draw."""
-        v = table_view.variant(self.state)
-        return self.always_console or (v is not None and family(v) == "draw")
 
     # --- the table -------------------------------------------------------------------------------
 
@@ -157,6 +147,24 @@ class ChipDealer:
                 self.chips.recompose(player(seat))
         if self.chips.enrol():
             self.t.raw_emit(self.chips.register())
+        self.restock_float()
+
+    def restock_float(self) -> None:
+        """The float back to its make-up (change for oversized chips takes its small chips and
+        leaves big ones): the surplus to the cage, what it lacks from the cage, value for
+        value, in one motion."""
+        have = self.chips.counts(TRAY)
+        if all(have[d] == n for d, n in FLOAT.items()):
+            return
+        if self.chips.value(TRAY) != sum(d * n for d, n in FLOAT.items()):
+            log.warning("the tray holds %d, its float is %d", self.chips.value(TRAY),
+                        sum(d * n for d, n in FLOAT.items()))
+            return
+        out = [u for d, n in FLOAT.items() if have[d] > n
+               for u in self.chips.take(TRAY, d, have[d] - n)]
+        back = [u for d, n in FLOAT.items() if have[d] < n
+                for u in self.chips.take(CAGE, d, n - have[d])]
+        self.motion([(out, TRAY, CAGE), (back, CAGE, TRAY)], "the float restocked")
 
     def new_hand(self, card_mistake: bool) -> None:
         """The hand's chip mistake, if any (never with a dealing mistake: one per hand)."""
@@ -339,13 +347,6 @@ class ChipDealer:
         g = table_view.game(self._tried(seat, uids))
         return g is not None and g.to_act == seat
 
-    def _closes_round(self, seat: int, uids: Sequence[str]) -> bool:
-        """Would these chips, the seat's action, end the betting round?"""
-        g = table_view.game(self._tried(seat, uids))
-        if g is None:
-            return True
-        return g.eng.street != table_view.current(self.state).eng.street or g.eng.actor is None
-
     def _tried(self, seat: int, uids: Sequence[str]) -> TableState:
         """The shadow table after the seat's chips went into its bet zone, tried on copies (the
         state is immutable)."""
@@ -397,7 +398,8 @@ class ChipDealer:
     def push(self) -> None:
         """At hand.end: each seat's award from the pot to its bet zone, then the players take
         their chips back to their stacks; their stacks are checked against the core's. The
-        award mistakes: a chip of a share kept back, or a share pushed to another seat."""
+        award mistakes: a chip of a share kept back, or dropped in the tray (a skim), or a share
+        pushed to another seat; each put right once the core has judged the push."""
         results = snapshot(self.state).get("results", [])
         awards: dict[int, int] = {}
         for pot in results:
@@ -420,6 +422,13 @@ class ChipDealer:
             pushes.append((tuple(chip), POT, DEALER))
             kept = (seat, chip)
             self.record("chip_award_short", [seat])
+        elif shares and self.kind == "chip_pot_skim":
+            seat, uids = shares[0]
+            chip = [min(uids, key=lambda u: (self.chips.denomination[u], u))]
+            pushes[0] = (tuple(u for u in uids if u not in chip), POT, bet(seat))
+            pushes.append((tuple(chip), POT, TRAY))
+            kept = (seat, chip)
+            self.record("chip_pot_skim", [])
         elif shares and self.kind == "chip_award_wrong_seat":
             seat, uids = shares[0]
             others = [s for s in sorted(self.state.seats) if s not in awards]
@@ -429,8 +438,9 @@ class ChipDealer:
                 owner[wrong] = seat
                 self.record("chip_award_wrong_seat", [seat, wrong])
         self.motion(pushes, "the pots pushed")
-        if kept is not None:  # the dealer hands the chip kept back to its winner
-            self.chips.move(kept[1], player(kept[0]))
+        if kept is not None:  # the chip kept back (or from the tray) to its winner's stack
+            self.motion([(kept[1], self.chips.holder[kept[1][0]], player(kept[0]))],
+                        "the chip kept back to its winner")
         self.take_back(owner)
         self.check_stacks()
         self._settle_leftover()
@@ -517,11 +527,8 @@ class ChipDealer:
     # --- the chip mistakes ----------------------------------------------------------------------
 
     def before_action(self) -> Action | None:
-        """Before the player to act chooses: the skim, or the out-of-turn bet, when it is this
-        hand's mistake and the table allows it now (the out-of-turn bet: the action the player
-        to act then takes)."""
-        if self.kind == "chip_pot_skim":
-            self.skim()
+        """Before the player to act chooses: the out-of-turn bet, when it is this hand's
+        mistake and the table allows it now; the action the player to act then takes."""
         if self.kind != "chip_out_of_turn":
             return None
         plan = self._out_of_turn_plan()
@@ -617,9 +624,6 @@ class ChipDealer:
         counts[big] = counts.get(big, 0) + 1
         self.chips.recompose(holder, counts)
         chip = self.chips.take(holder, big, 1)
-        if wrong and not self._closes_round(seat, chip):
-            # the chip too many must still lie there at the scoop: the seat must not act again
-            return False
         if not self._chips_act(seat, chip, "call with an oversized chip"):
             self.motion([(chip, bet(seat), holder)], f"seat {seat}'s chip back")
             return False
@@ -628,18 +632,9 @@ class ChipDealer:
             self.t.raw_emit(action)
         self.motion([(chip, bet(seat), TRAY), (into_bet, TRAY, bet(seat)),
                      (change, TRAY, holder)], f"change for seat {seat}")
+        if wrong:  # the core tells it (CHIP_CHANGE_WRONG): the dealer gives the chip back
+            self.motion([(into_bet[-1:], bet(seat), holder)], f"seat {seat}'s change put right")
         return True
-
-    def skim(self) -> None:
-        """A chip of the pot dropped into the tray during the hand (no rake at this table),
-        then put back in the pot."""
-        pot = sorted(self.chips.chips(POT), key=lambda u: (self.chips.denomination[u], u))
-        if not pot:
-            return
-        chip = pot[:1]
-        self.motion([(chip, POT, TRAY)], "a chip of the pot into the tray")
-        self.record("chip_pot_skim", [])
-        self.motion([(chip, TRAY, POT)], "the chip back in the pot")
 
 def _without_single(counts: dict[int, int], amount: int) -> dict[int, int]:
     """A composition of the same value in which ``amount`` is never one chip: a chip of that

@@ -11,15 +11,14 @@ codes it raises, in order; the dealer records a ``Mistake`` per code. Listed in 
 - ``chip_out_of_turn``: a player bets out of turn while nobody has bet, and the seat before it
   checks: binding when the action reaches it (RR Section 3 r.11), so its bet stands.
 - ``chip_award_short``: the dealer pushes a winner one chip short (it stays in the dealer's
-  hand, then goes to the player's stack).
+  hand, then goes to the winner's stack).
 - ``chip_award_wrong_seat``: the dealer pushes a winner's share to another seat's bet zone; the
   chips then go to the winner.
-- ``chip_pot_skim``: the dealer drops a chip of the pot into the tray during the hand (no rake
-  at the sim's table), then puts it back.
+- ``chip_pot_skim``: pushing the pot, the dealer drops a chip of a winner's share into the tray
+  (no rake at the sim's table); it then goes to the winner.
 - ``chip_change_wrong``: a player calls with one oversized chip (CHIP_OVERSIZED_CALL) and the
-  dealer, making change from the tray, puts a chip more than the call in the bet zone; the
-  scoop at the round's end finds the bet zone over the wager (CHIP_CHANGE_WRONG) and the dealer
-  hands the player the chip back.
+  dealer, making change from the tray, puts a chip more than the call in the bet zone
+  (CHIP_CHANGE_WRONG as the change settles); the dealer then hands the player the chip back.
 - ``chip_oversized_call``: the same call with correct change: a legal move, recorded because
   the core tells the dealer change is due (CHIP_OVERSIZED_CALL alone).
 """
