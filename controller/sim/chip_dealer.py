@@ -166,10 +166,12 @@ class ChipDealer:
                 for u in self.chips.take(CAGE, d, n - have[d])]
         self.motion([(out, TRAY, CAGE), (back, CAGE, TRAY)], "the float restocked")
 
-    def new_hand(self, card_mistake: bool) -> None:
-        """The hand's chip mistake, if any (never with a dealing mistake: one per hand)."""
-        self.kind = None
-        if not card_mistake and self.mistake_rate and self.rng.random() < self.mistake_rate:
+    def new_hand(self, card_mistake: bool, force: str | None = None) -> None:
+        """The hand's chip mistake, if any (never with a dealing mistake: one per hand);
+        ``force``: this kind."""
+        self.kind = force
+        if (force is None and not card_mistake and self.mistake_rate
+                and self.rng.random() < self.mistake_rate):
             self.kind = self.rng.choice(list(CHIP_KINDS))
 
     # --- what happens at the table ---------------------------------------------------------------

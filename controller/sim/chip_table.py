@@ -183,7 +183,9 @@ class ChipTable:
 
     def exact(self, holder: str, amount: int, min_chips: int = 1) -> list[str] | None:
         """Chips of ``holder`` that make ``amount`` exactly (with at least ``min_chips``), or
-        None when its chips cannot."""
+        None when its chips cannot; no chip for nothing."""
+        if amount == 0:
+            return []
         found = _exact_counts(self.counts(holder), amount, min_chips)
         if found is None:
             return None

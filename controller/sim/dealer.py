@@ -66,6 +66,7 @@ from controller.rules.variants import JOKER, ROTATIONS, Variant, family, table_g
 from controller.sim import table_view
 from controller.sim.board_hand import BoardHand
 from controller.sim.chip_dealer import CHIP_ACTIONS, ChipDealer
+from controller.sim.chip_mistakes import CHIP_KINDS
 from controller.sim.draw_hand import DrawHand
 from controller.sim.games import SIM_GAMES, deck_cards, games_of, sim_seats, uses_antes
 from controller.sim.hand_dealer import HandDealer
@@ -255,13 +256,19 @@ class SimDealer:
 
     # --- hands ---------------------------------------------------------------------------------
 
-    def next_hand(self, mistake: str | None = None) -> list[SimStep]:
+    def next_hand(self, mistake: str | None = None,
+                  chip_mistake: str | None = None) -> list[SimStep]:
         """Play one hand; ``mistake`` forces a mistake kind (else one at ``mistake_rate``). A
         kind this hand cannot hold (too few players or deep stacks, or at a mixed table a
-        hand of another family) is replaced by a mistake of the deal that it can."""
+        hand of another family) is replaced by a mistake of the deal that it can.
+        ``chip_mistake`` (a table that reads its chips) forces a chip mistake kind instead
+        (``chip_mistakes.py``), made if the hand gives it a chance."""
         if mistake is not None and mistake not in self.mistakes:
             raise ValueError(f"unknown mistake kind {mistake!r} for {self.game}; one of "
                              f"{list(self.mistakes)}")
+        if chip_mistake is not None and (self.chips is None or chip_mistake not in CHIP_KINDS):
+            raise ValueError(f"unknown chip mistake kind {chip_mistake!r} (a table that reads "
+                             f"its chips: one of {list(CHIP_KINDS)})")
         self._steps = []
         self.found = []
         try:
@@ -281,9 +288,10 @@ class SimDealer:
         except _Stop:  # pragma: no cover - set-up never raises a finding
             pass
         self.hand += 1
-        make = mistake is not None or self.rng.random() < self.mistake_rate
+        make = chip_mistake is None and (mistake is not None
+                                         or self.rng.random() < self.mistake_rate)
         if self.chips is not None:
-            self.chips.new_hand(card_mistake=make)
+            self.chips.new_hand(card_mistake=make, force=chip_mistake)
         self.late = None
         with contextlib.suppress(_Stop):
             self._play(mistake, make)

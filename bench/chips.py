@@ -1,0 +1,287 @@
+"""Chips: recall and precision of the chip findings under fault injection, and the latency from
+a settled bet's chip frames to the to-act LED.
+
+    .venv/bin/python -m bench.chips [--hands 2100] [--mistakes 0.5] [--card-mistakes 0]
+                                    [--seed 1] [--games nlhe,flhe,...] [--latency-hands 12]
+                                    [--runs 3]
+
+**Fault injection** (no pty: the same chip motions fed as ``chips.zone`` events straight into
+the rules core, as ``bench.monitor`` does for the cards). The simulated table plays with chips
+(``SimDealer(chips=True)``: ``controller/sim/chip_dealer.py``): the players bet by putting chips
+in their bet zones, the dealer scoops and pushes them, and at ``--mistakes`` per hand one chip
+mistake of ``controller/sim/chip_mistakes.py`` is made (a string raise, a binding out-of-turn
+bet, an oversized-chip call with right or wrong change, the award paid short or to the wrong
+seat, a skim), recorded with the codes the core must raise. Each motion becomes the
+``chips.zone`` events chip sensing would settle it into (``chip_table.ChipTable.motion``, held
+to ``controller/chip_sensing.py`` by tests/rules/test_sim_chips.py), applied to the dealer's
+shadow table (the pure core); its findings are scored against the truth per hand and code
+(``controller.sim.score``): recall = caught / made, precision = caught / raised, target 100%.
+``--hands`` are spread over ``--games`` (every family: board, stud, draw, a mixed game), each
+at one table. Then the players' chips are checked against the core's stacks after every hand.
+The figures are counts: they do not depend on the machine.
+
+**Latency** (the real path): clean hands with chips through ``feltguard sim``'s table
+(``controller.simulator.SimulatedTable``): the chip reader's pty twin scanning every
+``CHIP_CYCLE_MS``, the real ``ChipReader``, the daemon's ``ChipSensing`` (settle time
+``CHIP_SETTLE_S``), journal, core, LED plan and gpiozero mock pins. For each bet whose chips
+move the action, from the moment the first scan cycle carrying the bet's chips is written (the
+bet's chips are complete from that frame on) to the to-act LED pin's change: p50, p99 and max,
+less the settle time ("beyond the settle time": what the product adds, the settling cycle's
+wait included), and from the cycle after which the zone has been still for the settle time (the
+cycle that settles it) to the LED. ``--runs`` runs, each a fresh table: the p99 of each run as
+min / median / max (the machine is shared and noisy). Target: p99 under 5 ms beyond the settle
+time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import random
+import statistics
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from controller.rules.variants import family
+from controller.sim.chip_mistakes import CHIP_KINDS, CHIP_MISTAKE_CODES
+from controller.sim.dealer import SimDealer
+from controller.sim.games import sim_seats
+from controller.sim.score import Tally, rows, score
+
+GAMES = ("nlhe", "flhe", "omaha", "omaha8", "short_deck", "stud", "razz", "stud8", "27_triple",
+         "badugi", "horse", "dealers_choice")
+HANDS = 2100
+TARGET_P99_MS = 5.0
+
+
+# --- fault injection ------------------------------------------------------------------------
+
+
+def run_table(game: str, hands: int, mistake_rate: float, card_mistakes: float, seed: int,
+              tally: Tally) -> tuple[list[tuple[int, int, int, int]], int]:
+    """Deal ``hands`` hands of ``game`` with chips and score the findings against the truth;
+    the stack errors and the actions the chips did not make (entered at the console)."""
+    dealer = SimDealer(random.Random(seed), seats=min(6, sim_seats(game)[1]), game=game,
+                       mistake_rate=card_mistakes, seat_changes=0.05, redraw_returned=True,
+                       chips=True, chip_mistake_rate=mistake_rate)
+    found: Counter[tuple[int, str]] = Counter()
+    fam_of: dict[int, str] = {}
+    for _ in range(hands):
+        dealer.next_hand()
+        if dealer.state.hand is not None:
+            fam_of[dealer.hand] = family(dealer.state.hand.game.variant)
+        for number, f in dealer.found:
+            found[(number, f.code)] += 1
+    score(found, dealer.truth, fam_of, tally)
+    tally.hands[game] += hands
+    assert dealer.chips is not None
+    return dealer.chips.stack_errors, dealer.chips.fallbacks
+
+
+def fault_injection(hands: int, mistake_rate: float, card_mistakes: float, seed: int,
+                    games: Sequence[str], progress: bool = False
+                    ) -> tuple[Tally, list[tuple[str, int, int, int, int]], int]:
+    tally = Tally()
+    errors: list[tuple[str, int, int, int, int]] = []
+    fallbacks = 0
+    share, extra = divmod(hands, len(games))
+    for i, game in enumerate(games):
+        n = share + (i < extra)
+        started = time.perf_counter()
+        errs, fb = run_table(game, n, mistake_rate, card_mistakes, seed * 100 + i, tally)
+        errors += [(game, *e) for e in errs]
+        fallbacks += fb
+        if progress:
+            print(f"  {game}: {n} hands in {time.perf_counter() - started:.1f} s", flush=True)
+    return tally, errors, fallbacks
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a / b:.1%}" if b else "-"
+
+
+def report(tally: Tally) -> float:
+    """Print recall and precision per chip code (and any other code raised); return the worst
+    recall or precision over the chip codes."""
+    print(f"{'finding code':<32}{'made':>7}{'caught':>8}{'raised':>8}{'recall':>9}"
+          f"{'precision':>11}")
+    worst = 1.0
+    per_code = rows(tally, "code")
+    for code in sorted(CHIP_MISTAKE_CODES | set(per_code)):
+        m, c, r = per_code.get(code, (0, 0, 0))
+        for a, b in ((c, m), (c, r)):
+            if b:
+                worst = min(worst, a / b)
+        print(f"{code:<32}{m:>7}{c:>8}{r:>8}{_pct(c, m):>9}{_pct(c, r):>11}")
+    print("mistakes behind each code:")
+    for code in sorted(tally.kinds):
+        print(f"  {code}: {', '.join(sorted(tally.kinds[code]))}")
+    return worst
+
+
+# --- latency ----------------------------------------------------------------------------------
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def measure(hands: int, seed: int) -> tuple[list[float], list[float], float, int]:
+    """One run: a fresh simulated table with chips, ``hands`` clean hands. Returns, per bet
+    that moved the action, the ms from its first chip frame to the to-act LED and from the
+    cycle that settled it to the LED; the settle time (s) and the cycle (ms)."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from controller.sim.chip_moves import ChipMove
+    from controller.simulator import CHIP_CYCLE_MS, CHIP_SETTLE_S, SimOptions, SimulatedTable
+    from drivers.leds import DEFAULT_PIN_MAP_6_SEATS
+
+    to_act_pins = {str(roles["to_act"]) for roles in DEFAULT_PIN_MAP_6_SEATS["seats"].values()}
+    led: list[float] = []
+
+    class TimedPin(MockPWMPin):  # type: ignore[misc]
+        """A mock pin noting when a seat's to-act LED changes (perf_counter clock)."""
+
+        def _change_state(self, value: Any) -> bool:
+            did = bool(super()._change_state(value))
+            if did and self._info.name in to_act_pins:
+                led.append(time.perf_counter())
+            return did
+
+    opts = SimOptions(hands=hands, mistake_rate=0.0, seed=seed, pace=0.0, web=False,
+                      chips=True, chip_mistake_rate=0.0,
+                      pin_factory=MockFactory(pin_class=TimedPin))
+    first_ms: list[float] = []
+    settled_ms: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="bench-chips-") as tmp:
+        table = SimulatedTable(opts, Path(tmp))
+        try:
+            device = table.chip_device
+            assert device is not None
+            cycles: list[tuple[int, float]] = []  # (cycle number, when its scan began)
+            scan, shift = device.scan, device.shift
+            lock = threading.Lock()
+            shifted: list[int] = []  # the first cycle number that carries each motion
+
+            def timed_scan(**kw: Any) -> int:
+                t = time.perf_counter()
+                n = scan(**kw)
+                with lock:
+                    cycles.append((n, t))
+                return n
+
+            def timed_shift(moves: Any) -> None:
+                shift(moves)
+                with device._state:  # the cycle the next scan sends: the first with the move
+                    shifted.append(device._cycle)
+
+            device.scan = timed_scan  # type: ignore[method-assign]
+            device.shift = timed_shift  # type: ignore[method-assign]
+            play = table._play
+
+            def timed_play(step: Any) -> None:
+                before = table.daemon.last_snapshot["hand"].get("to_act")
+                n_led, n_shift = len(led), len(shifted)
+                play(step)
+                after = table.daemon.last_snapshot["hand"].get("to_act")
+                if (not isinstance(step, ChipMove) or after == before or len(led) == n_led
+                        or len(shifted) == n_shift):
+                    return
+                with lock:
+                    times = [t for n, t in cycles if n == shifted[-1]]
+                    first = times[-1] if times else None
+                    settle = next((t for _, t in cycles
+                                   if first is not None and t >= first + CHIP_SETTLE_S), None)
+                change = next((t for t in led[n_led:] if first is not None and t > first), None)
+                if first is None or change is None:
+                    return
+                first_ms.append((change - first) * 1000)
+                if settle is not None and settle < change:
+                    settled_ms.append((change - settle) * 1000)
+
+            table._play = timed_play  # type: ignore[method-assign]
+            table.run()
+        finally:
+            table.close()
+    return first_ms, settled_ms, CHIP_SETTLE_S, CHIP_CYCLE_MS
+
+
+def latency(hands: int, runs: int, seed: int) -> float:
+    """Print the latency figures of ``runs`` runs; return the pooled p99 beyond the settle
+    time (ms)."""
+    pooled_first: list[float] = []
+    pooled_settled: list[float] = []
+    p99s: list[float] = []
+    settle_s, cycle_ms = 0.0, 0
+    for r in range(runs):
+        first, settled, settle_s, cycle_ms = measure(hands, seed + r)
+        if not first:
+            raise RuntimeError("no bet moved the to-act LED")
+        pooled_first += first
+        pooled_settled += settled
+        p99s.append(_percentile(first, 0.99) - settle_s * 1000)
+    settle_ms = settle_s * 1000
+    print(f"settle time {settle_ms:.0f} ms, chip reader scan cycle {cycle_ms} ms "
+          f"({len(pooled_first)} bets over {runs} run(s) of {hands} clean hands)")
+    print(f"{'path':<44}{'p50':>9}{'p99':>9}{'max':>9}  (ms)")
+    beyond = [x - settle_ms for x in pooled_first]
+    for label, values in (("first chip frame -> to-act LED", pooled_first),
+                          ("  the same, beyond the settle time", beyond),
+                          ("settling cycle -> to-act LED", pooled_settled)):
+        if values:
+            print(f"{label:<44}{_percentile(values, 0.5):>9.3f}{_percentile(values, 0.99):>9.3f}"
+                  f"{max(values):>9.3f}")
+    print(f"p99 beyond the settle time per run: min {min(p99s):.3f} / median "
+          f"{statistics.median(p99s):.3f} / max {max(p99s):.3f} ms; target p99 under "
+          f"{TARGET_P99_MS:g} ms")
+    return _percentile(beyond, 0.99)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=HANDS,
+                        help=f"hands of fault injection over the games (default {HANDS})")
+    parser.add_argument("--mistakes", type=float, default=0.5,
+                        help="chance per hand of a chip mistake (default 0.5)")
+    parser.add_argument("--card-mistakes", type=float, default=0.0,
+                        help="chance per hand of a dealing mistake alongside (default 0)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default=",".join(GAMES),
+                        help="comma-separated game ids (default: a game of every family)")
+    parser.add_argument("--latency-hands", type=int, default=12,
+                        help="clean hands per latency run through the pty (default 12; 0: none)")
+    parser.add_argument("--runs", type=int, default=3, help="latency runs (default 3)")
+    args = parser.parse_args(argv)
+    games = [g for g in args.games.split(",") if g]
+    if args.hands < len(games) or not games:
+        parser.error("--hands must be at least one per game")
+    logging.getLogger("drivers").setLevel(logging.WARNING)
+    started = time.perf_counter()
+    tally, errors, fallbacks = fault_injection(args.hands, args.mistakes, args.card_mistakes,
+                                               args.seed, games, progress=True)
+    took = time.perf_counter() - started
+    print(f"chip fault injection: {sum(tally.hands.values())} hands over {len(games)} games, "
+          f"chip mistake rate {args.mistakes}, dealing mistakes {args.card_mistakes}, seed "
+          f"{args.seed} ({took:.1f} s); chip kinds: {', '.join(CHIP_KINDS)}")
+    worst = report(tally)
+    print(f"target: 100% recall and precision per chip code; worst here {worst:.1%}")
+    print(f"stacks: {len(errors)} time(s) a player's chips differed from the core's stack"
+          + (": " + "; ".join(f"{g} hand {h} seat {s}: {c} against {t}"
+                              for g, h, s, c, t in errors[:5]) if errors else "")
+          + f"; {fallbacks} action(s) the chips did not make")
+    if args.latency_hands > 0:
+        print()
+        with contextlib.suppress(KeyboardInterrupt):
+            latency(args.latency_hands, args.runs, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
