@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable
 
 from bench import (
+    chips,
     clean_hands,
     evaluator,
     fuzz,
@@ -26,6 +27,8 @@ BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
     ("fault injection: monitor recall and precision per code and family, every game "
      "(bench.monitor)", monitor.main),
     ("no false alarms: 11,000 clean hands of every game (bench.clean_hands)", clean_hands.main),
+    ("chips: recall and precision per chip finding code, 2,100 hands; settled bet -> to-act "
+     "LED (bench.chips)", chips.main),
     ("the rules core never raises: 1,000,000 mutated event streams (bench.fuzz)", fuzz.main),
     ("kill -9 of a dealing table, 60 times: nothing lost (bench.kill)", kill.main),
     ("RSS of the simulated table, 500 against 5,000 hands (bench.memory)", memory.main),

@@ -294,6 +294,10 @@ class SimulatedTable:
         self.chip_reader.start()
         if not self.chip_reader.connected.wait(5):
             raise RuntimeError("the chip reader did not open the simulated chip reader")
+        # a resumed table: the chips lie where the journal last saw them
+        for zone, content in self.daemon.state.chips.zones.items():
+            if zone in zones:
+                self.chip_device.place(CHIP_ANTENNA_OF[zone][1], content.uids)
         self.chip_device.start_scanning()  # only once the driver reads: its open flushes input
 
     # -- resuming -------------------------------------------------------------------------------
