@@ -163,6 +163,8 @@ def _refused(argv, capsys) -> str:
         (["--mistakes", "2"], "argument --mistakes: must be a number 0..1, got 2"),
         (["--mistakes", "nan"], "argument --mistakes: must be a number 0..1, got nan"),
         (["--seat-changes", "2"], "argument --seat-changes: must be a number 0..1, got 2"),
+        (["--chips", "--chip-mistakes", "1.5"], "argument --chip-mistakes: must be a number "
+                                                "0..1, got 1.5"),
         (["--pace", "-1"], "argument --pace: must be a number 0..60, got -1"),
         (["--pace", "inf"], "argument --pace: must be a number 0..60, got inf"),
         (["--port", "70000"], "argument --port: must be a whole number 0..65535, got 70000"),
