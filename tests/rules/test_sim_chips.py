@@ -134,3 +134,19 @@ def test_an_unknown_chip_mistake_is_refused() -> None:
         SimDealer(random.Random(1), chips=True).next_hand(chip_mistake="chip_palmed")
     with pytest.raises(ValueError, match="chip mistake"):
         SimDealer(random.Random(1)).next_hand(chip_mistake="chip_string_raise")
+
+
+@pytest.mark.parametrize("chips_before", [False, True])
+def test_a_resumed_table_deals_on_with_chips(chips_before: bool) -> None:
+    """``feltguard sim --chips --journal J`` on a table that played with chips, or without
+    them: the set, the float and the stacks are taken up from the table as it lies."""
+    first = SimDealer(random.Random(5), seats=4, chips=chips_before)
+    for _ in range(3):
+        first.next_hand()
+    dealer = SimDealer(random.Random(6), seats=4, chips=True)
+    dealer.resume(first.state, dict(first.state.deck.tags))
+    for _ in range(4):
+        dealer.next_hand()
+        assert [f.code for _, f in dealer.found] == []
+    assert dealer.chips is not None and dealer.chips.stack_errors == []
+    assert dealer.chips.chips.value("tray") > 0
