@@ -196,6 +196,16 @@ class ChipSensing:
         clock) but had no cycle since to say so."""
         return self._settle(list(self._antennas), now) + self._settle_trays(now)
 
+    def next_due(self, now: float) -> float | None:
+        """When the next source still moving settles if nothing changes: its content's first
+        report plus the settle time. None when nothing is moving (or what moves has not been
+        heard within the settle time: an unplugged reader settles nothing). The shell's settle
+        clock (``controller/chip_clock.py``) ticks sensing then, not at the next scan cycle."""
+        due = [st.since + self.settle_s
+               for st in (*self._antennas.values(), *self._trays.values())
+               if st.moving and now - st.last <= self.settle_s + _EPS]
+        return min(due) if due else None
+
     def restore(self, zones: Mapping[str, Iterable[str]]) -> None:
         """Each zone's settled tags as the journal holds them (after a restart)."""
         self._zones = {z: frozenset(u) for z, u in zones.items()}

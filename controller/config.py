@@ -126,6 +126,8 @@ class Config:
     big_bet: int = 0
     profile: str = "roberts"
     settings: Mapping[str, Any] = field(default_factory=dict)
+    rake_percent: int = 0  # the house's rake of each pot (docs/chip-betting.md)
+    rake_cap: int = 0
     players: tuple[PlayerConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
     chip_readers: tuple[ChipReaderConfig, ...] = ()
@@ -162,12 +164,13 @@ class Config:
                           small_blind=self.small_blind, big_blind=self.big_blind,
                           ante=self.ante, bring_in=self.bring_in, small_bet=self.small_bet,
                           big_bet=self.big_bet, profile=self.profile,
-                          settings=dict(self.settings))
+                          settings=dict(self.settings), rake_percent=self.rake_percent,
+                          rake_cap=self.rake_cap)
 
 
 _SECTIONS = {
     "table": {"game", "structure", "seats", "small_blind", "big_blind", "ante", "bring_in",
-              "small_bet", "big_bet", "profile", "settings"},
+              "small_bet", "big_bet", "profile", "settings", "rake_percent", "rake_cap"},
     "players": None,
     "readers": None,
     "chip_readers": None,
@@ -244,9 +247,12 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
                 raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(sorted(keys))})")
 
     table = raw.get("table", {})
-    for key in ("seats", "small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
+    for key in ("seats", "small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet",
+                "rake_cap"):
         if key in table:
             kw[key] = _int_in(table, key, "table", 0)
+    if "rake_percent" in table:
+        kw["rake_percent"] = _int_in(table, "rake_percent", "table", 0, 100)
     for key in ("game", "profile"):
         if key in table:
             kw[key] = _typed(table, key, str, "table")

@@ -191,6 +191,17 @@ class TableDaemon:
             self._submit_sensed(self.chip_sensing.tick(now), "chip zone")
             self.beat = time.monotonic()
 
+    def chip_due(self, now: float) -> float | None:
+        """When chip sensing next settles something (``ChipSensing.next_due``), under the lock."""
+        with self._cond:
+            return self.chip_sensing.next_due(now)
+
+    def settle_chips(self, now: float) -> None:
+        """Chip sensing's settle clock (``controller/chip_clock.py``): what is still for the
+        settle time at ``now`` settles, and each zone it settles is submitted."""
+        with self._cond:
+            self._submit_sensed(self.chip_sensing.tick(now), "chip zone")
+
     def _denomination_of(self, uid: str) -> int | None:
         return self.state.chips.registry.denomination_of(uid)
 

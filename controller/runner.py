@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.chip_clock import start_chip_clock
 from controller.chip_sensing import ChipSensing
 from controller.chipfile import ChipSets, registered_sets, table_chip_sets
 from controller.config import Config, ConfigError
@@ -192,6 +193,7 @@ class RunningTable:
         self._done = False
         self.ticker = threading.Thread(target=_tick, args=(daemon, self.halt), daemon=True,
                                        name="sensing-tick")
+        self.chip_clock: threading.Thread | None = None
 
     def start(self) -> None:
         for reader in self.readers:
@@ -199,6 +201,8 @@ class RunningTable:
         if self.monitor is not None:
             self.monitor.start()
         self.ticker.start()
+        # chip zones settle at their settle time, not at the next scan cycle (chip_clock.py)
+        self.chip_clock = start_chip_clock(self.daemon, self.halt)
         self.service.start()
 
     def journal_health(self) -> dict[str, Any]:
@@ -229,8 +233,9 @@ class RunningTable:
                 self.monitor.stop()  # before the readers: their stopping is not an unplug
             for reader in self.readers:
                 reader.stop()
-            if self.ticker.is_alive():
-                self.ticker.join(5)  # a hung core holds the lock the tick waits on
+            for thread in (self.ticker, self.chip_clock):
+                if thread is not None and thread.is_alive():
+                    thread.join(5)  # a hung core holds the lock the tick waits on
             if self.leds is not None:
                 self.leds.close()
             self.journal.checkpoint()

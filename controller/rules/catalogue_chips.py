@@ -25,6 +25,20 @@ _OTHER_ROOM = cite(PROCEDURES, "5", "Any chips from another cardroom are not per
                    "table, do not play in the game, and when found will be treated similarly to "
                    "unnoticed cash.")
 _BETS = "the bet-zone antennas (chips.zone), judged against the hand's betting"
+_OOT_BINDING = cite(BETTING, "11", "An action or verbal declaration out of turn is binding unless "
+                   "the action to that player is subsequently changed by a bet or raise.")
+_SINGLE_CHIP = cite(BETTING, "15", "If you put a single chip in the pot that is larger than the "
+                    "bet, but do not announce a raise, you are assumed to have only called.")
+_BET_AND_A_HALF = cite(BETTING, "14", "Putting a full bet plus a half-bet or more into the pot "
+                       "is considered to be the same as announcing a raise, and the raise must "
+                       "be completed.")
+_PROPER_CHIPS = cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the "
+                     "proper number of chips goes into the pot.", file=AZW)
+_POT_ERROR = cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
+                  "of chips put into the pot, or an error about to be made in awarding a pot, "
+                  "has an ethical obligation to point out the error.")
+_BEFORE_NEXT_DEAL = cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been "
+                         "requested before the next deal starts")
 _SENSORS = "chip zone antennas (controller/chip_sensing.py); the chip-set registry (chips.register)"
 
 CHIP_ENTRIES: tuple[Entry, ...] = (
@@ -62,8 +76,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "Chips put out in front out of turn",
         "warning",
         (
-            cite(BETTING, "11", "An action or verbal declaration out of turn is binding unless "
-                 "the action to that player is subsequently changed by a bet or raise."),
+            _OOT_BINDING,
             cite(BETTING, "11", "Any action out of turn (check, call, or raise) is subject to "
                  "penalty and is binding if action to the OOT player does not change.", file=AZW),
         ),
@@ -81,8 +94,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "Chips put out of turn are not binding",
         "warning",
         (
-            cite(BETTING, "11", "An action or verbal declaration out of turn is binding unless "
-                 "the action to that player is subsequently changed by a bet or raise."),
+            _OOT_BINDING,
             cite(BETTING, "11", "If action changes, the OOT action is not binding; any bet or "
                  "raise is returned to the OOT player who has all options including: calling, "
                  "raising, or folding.", file=AZW),
@@ -215,8 +227,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "A single oversized chip is a call",
         "warning",
         (
-            cite(BETTING, "15", "If you put a single chip in the pot that is larger than the "
-                 "bet, but do not announce a raise, you are assumed to have only called."),
+            _SINGLE_CHIP,
             cite(NOLIMIT, "10", "a player acting on a previous bet with a larger denomination "
                  "chip or bill is calling the previous bet unless this player makes a verbal "
                  "declaration to raise the pot."),
@@ -238,9 +249,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         (
             cite(NOLIMIT, "11", "This does not apply to a player who has unintentionally put "
                  "too much in to call."),
-            cite(BETTING, "14", "Putting a full bet plus a half-bet or more into the pot is "
-                 "considered to be the same as announcing a raise, and the raise must be "
-                 "completed."),
+            _BET_AND_A_HALF,
             cite(BETTING, "16", "When facing a bet, unless raise is declared first, a "
                  "multiple-chip bet is a call if every chip is needed to make the call", file=AZW),
         ),
@@ -259,9 +268,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         (
             cite(BETTING, "14", "If a player raises 50% or more of the largest prior bet but "
                  "less than a minimum raise, he must make a full minimum raise.", file=AZW),
-            cite(BETTING, "14", "Putting a full bet plus a half-bet or more into the pot is "
-                 "considered to be the same as announcing a raise, and the raise must be "
-                 "completed."),
+            _BET_AND_A_HALF,
             cite("Section 15, No-Limit", "11", "unless it is at least a half a bet or more in "
                  "which case the player is obligated to make exactly the minimum raise", file=WSOP),
         ),
@@ -314,10 +321,8 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "Change given wrong for an oversized chip",
         "warning",
         (
-            cite(BETTING, "15", "If you put a single chip in the pot that is larger than the "
-                 "bet, but do not announce a raise, you are assumed to have only called."),
-            cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the proper "
-                 "number of chips goes into the pot.", file=AZW),
+            _SINGLE_CHIP,
+            _PROPER_CHIPS,
         ),
         (
             "Seat {seat} called with an oversized chip; after the change, {chips} lies in front "
@@ -333,11 +338,8 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "Chips of the pot went to the tray or the drop",
         "warning",
         (
-            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
-                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
-                 "an ethical obligation to point out the error."),
-            cite("How to Deal No Limit, The Hand", "-", "The dealer shall ensure that the proper "
-                 "number of chips goes into the pot.", file=AZW),
+            _POT_ERROR,
+            _PROPER_CHIPS,
         ),
         (
             "{amount} in chips went from the pot to {where} {when}, beyond the house's rake "
@@ -354,9 +356,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "The pot's chips changed without a reason",
         "warning",
         (
-            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
-                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
-                 "an ethical obligation to point out the error."),
+            _POT_ERROR,
         ),
         (
             "{detail}",
@@ -372,11 +372,8 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "The pot was paid short",
         "warning",
         (
-            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
-                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
-                 "an ethical obligation to point out the error."),
-            cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been requested "
-                 "before the next deal starts"),
+            _POT_ERROR,
+            _BEFORE_NEXT_DEAL,
         ),
         (
             "The award was paid {amount} short: {detail}.",
@@ -391,11 +388,8 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "A winner was paid more than its share",
         "warning",
         (
-            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
-                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
-                 "an ethical obligation to point out the error."),
-            cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been requested "
-                 "before the next deal starts"),
+            _POT_ERROR,
+            _BEFORE_NEXT_DEAL,
         ),
         (
             "Seat {seat} was paid {amount}; its share is {due}: {over} over.",
@@ -414,9 +408,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
                  "that were not in the pot, and the time limit for a ruling request given in the "
                  "previous rule has been observed, management may determine how much was in the "
                  "pot by reconstructing the betting"),
-            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
-                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
-                 "an ethical obligation to point out the error."),
+            _POT_ERROR,
         ),
         (
             "Seat {seat} was paid {amount} from a pot it has no share in ({short}).",
@@ -450,9 +442,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         "The table's chips do not balance",
         "warning",
         (
-            cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an incorrect amount "
-                 "of chips put into the pot, or an error about to be made in awarding a pot, has "
-                 "an ethical obligation to point out the error."),
+            _POT_ERROR,
         ),
         (
             "Between hands the table holds {actual} in chips; it should hold {expected} (the "

@@ -233,3 +233,59 @@ def test_a_zone_held_back_by_a_flickering_antenna_settles_when_it_comes_back():
             assert len(out) == 1  # only the first settling (C1, C2) so far
     assert out[1:] == [ChipsZone(zone="pot", total=35, counts={5: 2, 25: 1},
                                  uids=("C1", "C2", "C3"), added=("C3",))]
+
+
+def test_next_due_is_the_settle_time_of_what_moves_and_nothing_once_settled():
+    """The settle clock's question (controller/chip_clock.py): when does the next zone settle?"""
+    s = _sensing()
+    assert s.next_due(0.0) is None
+    s.on_inventory(Inv(3, 1, 0, ("C1",), 1.0))
+    assert s.next_due(1.0) == 1.0 + s.settle_s
+    s.on_inventory(Inv(3, 1, 1, ("C1",), 1.1))
+    assert s.next_due(1.1) == 1.0 + s.settle_s  # the same content: the same time
+    [body] = s.tick(1.0 + s.settle_s)  # the clock ticks at it: settled, between two cycles
+    assert body.zone == "bet:1" and s.next_due(1.0 + s.settle_s) is None
+    s.on_inventory(Inv(3, 1, 2, (), 2.0))
+    assert s.next_due(2.0 + s.settle_s + 0.5) is None  # not heard since: an unplug settles nothing
+
+
+def test_the_chip_clock_settles_a_zone_at_its_settle_time():
+    import threading
+    import time
+
+    from controller.chip_clock import run_chip_clock
+
+    settled: list[float] = []
+    lock = threading.Lock()  # the daemon's: sensing is fed and ticked under it
+
+    class Daemon:
+        def __init__(self) -> None:
+            self.sensing = _sensing()
+
+        def chip_due(self, now: float) -> float | None:
+            with lock:
+                return self.sensing.next_due(now)
+
+        def settle_chips(self, now: float) -> None:
+            with lock:
+                if self.sensing.tick(now):
+                    settled.append(now)
+
+    d = Daemon()
+    halt = threading.Event()
+    thread = threading.Thread(target=run_chip_clock, args=(d, halt), daemon=True)
+    thread.start()
+    start = time.monotonic()
+    cycle = 0
+    try:
+        # a reader reporting the same chips every 70 ms, a cycle that does not divide the
+        # settle time: the settle comes from the clock, between two cycles
+        while not settled and time.monotonic() < start + 5:
+            with lock:
+                d.sensing.on_inventory(Inv(3, 1, cycle, ("C1",), time.monotonic()))
+            cycle += 1
+            time.sleep(0.07)
+    finally:
+        halt.set()
+        thread.join(2)
+    assert settled and settled[0] >= start + d.sensing.settle_s
