@@ -26,9 +26,9 @@ The figures are counts: they do not depend on the machine.
 ``CHIP_SETTLE_S``), journal, core, LED plan and gpiozero mock pins. For each bet whose chips
 move the action, from the moment the first scan cycle carrying the bet's chips is written (the
 bet's chips are complete from that frame on) to the to-act LED pin's change: p50, p99 and max,
-less the settle time ("beyond the settle time": what the product adds, the settling cycle's
-wait included), and from the cycle after which the zone has been still for the settle time (the
-cycle that settles it) to the LED. ``--runs`` runs, each a fresh table: the p99 of each run as
+and the same less the settle time ("beyond the settle time": what the product adds; chip
+sensing's settle clock, ``controller/chip_clock.py``, settles the zone at its settle time rather
+than at the next scan cycle). ``--runs`` runs, each a fresh table: the p99 of each run as
 min / median / max (the machine is shared and noisy). Target: p99 under 5 ms beyond the settle
 time.
 """
@@ -133,10 +133,10 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def measure(hands: int, seed: int) -> tuple[list[float], list[float], float, int]:
+def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
     """One run: a fresh simulated table with chips, ``hands`` clean hands. Returns, per bet
-    that moved the action, the ms from its first chip frame to the to-act LED and from the
-    cycle that settled it to the LED; the settle time (s) and the cycle (ms)."""
+    that moved the action, the ms from its first chip frame to the to-act LED; the settle time
+    (s) and the scan cycle (ms)."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from controller.sim.chip_moves import ChipMove
@@ -159,7 +159,6 @@ def measure(hands: int, seed: int) -> tuple[list[float], list[float], float, int
                       chips=True, chip_mistake_rate=0.0,
                       pin_factory=MockFactory(pin_class=TimedPin))
     first_ms: list[float] = []
-    settled_ms: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-chips-") as tmp:
         table = SimulatedTable(opts, Path(tmp))
         try:
@@ -196,48 +195,39 @@ def measure(hands: int, seed: int) -> tuple[list[float], list[float], float, int
                     return
                 with lock:
                     times = [t for n, t in cycles if n == shifted[-1]]
-                    first = times[-1] if times else None
-                    settle = next((t for _, t in cycles
-                                   if first is not None and t >= first + CHIP_SETTLE_S), None)
+                first = times[-1] if times else None
                 change = next((t for t in led[n_led:] if first is not None and t > first), None)
-                if first is None or change is None:
-                    return
-                first_ms.append((change - first) * 1000)
-                if settle is not None and settle < change:
-                    settled_ms.append((change - settle) * 1000)
+                if first is not None and change is not None:
+                    first_ms.append((change - first) * 1000)
 
             table._play = timed_play  # type: ignore[method-assign]
             table.run()
         finally:
             table.close()
-    return first_ms, settled_ms, CHIP_SETTLE_S, CHIP_CYCLE_MS
+    return first_ms, CHIP_SETTLE_S, CHIP_CYCLE_MS
 
 
 def latency(hands: int, runs: int, seed: int) -> float:
     """Print the latency figures of ``runs`` runs; return the pooled p99 beyond the settle
     time (ms)."""
-    pooled_first: list[float] = []
-    pooled_settled: list[float] = []
+    pooled: list[float] = []
     p99s: list[float] = []
     settle_s, cycle_ms = 0.0, 0
     for r in range(runs):
-        first, settled, settle_s, cycle_ms = measure(hands, seed + r)
+        first, settle_s, cycle_ms = measure(hands, seed + r)
         if not first:
             raise RuntimeError("no bet moved the to-act LED")
-        pooled_first += first
-        pooled_settled += settled
+        pooled += first
         p99s.append(_percentile(first, 0.99) - settle_s * 1000)
     settle_ms = settle_s * 1000
     print(f"settle time {settle_ms:.0f} ms, chip reader scan cycle {cycle_ms} ms "
-          f"({len(pooled_first)} bets over {runs} run(s) of {hands} clean hands)")
+          f"({len(pooled)} bets over {runs} run(s) of {hands} clean hands)")
     print(f"{'path':<44}{'p50':>9}{'p99':>9}{'max':>9}  (ms)")
-    beyond = [x - settle_ms for x in pooled_first]
-    for label, values in (("first chip frame -> to-act LED", pooled_first),
-                          ("  the same, beyond the settle time", beyond),
-                          ("settling cycle -> to-act LED", pooled_settled)):
-        if values:
-            print(f"{label:<44}{_percentile(values, 0.5):>9.3f}{_percentile(values, 0.99):>9.3f}"
-                  f"{max(values):>9.3f}")
+    beyond = [x - settle_ms for x in pooled]
+    for label, values in (("first chip frame -> to-act LED", pooled),
+                          ("  the same, beyond the settle time", beyond)):
+        print(f"{label:<44}{_percentile(values, 0.5):>9.3f}{_percentile(values, 0.99):>9.3f}"
+              f"{max(values):>9.3f}")
     print(f"p99 beyond the settle time per run: min {min(p99s):.3f} / median "
           f"{statistics.median(p99s):.3f} / max {max(p99s):.3f} ms; target p99 under "
           f"{TARGET_P99_MS:g} ms")

@@ -12,8 +12,8 @@ with chips and the dealer scoops and pushes them (``controller/sim/chip_dealer.p
 motion goes to a simulated chip reader's pty (``drivers/simulated_chip_reader.py``, scanning at
 ``chip_cycle_ms``), the real ``ChipReader`` reads its inventories and the daemon's chip sensing
 settles them (``chip_settle_s``) into ``chips.zone`` events, from which the rules core reads the
-betting: the whole wiring of ``feltguard run`` (controller/runner.py) but its sensing ticker
-(the chip reader's cycles settle the zones). The dealer waits for each motion's zones to reach
+betting: the wiring of ``feltguard run`` (controller/runner.py), chip sensing's settle clock
+included (``controller/chip_clock.py``). The dealer waits for each motion's zones to reach
 the journal before its next move. At ``chip_mistake_rate`` a hand holds a chip mistake
 (``controller/sim/chip_mistakes.py``) instead of a dealing one.
 
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.chip_clock import start_chip_clock
 from controller.chip_sensing import DEFAULT_CHIP_ANTENNAS, ChipSensing
 from controller.daemon import TableDaemon
 from controller.events import Body, FloorRuling
@@ -67,9 +68,8 @@ ANTENNA_OF: dict[str, tuple[int, int]] = {zone: key for key, zone in DEFAULT_ANT
 CHIP_ANTENNA_OF: dict[str, tuple[int, int]] = {
     zone: key for key, zone in DEFAULT_CHIP_ANTENNAS.items()}
 
-# The simulated chip reader's scan cycle and the chip sensing's settle time. The settle time is
-# not a whole number of cycles: a zone then settles at one cycle, well clear of the next, so the
-# zones a motion changed settle in one batch (a frame's arrival jitters by milliseconds).
+# The simulated chip reader's scan cycle and the chip sensing's settle time (shorter than a real
+# table's 100 ms and 300 ms: the dealer waits for each motion to settle).
 CHIP_CYCLE_MS = 40
 CHIP_SETTLE_S = 0.1
 
@@ -270,6 +270,8 @@ class SimulatedTable:
             raise RuntimeError("the card reader did not open the simulated shoe")
         self.chip_device: SimulatedChipReader | None = None
         self.chip_reader: ChipReader | None = None
+        self.chip_clock: threading.Thread | None = None
+        self._chip_halt = threading.Event()
         if opts.chips:
             self._open_chip_reader(workdir / "chips")
         self._halt = threading.Event()
@@ -299,6 +301,8 @@ class SimulatedTable:
             if zone in zones:
                 self.chip_device.place(CHIP_ANTENNA_OF[zone][1], content.uids)
         self.chip_device.start_scanning()  # only once the driver reads: its open flushes input
+        # zones settle at their settle time, not at the next scan cycle (controller/chip_clock.py)
+        self.chip_clock = start_chip_clock(self.daemon, self._chip_halt)
 
     # -- resuming -------------------------------------------------------------------------------
 
@@ -413,6 +417,9 @@ class SimulatedTable:
         self._halt.set()
         self.reader.stop(2)
         self.shoe.close()
+        self._chip_halt.set()
+        if self.chip_clock is not None:
+            self.chip_clock.join(2)
         if self.chip_reader is not None:
             self.chip_reader.stop(2)
         if self.chip_device is not None:
