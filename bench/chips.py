@@ -24,8 +24,9 @@ The figures are counts: they do not depend on the machine.
 (``controller.simulator.SimulatedTable``): the chip reader's pty twin scanning every
 ``CHIP_CYCLE_MS``, the real ``ChipReader``, the daemon's ``ChipSensing`` (settle time
 ``CHIP_SETTLE_S``), journal, core, LED plan and gpiozero mock pins. For each bet whose chips
-move the action, from the moment the first scan cycle carrying the bet's chips is written (the
-bet's chips are complete from that frame on) to the to-act LED pin's change: p50, p99 and max,
+move the action, from the moment just before the last frame of the bet zone's first inventory
+holding the bet's chips is written into the pty (the bet is complete from that frame on; the
+frames of the cycles after it say the same) to the to-act LED pin's change: p50, p99 and max,
 and the same less the settle time ("beyond the settle time": what the product adds; chip
 sensing's settle clock, ``controller/chip_clock.py``, settles the zone at its settle time rather
 than at the next scan cycle). ``--runs`` runs, each a fresh table: the p99 of each run as
@@ -135,12 +136,19 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
     """One run: a fresh simulated table with chips, ``hands`` clean hands. Returns, per bet
-    that moved the action, the ms from its first chip frame to the to-act LED; the settle time
+    that moved the action, the ms from its last chip frame to the to-act LED; the settle time
     (s) and the scan cycle (ms)."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from controller.sim.chip_moves import ChipMove
-    from controller.simulator import CHIP_CYCLE_MS, CHIP_SETTLE_S, SimOptions, SimulatedTable
+    from controller.simulator import (
+        CHIP_ANTENNA_OF,
+        CHIP_CYCLE_MS,
+        CHIP_SETTLE_S,
+        SimOptions,
+        SimulatedTable,
+    )
+    from drivers.chip_protocol import encode_inventory_part
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS
 
     to_act_pins = {str(roles["to_act"]) for roles in DEFAULT_PIN_MAP_6_SEATS["seats"].values()}
@@ -164,24 +172,28 @@ def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
         try:
             device = table.chip_device
             assert device is not None
-            cycles: list[tuple[int, float]] = []  # (cycle number, when its scan began)
-            scan, shift = device.scan, device.shift
+            # (cycle, antenna) -> when the last part of that antenna's inventory was written
+            sent: dict[tuple[int, int], float] = {}
+            send, shift = device._send, device.shift
             lock = threading.Lock()
             shifted: list[int] = []  # the first cycle number that carries each motion
 
-            def timed_scan(**kw: Any) -> int:
+            def timed_send(reader: int, encode: Any) -> bytes:
                 t = time.perf_counter()
-                n = scan(**kw)
-                with lock:
-                    cycles.append((n, t))
-                return n
+                frame = send(reader, encode)
+                if getattr(encode, "func", None) is encode_inventory_part:
+                    _, antenna, cycle, part, parts, _ = encode.args
+                    if part == parts - 1:
+                        with lock:
+                            sent[(cycle, antenna)] = t
+                return frame
 
             def timed_shift(moves: Any) -> None:
                 shift(moves)
                 with device._state:  # the cycle the next scan sends: the first with the move
                     shifted.append(device._cycle)
 
-            device.scan = timed_scan  # type: ignore[method-assign]
+            device._send = timed_send  # type: ignore[method-assign]
             device.shift = timed_shift  # type: ignore[method-assign]
             play = table._play
 
@@ -193,9 +205,12 @@ def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
                 if (not isinstance(step, ChipMove) or after == before or len(led) == n_led
                         or len(shifted) == n_shift):
                     return
+                bets = [int(b.zone[4:]) for b in step.events
+                        if b.zone.startswith("bet:") and b.added]
+                if len(bets) != 1:
+                    return
                 with lock:
-                    times = [t for n, t in cycles if n == shifted[-1]]
-                first = times[-1] if times else None
+                    first = sent.get((shifted[-1], CHIP_ANTENNA_OF[f"bet:{bets[0]}"][1]))
                 change = next((t for t in led[n_led:] if first is not None and t > first), None)
                 if first is not None and change is not None:
                     first_ms.append((change - first) * 1000)
@@ -224,7 +239,7 @@ def latency(hands: int, runs: int, seed: int) -> float:
           f"({len(pooled)} bets over {runs} run(s) of {hands} clean hands)")
     print(f"{'path':<44}{'p50':>9}{'p99':>9}{'max':>9}  (ms)")
     beyond = [x - settle_ms for x in pooled]
-    for label, values in (("first chip frame -> to-act LED", pooled),
+    for label, values in (("bet's last chip frame -> to-act LED", pooled),
                           ("  the same, beyond the settle time", beyond)):
         print(f"{label:<44}{_percentile(values, 0.5):>9.3f}{_percentile(values, 0.99):>9.3f}"
               f"{max(values):>9.3f}")
