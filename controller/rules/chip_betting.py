@@ -397,7 +397,7 @@ def console(g: GameHand, bets: ChipBets, body: Action, seq: int
     ``apply`` (a new action: the usual path)."""
     last = bets.by_chips.get(body.seat)
     if (last is None or last.corroborated or body.kind not in _CHIP_KINDS
-            or g.to_act == body.seat
+            or g.to_act == body.seat or (last.kind == "post") != (body.kind == "post")
             or (body.kind == "post" and any(s == body.seat for s, _, _ in g.posts_due))):
         return "apply", (), bets
     done = replace(last, corroborated=True)
