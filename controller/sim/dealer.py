@@ -80,11 +80,10 @@ __all__ = ["MISTAKES", "NAMES", "CardMove", "Mistake", "SimDealer", "SimStep", "
 FAMILY_DEALERS: dict[str, type[HandDealer]] = {
     "board": BoardHand, "stud": StudHand, "draw": DrawHand}
 
-# Dealing mistakes the dealer does not make at a table that reads its chips, where the core takes
-# the console action the mistake needs as judging the seat's chips (chip_betting.console): the
-# wrong stud bring-in, a post, as corroborating the seat's ante posted by chips (the wrong low
-# card is never judged); the first action while the button is a card short (typed while the
-# engine has no actor), after an ante posted by chips, as CHIP_ACTION_MISMATCH.
+# Dealing mistakes the dealer does not make at a table that reads its chips: the wrong stud
+# bring-in, a console post the core takes as corroborating the seat's ante posted by chips (the
+# wrong low card is never judged); the button dealt a card short, whose typed first action (the
+# engine has no actor yet) is now and then OOT_ACTION at a chips table (draw5, 1 hand in 200).
 NOT_WITH_CHIPS = frozenset({"stud_wrong_bring_in", "draw_button_short"})
 
 # A misdeal the floor notices late: (kind, seats, cards, the misdeal code it is before the cut-off)
