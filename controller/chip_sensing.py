@@ -155,6 +155,7 @@ class ChipSensing:
     _zones: dict[str, frozenset[str]] = field(default_factory=dict)
     _trays: dict[int, _Settling[tuple[tuple[int, int], ...]]] = field(default_factory=dict)
     _tray: tuple[tuple[int, int], ...] | None = None
+    _cycles: dict[int, tuple[int, float]] = field(default_factory=dict)  # reader: (cycle, t)
 
     def __post_init__(self) -> None:
         self.restore(self.known)
@@ -165,15 +166,21 @@ class ChipSensing:
         if key not in self.antennas:
             self.unknown_antenna_reports += 1
             return []
+        # one time per scan cycle (its first report's): the antennas a motion changed in one
+        # cycle fall due at one time, however the cycle's frames were split between reads
+        cycle, t = self._cycles.get(inv.reader, (None, inv.t))
+        if cycle != inv.cycle or not 0 <= inv.t - t <= 1.0:  # (a reader restarted: cycle 0 again)
+            t = inv.t
+            self._cycles[inv.reader] = (inv.cycle, t)
         uids = frozenset(inv.uids)
         st = self._antennas.get(key)
         if st is None:
-            self._antennas[key] = st = _Settling(uids, inv.t, inv.t)
+            self._antennas[key] = st = _Settling(uids, t, t)
         else:
-            st.report(uids, inv.t)
+            st.report(uids, t)
         # every antenna due now settles with it: a chip moving between two antennas settles in
         # both zones in one batch, the zone gaining it first (see _settle)
-        return self._settle(list(self._antennas), inv.t)
+        return self._settle(list(self._antennas), t)
 
     def on_tray(self, report: TrayCountsLike) -> list[Body]:
         """A counting tray's report; the tray.counts body once its counts settle."""

@@ -67,6 +67,8 @@ class ChipAct:
     kind: str
     total: int
     corroborated: bool = False
+    blind: str | None = None  # a post: which one
+    called: bool = False  # an all-in that only called: a console "call" is the same action
 
 
 @dataclass(frozen=True)
@@ -398,6 +400,8 @@ def console(g: GameHand, bets: ChipBets, body: Action, seq: int
     last = bets.by_chips.get(body.seat)
     if (last is None or last.corroborated or body.kind not in _CHIP_KINDS
             or g.to_act == body.seat or (last.kind == "post") != (body.kind == "post")
+            # a post of another kind than the chips' (a stud bring-in after the ante) is new
+            or (body.kind == "post" and body.blind not in (None, last.blind))
             or (body.kind == "post" and any(s == body.seat for s, _, _ in g.posts_due))):
         return "apply", (), bets
     done = replace(last, corroborated=True)
@@ -426,8 +430,8 @@ def _same(last: ChipAct, body: Action) -> bool:
     if last.kind == "call":
         return body.kind in ("call", "check")
     if last.kind == "allin":
-        return body.kind == "allin" or (body.kind in ("bet", "raise")
-                                        and body.amount == last.total)
+        return (body.kind == "allin" or (body.kind == "call" and last.called)
+                or (body.kind in ("bet", "raise") and body.amount == last.total))
     return body.kind in ("bet", "raise") and body.amount == last.total
 
 
@@ -445,7 +449,8 @@ def after_action(before: GameHand, after: GameHand, bets: ChipBets, chips: Chips
     if p is not None:
         if by_chips:
             total = e1.totals[p] - e0.totals[p] + e0.bets[p] + e1.antes[p] - e0.antes[p]
-            act = ChipAct(e0.street, body.kind, total)
+            act = ChipAct(e0.street, body.kind, total, blind=body.blind,
+                          called=total <= e0.current_bet)
             bets = replace(bets, by_chips=MappingProxyType({**bets.by_chips, seat: act}))
         else:
             bets = replace(bets, declared=MappingProxyType({**bets.declared, seat: e0.street}))

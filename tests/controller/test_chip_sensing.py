@@ -289,3 +289,17 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
         halt.set()
         thread.join(2)
     assert settled and settled[0] >= start + d.sensing.settle_s
+
+
+def test_one_scan_cycle_has_one_time_however_its_frames_were_read():
+    """A motion that changed two antennas in one cycle settles them together even when the
+    cycle's frames reached sensing in two reads (a later receive time for the second)."""
+    s = _sensing()
+    for n in range(5):  # C4 settles in the bet of seat 4, the pot empty
+        s.on_inventory(Inv(3, 4, n, ("C4",), n * 0.1))
+        s.on_inventory(Inv(3, 21, n, (), n * 0.1))
+    s.on_inventory(Inv(3, 4, 5, (), 0.5))  # the chip moved to the pot in cycle 5 ...
+    s.on_inventory(Inv(3, 21, 5, ("C4",), 0.53))  # ... whose pot frame was read 30 ms later
+    assert s.next_due(0.55) == 0.5 + s.settle_s  # one time for both
+    out = s.tick(0.5 + s.settle_s)
+    assert [b.zone for b in out] == ["pot", "bet:4"]  # one batch, the gainer first
