@@ -37,7 +37,9 @@ def _sensed(chips: ChipTable, sensing: ChipSensing, t: float) -> list[object]:
 
     class Inventory:
         def __init__(self, antenna: int, uids: tuple[str, ...]) -> None:
-            self.reader, self.antenna, self.cycle, self.uids, self.t = 3, antenna, 0, uids, t
+            # a cycle number per scan, as the reader counts them
+            self.reader, self.antenna, self.uids, self.t = 3, antenna, uids, t
+            self.cycle = round(t * 1000)
 
     out: list[object] = []
     for (_, antenna), zone in sorted(DEFAULT_CHIP_ANTENNAS.items()):
