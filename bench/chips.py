@@ -44,16 +44,15 @@ import statistics
 import tempfile
 import threading
 import time
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.rules.variants import family
+from bench.monitor import deal_scored
 from controller.sim.chip_mistakes import CHIP_KINDS, CHIP_MISTAKE_CODES
 from controller.sim.dealer import SimDealer
 from controller.sim.games import sim_seats
-from controller.sim.score import Tally, rows, score
+from controller.sim.score import Tally, rows
 
 GAMES = ("nlhe", "flhe", "omaha", "omaha8", "short_deck", "stud", "razz", "stud8", "27_triple",
          "badugi", "horse", "dealers_choice")
@@ -71,16 +70,7 @@ def run_table(game: str, hands: int, mistake_rate: float, card_mistakes: float, 
     dealer = SimDealer(random.Random(seed), seats=min(6, sim_seats(game)[1]), game=game,
                        mistake_rate=card_mistakes, seat_changes=0.05, redraw_returned=True,
                        chips=True, chip_mistake_rate=mistake_rate)
-    found: Counter[tuple[int, str]] = Counter()
-    fam_of: dict[int, str] = {}
-    for _ in range(hands):
-        dealer.next_hand()
-        if dealer.state.hand is not None:
-            fam_of[dealer.hand] = family(dealer.state.hand.game.variant)
-        for number, f in dealer.found:
-            found[(number, f.code)] += 1
-    score(found, dealer.truth, fam_of, tally)
-    tally.hands[game] += hands
+    deal_scored(dealer, hands, tally, game)
     assert dealer.chips is not None
     return dealer.chips.stack_errors, dealer.chips.fallbacks
 

@@ -65,6 +65,12 @@ def run_table(kw: dict[str, object], hands: int, mistake_rate: float, seat_chang
     dealer = SimDealer(random.Random(seed), mistake_rate=mistake_rate,
                        seat_changes=seat_changes, redraw_returned=True,
                        **kw)  # type: ignore[arg-type]
+    deal_scored(dealer, hands, tally, str(kw["game"]))
+
+
+def deal_scored(dealer: SimDealer, hands: int, tally: Tally, game: str) -> None:
+    """Deal ``hands`` hands and add the findings, against the dealer's truth, to ``tally``
+    (the one loop of bench.monitor and bench.chips)."""
     found: Counter[tuple[int, str]] = Counter()
     fam_of: dict[int, str] = {}
     for _ in range(hands):
@@ -74,7 +80,7 @@ def run_table(kw: dict[str, object], hands: int, mistake_rate: float, seat_chang
         for number, f in dealer.found:
             found[(number, f.code)] += 1
     score(found, dealer.truth, fam_of, tally)
-    tally.hands[str(kw["game"])] += hands
+    tally.hands[game] += hands
 
 
 def run(hands: int, mistake_rate: float, seat_changes: float, seed: int,
