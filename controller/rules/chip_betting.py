@@ -39,7 +39,7 @@ from types import MappingProxyType
 from controller.events import Action, ActionKind
 from controller.rules.catalogue import make_finding
 from controller.rules.chip_pot import Award
-from controller.rules.chips import Chips, ChipZone
+from controller.rules.chips import Chips, ChipZone, zone_seat
 from controller.rules.findings import Finding
 from controller.rules.game_hand import GameHand
 from controller.rules.house_rules import Settings
@@ -103,8 +103,7 @@ class Reading:
 
 def bet_seat(zone: str) -> int | None:
     """The seat of a bet zone (``bet:3`` -> 3), None for any other zone."""
-    kind, _, n = zone.partition(":")
-    return int(n) if kind == "bet" and n.isdigit() else None
+    return zone_seat(zone) if zone.startswith("bet:") else None
 
 
 def wager_in_front(g: GameHand, bets: ChipBets, seat: int) -> int | None:
@@ -149,8 +148,7 @@ def read_bet_zone(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | 
     if total <= wager:
         return Reading(None, (), bets)
     e = g.eng
-    due = next(((k, a) for s, k, a in g.posts_due if s == seat), None)
-    if due is not None:
+    if any(s == seat for s, _, _ in g.posts_due):
         return Reading(_post(g, seat, total - wager), (), bets)
     p = g.pos(seat)
     if e.actor is not None and e.actor == p and not g.posts_due:
@@ -353,22 +351,21 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
         return Reading(Action(seat=seat, kind=kind, amount=total), tuple(out), bets)
     # between the call and a full raise, with no raise declared
     smallest_added = min(added) if added else 0
-    raise_to = lo
     if len(added) > 1 and put - smallest_added < call:
         why = "every chip was needed to make the call (TDA #46)"
     elif g.variant.structure in ("fixed", "spread"):
         unit = lo - cur
         if 2 * (put - call) >= unit:
-            return _made_up(seat, put, call, raise_to, total, tuple(out), bets, seq)
+            return _made_up(seat, put, call, lo, total, tuple(out), bets, seq)
         why = "less than a full bet plus a half bet (RR Section 3 r.14)"
     elif settings.overcall == "fifty_percent":
-        if 2 * (total - cur) >= raise_to - cur:
-            return _made_up(seat, put, call, raise_to, total, tuple(out), bets, seq)
+        if 2 * (total - cur) >= lo - cur:
+            return _made_up(seat, put, call, lo, total, tuple(out), bets, seq)
         why = "less than half a raise (TDA #43a)"
     else:
         why = "put in unintentionally, more than the call (RR Section 14 r.11)"
     out.append(make_finding("CHIP_OVERCALL", seq, seats=[seat], fill={
-        **fill, "minimum": raise_to, "excess": put - call, "why": why}))
+        **fill, "minimum": lo, "excess": put - call, "why": why}))
     return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
 
 
@@ -386,7 +383,7 @@ def _act_name(a: ChipAct) -> str:
         return f"raise to {a.total}"
     if a.kind == "allin":
         return f"all in for {a.total}"
-    return "call" if a.kind == "call" else a.kind
+    return a.kind
 
 
 # --- the console and the chips ------------------------------------------------------------------

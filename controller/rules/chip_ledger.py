@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from controller.rules.catalogue import make_finding
-from controller.rules.chips import Chips
+from controller.rules.chips import Chips, zone_seat
 from controller.rules.findings import Finding
 
 
@@ -69,8 +69,8 @@ def between_hands(chips: Chips, stacks: Mapping[int, int], carry: int, seq: int
     if actual != expected:
         zones = list(off)
         for name, z in sorted(chips.zones.items()):
-            kind, _, n = name.partition(":")
-            if kind in ("bet", "stack") and n.isdigit() and int(n) not in stacks and z.total:
+            owner = zone_seat(name)
+            if owner is not None and owner not in stacks and z.total:
                 zones.append(f"{name} {z.total:+d} (no player)")
         if _total(chips, "pot") != carry:
             zones.append(f"pot {_total(chips, 'pot') - carry:+d}")

@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from controller.events import ChipsZone
 from controller.rules.catalogue import make_finding
-from controller.rules.chips import Chips
+from controller.rules.chips import Chips, zone_seat
 from controller.rules.findings import Finding
 from controller.rules.pots import PotAward
 
@@ -69,11 +69,6 @@ def _where(chips: Chips, uid: str, besides: str) -> str | None:
     return None
 
 
-def _seat_of(zone: str) -> int | None:
-    kind, _, n = zone.partition(":")
-    return int(n) if kind in ("bet", "stack") and n.isdigit() else None
-
-
 def pot_during_hand(before: Chips, after: Chips, body: ChipsZone, seq: int
                     ) -> tuple[int, tuple[Finding, ...]]:
     """The pot settled during a hand: chips that left it or came from the tray. Returns the
@@ -91,7 +86,7 @@ def pot_during_hand(before: Chips, after: Chips, body: ChipsZone, seq: int
         if dest in HOUSE_ZONES:
             skimmed[dest] = skimmed.get(dest, 0) + d
         else:
-            seat = _seat_of(dest) if dest is not None else None
+            seat = zone_seat(dest) if dest is not None else None
             to = (f"to seat {seat}" if seat is not None else "out of sight" if dest is None
                   else f"to the {dest}")
             strayed[to] = strayed.get(to, 0) + d
@@ -168,7 +163,7 @@ def ready(award: Award, chips: Chips) -> bool:
     pot = chips.zones.get("pot")
     if award.judged or pot is None or pot.uids:
         return False
-    return not any((seat := _seat_of(award.holder[u])) is not None
+    return not any((seat := zone_seat(award.holder[u])) is not None
                    and award.due.get(seat, 0) == 0 for u in award.unmoved)
 
 
@@ -179,7 +174,7 @@ def judge(award: Award, seq: int) -> Judged:
     left = 0
     for uid, zone in award.holder.items():
         d = award.chips[uid]
-        seat = _seat_of(zone)
+        seat = zone_seat(zone)
         if seat is not None:
             got[seat] = got.get(seat, 0) + d
         elif zone in HOUSE_ZONES:

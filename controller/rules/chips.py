@@ -134,10 +134,10 @@ def tray_counts(chips: Chips, body: TrayCounts, seq: int) -> Chips:
     return replace(chips, tray=tuple(sorted(body.counts.items())), tray_seq=seq)
 
 
-def _seats(zone: str) -> tuple[int, ...]:
-    """The seat a bet or stack zone belongs to."""
+def zone_seat(zone: str) -> int | None:
+    """The seat a bet or stack zone belongs to (``bet:3``, ``stack:3`` -> 3), else None."""
     kind, _, n = zone.partition(":")
-    return (int(n),) if kind in ("bet", "stack") and n.isdigit() else ()
+    return int(n) if kind in ("bet", "stack") and n.isdigit() else None
 
 
 def zone_name(zone: str) -> str:
@@ -153,7 +153,7 @@ def _judge(reg: ChipRegistry, zone: str, new: list[str], seq: int) -> tuple[Find
     tags of no set: one finding of each per zone report (RR Section 2, Procedures, r.5)."""
     unknown = [u for u in new if reg.denomination_of(u) is None and reg.foreign(u) is None]
     foreign = [(u, f) for u in new if (f := reg.foreign(u)) is not None]
-    seats = _seats(zone)
+    seats = () if (seat := zone_seat(zone)) is None else (seat,)
     out: list[Finding] = []
     if foreign:
         sets = sorted({s for _, (s, _) in foreign})
