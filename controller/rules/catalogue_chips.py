@@ -309,7 +309,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
                  "pot-limit, and should enforce the pot-size cap on wagers"),
         ),
         (
-            "Seat {seat} put in {amount}; the most it may wager is {maximum} (the pot).",
+            "Seat {seat} put in {amount}; the most it may wager is {maximum} ({limit}).",
             "Announce the wager of {maximum}. Give seat {seat} its {excess} back.",
         ),
         _BETS,
