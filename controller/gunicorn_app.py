@@ -89,6 +89,16 @@ class TableWorker(ThreadWorker):  # type: ignore[misc]
         super().handle_quit(sig, frame)
 
 
+def _close_screens(eio: Any) -> None:
+    """Close every Socket.IO client so their WebSocket threads end. Without waiting for each
+    close packet to be written (Engine.IO's own ``disconnect()`` waits): once the worker's loop
+    has stopped, a connection's writer thread may already be gone, and the wait would then hold
+    the worker until gunicorn's graceful time-out kills it."""
+    for client in list(eio.sockets.values()):
+        client.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+    eio.sockets = {}
+
+
 def _ignore(sig: int, frame: Any) -> None:
     """A signal that comes while the worker is already stopping."""
 
@@ -175,7 +185,7 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
 
         def stop() -> None:
             table.close()
-            sio.server.eio.disconnect()  # every client: their WebSocket threads end
+            _close_screens(sio.server.eio)
 
         return Served(app, ready, stop)
 
