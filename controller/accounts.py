@@ -246,6 +246,17 @@ class Accounts:
                            (self._hasher.hash(password), user, row[2]))
         return Identity(name=user, role=row[0], version=row[2])
 
+    def known(self, name: Any) -> bool:
+        """Whether `name` is an account (the audit names a failed login's user only then: a
+        password typed into the name field must not land in the log)."""
+        try:
+            user = normal_name(name)
+        except AccountError:
+            return False
+        with self._db() as db:
+            return db.execute("SELECT 1 FROM accounts WHERE name = ?", (user,)).fetchone() \
+                is not None
+
     def still_valid(self, identity: Identity) -> bool:
         """Whether the account `identity` logged in as still exists with the same password and
         role: a removed account or a changed password ends the logins made before."""

@@ -2,14 +2,17 @@
 
 An append-only SQLite file beside the journal (``audit.sqlite``). It is evidence in the same way
 the journal is, and protected the same way (controller/journal.py): triggers refuse UPDATE and
-DELETE, and each record carries an HMAC-SHA256 chained to the previous one under the journal's
-key, which lives outside both files. So nobody who can only write the file (a surveillance
-officer, a dealer with a shell) can edit, insert or reorder an entry without ``check`` naming
-the first one that no longer follows. Surveillance and admin read it; nobody edits it.
+DELETE, and each record carries an HMAC-SHA256 chained to the previous one under a key of its
+own (``audit.sqlite.key`` beside it, 0600, made once and never overwritten: the journal's
+``load_or_create_key``), which lives outside the file. One key per audit file, whoever writes
+it: the daemon, ``feltguard user`` and the surveillance service. So nobody who can only write
+the file (a surveillance officer, a dealer with a shell) can edit, insert or reorder an entry
+without ``check`` naming the first one that no longer follows. Surveillance and admin read it;
+nobody edits it.
 
-Entries hold who (the user name and role, or the name typed at a failed login), what (an action
-from ``ACTIONS``), on what (a hand, a user), from where (the client's address), and when (UTC).
-Never a password, a token or a cookie.
+Entries hold who (the user name and role; a failed login's name only if it is an account),
+what (an action from ``ACTIONS``), on what (a hand, a user), from where (the client's address),
+and when (UTC). Never a password, a token or a cookie.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from controller.journal import chain_hash
+from controller.journal import chain_hash, key_path_for, load_or_create_key
 
 __all__ = ["ACTIONS", "AuditEntry", "AuditError", "AuditLog", "audit_path_for", "check_audit",
            "read_audit"]
@@ -90,11 +93,12 @@ def audit_path_for(journal: str | os.PathLike[str]) -> Path:
 class AuditLog:
     """Appends entries; one writer per process (a lock), any number of readers."""
 
-    def __init__(self, path: str | os.PathLike[str], key: bytes) -> None:
+    def __init__(self, path: str | os.PathLike[str], key: bytes | None = None) -> None:
+        """`key` None: the audit file's own key beside it (made on first use)."""
         self.path = Path(path)
-        self._key = key
         self._lock = threading.Lock()
         try:
+            self._key = key if key is not None else load_or_create_key(key_path_for(self.path))
             if not self.path.exists():
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._db = sqlite3.connect(self.path, timeout=5.0, check_same_thread=False)
@@ -123,6 +127,14 @@ class AuditLog:
                                   entry.subject, entry.client, digest))
             self._seq, self._head = entry.seq, digest
         return entry
+
+    def entries(self) -> list[AuditEntry]:
+        """Every entry, oldest first (read from the file, as any reader would)."""
+        return read_audit(self.path)
+
+    def check(self) -> list[str]:
+        """``check_audit`` of this log under its key."""
+        return check_audit(self.path, self._key)
 
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):

@@ -256,6 +256,7 @@ def _writable_problem(path: str) -> str | None:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from controller.audit import AuditError
     from controller.simulator import SimOptions, new_journal_name, run_simulation
 
     if args.journal is None:  # kept for review, in the current folder (docs: README)
@@ -279,6 +280,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         port=args.port,
         journal_path=args.journal,
         dealer_token=args.dealer_token,
+        accounts_path=args.accounts,
         truth_path=args.truth,
         seat_changes=args.seat_changes,
         game=args.game,
@@ -290,7 +292,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     )
     try:
         return run_simulation(opts)
-    except (ValueError, JournalError) as exc:
+    except (ValueError, JournalError, AuditError) as exc:  # AccountError is a ValueError
         return fail("sim", str(exc))
     except OSError as exc:
         return fail("sim", f"{exc.filename or 'the table'}: {exc.strerror or exc}")
@@ -427,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dealer-token", default=None, type=text("a token"),
                    help="token for the dealer view (default: random, written to a 0600 file "
                         "whose path is printed)")
+    p.add_argument("--accounts", default=None, type=text("a file"), metavar="FILE",
+                   help="per-user logins from this accounts file (feltguard user add "
+                        "--accounts FILE), its audit log beside it; instead of the token")
     p.add_argument("--seat-changes", type=fraction(0, 1), default=0.05,
                    help="chance per hand that, before it, a player goes away or comes back, "
                         "leaving, or a new player sitting down (0..1, default 0.05)")
@@ -483,6 +488,9 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.chips_cli import add_chips_parser
 
     add_chips_parser(sub)
+    from controller.users_cli import add_user_parser
+
+    add_user_parser(sub)
     return parser
 
 

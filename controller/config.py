@@ -148,6 +148,10 @@ class Config:
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
+    # per-user logins (controller/accounts.py) and the audit log (controller/audit.py)
+    accounts_file: str = ""  # "": accounts.sqlite beside the journal
+    audit_file: str = ""  # "": audit.sqlite beside the journal
+    session_hours: int = 12
     deck_file: str = ""
     # chips (issue 13): the chip antennas' zones, the settle time, the chip-set file
     chip_antennas: Mapping[tuple[int, int], str] = field(
@@ -157,6 +161,16 @@ class Config:
     keys: KeysConfig = field(default_factory=KeysConfig)
     health: Mapping[str, int] = field(
         default_factory=lambda: {k: v[0] for k, v in HEALTH_KEYS.items()})
+
+    def accounts_path(self) -> Path:
+        """The accounts file: ``[accounts] file``, or accounts.sqlite beside the journal."""
+        return Path(self.accounts_file) if self.accounts_file else \
+            Path(self.journal_path).resolve().with_name("accounts.sqlite")
+
+    def audit_path(self) -> Path:
+        """The audit log: ``[accounts] audit_file``, or audit.sqlite beside the journal."""
+        return Path(self.audit_file) if self.audit_file else \
+            Path(self.journal_path).resolve().with_name("audit.sqlite")
 
     def table_setup(self) -> TableSetup:
         """The table.setup event this config journals."""
@@ -179,6 +193,7 @@ _SECTIONS = {
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "server", "dealer_token", "floor_token"},
     "journal": {"path", "key_file", "anchor_file"},
+    "accounts": {"file", "audit_file", "session_hours"},
     "deck": {"file"},
     "chip_antennas": None,
     "chip_sensing": {"settle_ms"},
@@ -366,6 +381,12 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     for key in ("key_file", "anchor_file"):  # "": beside the journal
         if key in journal:
             kw[f"journal_{key}"] = _typed(journal, key, str, "journal", empty=True)
+    accounts = raw.get("accounts", {})
+    for key, field_name in (("file", "accounts_file"), ("audit_file", "audit_file")):
+        if key in accounts:  # "": beside the journal
+            kw[field_name] = _typed(accounts, key, str, "accounts", empty=True)
+    if "session_hours" in accounts:  # a dealer's shift at most a day
+        kw["session_hours"] = _int_in(accounts, "session_hours", "accounts", 1, 24)
     deck = raw.get("deck", {})
     if "file" in deck:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file

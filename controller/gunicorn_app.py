@@ -168,8 +168,8 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
     def build() -> Served:
         choice = ChosenCard()  # the touch console's chosen card, for the card keys
         tables: list[RunningTable] = []  # /healthz's journal, once the table is open
-        app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
         try:
+            app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
             table = open_table(config, [publisher.publish], notify, chosen=choice)
         except StartError as exc:
             print(f"feltguard run: {exc}", file=sys.stderr, flush=True)

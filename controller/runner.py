@@ -21,8 +21,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.chip_clock import start_chip_clock
 from controller.chip_sensing import ChipSensing
@@ -39,6 +40,10 @@ from controller.keypad import Chosen, ChosenCard, nothing_chosen
 from controller.rules import Step
 from controller.sensing import Sensing
 from controller.service import Notifier, Service, watchdog_period
+
+if TYPE_CHECKING:
+    from controller.accounts import Accounts
+    from controller.audit import AuditLog
 
 log = logging.getLogger("feltguard.run")
 
@@ -329,8 +334,18 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     ``attach_console(app, daemon)`` once ``open_table`` has made it; ``on_choose`` hears the
     card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
     from controller.console_submit import ConsoleLink
-    from display.access import write_token_file
     from display.server import create_app
+
+    accounts, audit = open_accounts(config)
+    link = ConsoleLink()
+    if accounts is not None:
+        app, sio, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
+                                         on_choose=on_choose,
+                                         session_lifetime=timedelta(hours=config.session_hours),
+                                         journal_health=lambda: journal_health(tables))
+        app.extensions["feltguard.console_link"] = link
+        return app, sio, publisher, f"your own name and password ({len(accounts)} accounts)"
+    from display.access import write_token_file
 
     token = config.dealer_token or secrets.token_urlsafe(12)
     where = "the configured display.dealer_token"
@@ -344,12 +359,35 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     floor = config.floor_token or secrets.token_urlsafe(12)
     if not config.floor_token:
         write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
-    link = ConsoleLink()
     app, sio, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
-                                     on_choose=on_choose,
+                                     on_choose=on_choose, audit=audit,
+                                     session_lifetime=timedelta(hours=config.session_hours),
                                      journal_health=lambda: journal_health(tables))
     app.extensions["feltguard.console_link"] = link
     return app, sio, publisher, where
+
+
+def open_accounts(config: Config) -> tuple[Accounts | None, AuditLog]:
+    """The table's accounts (None while it has none: the shared dealer and floor tokens admit
+    the dealer and the floor, and no surveillance login exists yet) and its audit log.
+    StartError, one line, for a file that cannot be used."""
+    from controller.accounts import AccountError, Accounts
+    from controller.audit import AuditError, AuditLog
+    from controller.journal import JournalError
+
+    accounts: Accounts | None = None
+    try:
+        if config.accounts_path().exists():
+            accounts = Accounts(config.accounts_path())
+            if len(accounts) == 0:
+                accounts = None
+        audit = AuditLog(config.audit_path())
+    except (AccountError, AuditError, JournalError, OSError) as exc:
+        raise StartError(f"accounts: {exc}") from None
+    if accounts is None:
+        log.warning("no accounts in %s: the shared dealer token admits the dealer "
+                    "(feltguard user add makes personal logins)", config.accounts_path())
+    return accounts, audit
 
 
 def attach_console(app: Any, daemon: TableDaemon) -> None:
@@ -382,9 +420,9 @@ def run_table(
     publisher = app = sio = None
     choice = ChosenCard()
     tables: list[RunningTable] = []
-    if config.port:
-        app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
     try:
+        if config.port:
+            app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
         table = open_table(config, [publisher.publish] if publisher is not None else [],
                            chosen=choice)
     except StartError as exc:

@@ -89,6 +89,7 @@ class SimOptions:
     port: int = 5000
     journal_path: str | None = None  # None: a throwaway one (`feltguard sim` always names one)
     dealer_token: str | None = None
+    accounts_path: str | None = None  # per-user logins (controller/accounts.py): no tokens then
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
     seats: int = 6
@@ -253,13 +254,19 @@ class SimulatedTable:
         # The token is typed into the dealer page's login form; it is never printed (stdout
         # lands in journald) but kept in a file only its owner reads, in the run's folder.
         self.token_file: Path | None = None
+        self.accounts: Any = None
         if opts.web:
-            from display.access import write_token_file
             from display.server import create_app, run_server
 
-            if not opts.dealer_token:
-                self.token_file = write_token_file(self.dealer_token, workdir / "dealer-token")
-            app, sio, self.publisher = create_app(dealer_token=self.dealer_token)
+            if opts.accounts_path:
+                app, sio, self.publisher = self._accounts_app(Path(opts.accounts_path))
+            else:
+                from display.access import write_token_file
+
+                if not opts.dealer_token:
+                    self.token_file = write_token_file(self.dealer_token,
+                                                       workdir / "dealer-token")
+                app, sio, self.publisher = create_app(dealer_token=self.dealer_token)
             outputs.append(self.publisher.publish)
             self.server = run_server(app, sio, opts.host, opts.port)
         self.link = workdir / "shoe"
@@ -282,6 +289,17 @@ class SimulatedTable:
         # dealer's: neither printed nor scored)
         self.watch = FindingWatch(self.daemon, self.score, opts.out)
         self.daemon.outputs.append(self.watch)
+
+    def _accounts_app(self, path: Path) -> Any:
+        """The live view with per-user logins from the accounts file at ``path``, its audit log
+        beside it."""
+        from controller.accounts import Accounts
+        from controller.audit import AuditLog
+        from display.server import create_app
+
+        self.accounts = Accounts(path)
+        audit = AuditLog(path.with_name("audit.sqlite"))
+        return create_app(accounts=self.accounts, audit=audit)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
@@ -472,7 +490,9 @@ def run_simulation(opts: SimOptions) -> int:
             print(f"Feltguard simulated table\n  public view {urls[0]}/", file=out)
             for url in urls[1:]:
                 print(f"              {url}/", file=out)
-            where = (f"the token in {table.token_file} (mode 0600)" if table.token_file
+            where = (f"your name and password: {len(table.accounts)} accounts in "
+                     f"{opts.accounts_path}" if table.accounts is not None
+                     else f"the token in {table.token_file} (mode 0600)" if table.token_file
                      else "the token given by --dealer-token")
             print(f"  dealer view {urls[0]}/dealer  (log in with {where})", file=out)
         if table.resumed:

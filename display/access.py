@@ -4,8 +4,9 @@ limit, and the token file the shell points the operator to.
 The secret never travels in a URL. A browser types it into the login form, which POSTs it; the
 server answers with a session cookie (HttpOnly, SameSite=Strict) holding only a signed random
 login id. Non-browser clients (tests, bench/latency.py) send it as Socket.IO auth, which travels
-in the handshake payload. Either way the check is one `Authenticator`: today `token_authenticator`
-(the one dealer token), later per-user logins with roles, swapped in without touching the routes.
+in the handshake payload. Either way the check is one `Authenticator`: per-user logins with roles
+(`controller.accounts.Accounts.authenticate`: the fields `user` and `password`), or, on a table
+with no accounts yet, `token_authenticator` (the one shared dealer token, the field `token`).
 
 Nothing here logs or returns a secret: log lines name the client address only.
 """
@@ -27,6 +28,8 @@ from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from controller.accounts import Identity
+
 __all__ = [
     "DEALER_IDENTITY",
     "DEFAULT_SESSION_LIFETIME",
@@ -44,14 +47,6 @@ __all__ = [
 # A dealer's shift: a screen logged in at the start of a shift is logged out at its end.
 DEFAULT_SESSION_LIFETIME = timedelta(hours=12)
 TOKEN_FILE_NAME = "dealer-token"
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who logged in, and as what. Today always the dealer; per-user logins fill in the name."""
-
-    name: str
-    role: str
 
 
 # The one credential check: the login form's fields or a Socket.IO auth dict in, an Identity

@@ -4,12 +4,14 @@ The console page (`/console`, display/static/console.html) sends each tap as a S
 event on the `/dealer` namespace carrying one table event body as JSON (docs/events.md), and a
 card chosen for the hardware keys as a `choose` event. The page is never trusted:
 
-- only a socket admitted as the dealer (role `dealer`) may send inputs;
+- only a socket admitted as the dealer (a role that may ``SEND_INPUT``: controller/accounts.py)
+  may send inputs;
 - only the event types a dealer console key or betting entry makes (``CONSOLE_TYPES``) pass:
   card reads, deck set-up and seating come from the readers and the config, never the page;
-- a `floor.ruling` also needs the floor's credential (role `floor`, its own token) in the same
-  message: the floor types it on the tablet for each ruling, and a wrong one counts against the
-  login rate limit like a wrong dealer token;
+- a `floor.ruling` also needs the floor's credential in the same message (a login whose role
+  may ``RULE``: the floor's own name and password, or the floor token on a table without
+  accounts): the floor types it on the tablet for each ruling, and a wrong one counts against
+  the login rate limit like a wrong dealer login;
 - the body itself is parsed and validated by the shell's ``submit`` callback (the runner wires it
   to ``controller.events.parse_event`` and ``TableDaemon.submit``: journal first, then apply),
   whose refusal reason comes back to the page as the acknowledgement.
@@ -25,6 +27,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from controller.accounts import RULE, SEND_INPUT, may
 from display.access import Authenticator, Identity, LoginLimiter
 
 __all__ = ["CONSOLE_TYPES", "ChooseHook", "ConsoleInputs", "Submit"]
@@ -81,7 +84,7 @@ class ConsoleInputs:
     def choose(self, identity: Identity | None, data: Any) -> dict[str, Any]:
         """A card chosen on the page (``{"card": "As"}``; ``"last"``: the last card drawn;
         ``{"card": null}`` clears it)."""
-        if identity is None or identity.role != "dealer":
+        if not may(identity, SEND_INPUT):
             return _refused("only the dealer's console may choose a card")
         card = data.get("card") if isinstance(data, Mapping) else None
         if card is not None and card != "last" and not _card_name(card):
@@ -98,8 +101,9 @@ class ConsoleInputs:
 
     def input(self, identity: Identity | None, data: Any, client: str) -> dict[str, Any]:
         """One input: `data` is the body as a JSON string, or ``{"body": "<json>", "floor":
-        {"token": "..."}}`` for a ruling. Returns the acknowledgement the page shows."""
-        if identity is None or identity.role != "dealer":
+        {"user": "...", "password": "..."}}`` for a ruling (``{"token": "..."}`` without
+        accounts). Returns the acknowledgement the page shows."""
+        if not may(identity, SEND_INPUT):
             return _refused("only the dealer's console may send inputs")
         if self._submit is None:
             return _refused("this server takes no inputs (no table is attached)")
@@ -137,7 +141,7 @@ class ConsoleInputs:
             log.warning("refused a floor ruling from %s: too many failed logins", client)
             return "too many failed logins: try again later"
         who = self._floor(creds if isinstance(creds, Mapping) else {})
-        if who is None or who.role != "floor":
+        if not may(who, RULE):
             if creds is not None:
                 self._limiter.failed(client)
             log.warning("refused a floor ruling from %s: no floor login", client)

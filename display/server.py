@@ -42,6 +42,8 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 from socketio.packet import Packet
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from controller.accounts import READ_AUDIT, SEND_INPUT, VIEW_DEALER, Accounts, may
+from controller.audit import AuditLog
 from display.access import (
     DEALER_IDENTITY,
     DEFAULT_SESSION_LIFETIME,
@@ -71,8 +73,15 @@ log = logging.getLogger(__name__)
 TABLE = "/table"
 DEALER = "/dealer"
 CONSOLE = "/dealer/console"
+AUDIT = "/audit"
+REVIEW = "/review"
 # Where a login may send the browser back to: the page that showed the form.
-_AFTER_LOGIN = (DEALER, CONSOLE)
+_AFTER_LOGIN = (DEALER, CONSOLE, REVIEW, AUDIT)
+# Failed logins naming one account, from any address, before that name is refused for the
+# window: a guesser spread over many addresses still meets a limit (docs/security.md).
+USER_MAX_FAILURES = 10
+USER_WINDOW_S = 900.0
+AUDIT_PAGE = 1000  # the newest entries the audit page lists
 EVENT = "state"
 SESSION_COOKIE = "feltguard_session"
 # Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
@@ -229,6 +238,8 @@ def create_app(
     floor_token: str | None = None,
     on_choose: ChooseHook | None = None,
     journal_health: Callable[[], Mapping[str, Any]] | None = None,
+    accounts: Accounts | None = None,
+    audit: AuditLog | None = None,
 ) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
@@ -246,15 +257,25 @@ def create_app(
     The touch console's inputs go to `submit` (the daemon's one submit path; None: the server
     refuses inputs), rulings only with `floor_token` given in the same message, and the card the
     dealer chooses to `on_choose` (display/console_inputs.py).
+    `accounts` (controller/accounts.py): each person logs in with their own name and password
+    and their role decides what they may open (``may``); the shared `dealer_token` and
+    `floor_token` are then not accepted. `audit` records logins, failed and rate-limited logins,
+    logouts and refusals (controller/audit.py).
     `/healthz` (public) says whether the table can be trusted now: each card reader's state
     from the latest snapshot's `devices`, and the journal's from `journal_health` (the daemon's
     `{"ok": bool, "last_seq": int}`; docs/display.md).
     """
+    floor: Authenticator | None = None
+    if accounts is not None:
+        authenticate = floor = accounts.authenticate
+    elif floor_token:
+        floor = token_authenticator(floor_token, FLOOR_IDENTITY)
     if authenticate is None and dealer_token is not None:
         authenticate = token_authenticator(dealer_token)
     if authenticate is None:
         log.warning("the /dealer namespace has no login: anyone on the network sees hole cards")
     limiter = login_limiter or LoginLimiter()
+    user_limiter = LoginLimiter(USER_MAX_FAILURES, USER_WINDOW_S)  # keyed by the account name
     logins = Logins(session_lifetime)
 
     app = Flask(__name__)
@@ -271,14 +292,66 @@ def create_app(
     )
     publisher = Publisher(socketio)
     dealer_sockets = _DealerSockets(socketio)
-    inputs = ConsoleInputs(
-        submit, floor=token_authenticator(floor_token, FLOOR_IDENTITY) if floor_token else None,
-        limiter=limiter, on_choose=on_choose)
+    inputs = ConsoleInputs(submit, floor=floor, limiter=limiter, on_choose=on_choose)
     # Who each admitted /dealer socket is: inputs are judged by role, never by the page's word.
     identities: dict[str, Identity] = {}
 
+    def record(who: str, role: str, action: str, subject: str = "") -> None:
+        """One audit entry; a failing audit file is logged, and does not stop the table."""
+        if audit is not None:
+            try:
+                audit.record(who, role, action, subject, _client(request))
+            except Exception:
+                log.exception("could not write the audit log")
+
+    def typed_name(credentials: Mapping[str, Any]) -> str:
+        """The account a failed login named, for the audit: only a real account's name (a
+        password typed into the name field must not land in the log)."""
+        name = credentials.get("user")
+        if accounts is not None and accounts.known(name):
+            return str(name).strip().lower()
+        return "(unknown user)" if accounts is not None else "(token)"
+
+    def check_credentials(credentials: Mapping[str, Any]) -> Identity | float | None:
+        """The one login check of the form and the Socket.IO auth: the Identity, the seconds
+        to wait (rate-limited, by address or by account name), or None (refused)."""
+        assert authenticate is not None
+        client = _client(request)
+        user_key = f"user:{credentials.get('user')!s:.64}".lower()
+        wait = max(limiter.retry_after(client), user_limiter.retry_after(user_key))
+        if wait > 0:
+            log.warning("refused a login from %s: too many failed logins", client)
+            record(typed_name(credentials), "", "login_limited")
+            return wait
+        identity = authenticate(credentials)
+        if identity is None:
+            limiter.failed(client)
+            if accounts is not None and accounts.known(credentials.get("user")):
+                user_limiter.failed(user_key)
+            log.warning("refused a login from %s: wrong credentials", client)
+            record(typed_name(credentials), "", "login_failed")
+            return None
+        limiter.succeeded(client)
+        user_limiter.succeeded(user_key)
+        log.info("%s logged in from %s", identity.role, client)
+        record(identity.name, identity.role, "login")
+        return identity
+
     def current_login() -> Login | None:
-        return logins.check(request.cookies.get(SESSION_COOKIE))
+        cookie = request.cookies.get(SESSION_COOKIE)
+        login = logins.check(cookie)
+        if login is not None and accounts is not None and not accounts.still_valid(login.identity):
+            # the account was removed, or its password or role changed, since this login
+            logins.close(cookie)
+            dealer_sockets.close_login(login.id)
+            return None
+        return login
+
+    def refuse_page(login: Login, what: str) -> ResponseReturnValue:
+        who = login.identity
+        log.warning("refused %s to a %s login from %s", what, who.role, _client(request))
+        record(who.name, who.role, "refused", what)
+        return render_template("refused.html", role=who.role, what=what), 403
 
     @socketio.on("connect", namespace=TABLE)
     def table_connect(auth: Any = None) -> None:
@@ -288,25 +361,26 @@ def create_app(
     def dealer_connect(auth: Any = None) -> None:
         sid: str = request.sid  # type: ignore[attr-defined]
         identity: Identity | None = DEALER_IDENTITY  # an open /dealer (development only)
+        login: Login | None = None
         if authenticate is not None:
             login = current_login()
             if login is not None:
-                dealer_sockets.admit(sid, login, logins.remaining(login))
                 identity = login.identity
             elif auth is None:
                 log.warning("refused a /dealer client without a login")
                 raise ConnectionRefusedError("unauthorized")
-            elif limiter.retry_after(_client(request)) > 0:
-                log.warning("refused a /dealer client from %s: too many failed logins",
-                            _client(request))
-                raise ConnectionRefusedError("unauthorized")
             else:
-                identity = authenticate(auth if isinstance(auth, Mapping) else {})
-                if identity is None:
-                    limiter.failed(_client(request))
-                    log.warning("refused a /dealer client from %s: wrong credentials",
-                                _client(request))
+                got = check_credentials(auth if isinstance(auth, Mapping) else {})
+                if not isinstance(got, Identity):
                     raise ConnectionRefusedError("unauthorized")
+                identity = got
+        if not may(identity, VIEW_DEALER):  # e.g. an admin: the accounts, never the cards
+            assert identity is not None
+            log.warning("refused /dealer to a %s login from %s", identity.role, _client(request))
+            record(identity.name, identity.role, "refused", DEALER)
+            raise ConnectionRefusedError("forbidden")
+        if login is not None:
+            dealer_sockets.admit(sid, login, logins.remaining(login))
         if identity is not None:
             identities[sid] = identity
         publisher.send_latest(DEALER, sid)
@@ -342,36 +416,59 @@ def create_app(
             # A secret in a URL is never accepted: drop the query so it leaves the address bar
             # and the history (a redirect replaces the entry), and show the login form.
             return redirect(DEALER, code=303)
-        if authenticate is not None and current_login() is None:
-            return _login_form()
+        if authenticate is not None:
+            login = current_login()
+            if login is None:
+                return _login_form(accounts=accounts is not None)
+            if not may(login.identity, VIEW_DEALER):
+                return refuse_page(login, DEALER)
         return app.send_static_file("dealer.html")
 
     @app.get(CONSOLE)
     def console_page() -> ResponseReturnValue:
         if request.query_string:
             return redirect(CONSOLE, code=303)
-        if authenticate is not None and current_login() is None:
-            return _login_form(after=CONSOLE)
+        if authenticate is not None:
+            login = current_login()
+            if login is None:
+                return _login_form(after=CONSOLE, accounts=accounts is not None)
+            if not may(login.identity, SEND_INPUT):
+                return refuse_page(login, CONSOLE)
         return app.send_static_file("console.html")
 
+    @app.get(AUDIT)
+    def audit_page() -> ResponseReturnValue:
+        """The audit log, newest first, with the state of its chain (read only: nothing edits
+        it, here or anywhere)."""
+        if request.query_string:
+            return redirect(AUDIT, code=303)
+        login = current_login() if authenticate is not None else None
+        if login is None:
+            return _login_form(after=AUDIT, accounts=accounts is not None)
+        if not may(login.identity, READ_AUDIT):
+            return refuse_page(login, AUDIT)
+        if audit is None:
+            return render_template("audit.html", entries=[], problems=["no audit log"])
+        entries = audit.entries()
+        return render_template("audit.html", entries=entries[::-1][:AUDIT_PAGE],
+                               shown=min(len(entries), AUDIT_PAGE), total=len(entries),
+                               problems=audit.check())
+
+    @app.post("/login")
     @app.post("/dealer/login")
     def dealer_login() -> ResponseReturnValue:
-        client = _client(request)
-        wait = limiter.retry_after(client)
-        if wait > 0:
-            log.warning("refused a dealer login from %s: too many failed logins", client)
-            return _too_many(wait)
         if authenticate is None:
             return redirect(DEALER, code=303)
-        identity = authenticate(request.form.to_dict())
-        if identity is None:
-            limiter.failed(client)
-            log.warning("refused a dealer login from %s: wrong credentials", client)
-            return _login_form("Wrong token.", 401, after=_after_login(request))
-        limiter.succeeded(client)
+        got = check_credentials(request.form.to_dict())
+        if isinstance(got, float):
+            return _too_many(got, accounts=accounts is not None)
+        if got is None:
+            wrong = "Wrong name or password." if accounts is not None else "Wrong token."
+            return _login_form(wrong, 401, after=_after_login(request),
+                               accounts=accounts is not None)
+        identity = got
         logins.close(request.cookies.get(SESSION_COOKIE))  # a new login replaces the old one
         _, cookie = logins.open(identity)
-        log.info("%s logged in from %s", identity.role, client)
         response = redirect(_after_login(request), code=303)
         response.set_cookie(
             SESSION_COOKIE, cookie, max_age=logins.max_age, path="/", secure=request.is_secure,
@@ -379,12 +476,14 @@ def create_app(
         )
         return response
 
+    @app.post("/logout")
     @app.post("/dealer/logout")
     def dealer_logout() -> ResponseReturnValue:
         login = logins.close(request.cookies.get(SESSION_COOKIE))
         if login is not None:
             dealer_sockets.close_login(login.id)
             log.info("%s logged out from %s", login.identity.role, _client(request))
+            record(login.identity.name, login.identity.role, "logout")
         response = redirect(DEALER, code=303)
         response.delete_cookie(
             SESSION_COOKIE, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
@@ -431,16 +530,16 @@ def _after_login(req: Request) -> str:
     return after if after in _AFTER_LOGIN else DEALER
 
 
-def _login_form(error: str | None = None, status: int = 200, after: str = DEALER
-                ) -> ResponseReturnValue:
-    return render_template("login.html", error=error, after=after), status
+def _login_form(error: str | None = None, status: int = 200, after: str = DEALER, *,
+                accounts: bool = False) -> ResponseReturnValue:
+    return render_template("login.html", error=error, after=after, accounts=accounts), status
 
 
-def _too_many(wait: float) -> ResponseReturnValue:
+def _too_many(wait: float, *, accounts: bool = False) -> ResponseReturnValue:
     seconds = max(math.ceil(wait), 1)
     page = render_template(
-        "login.html",
-        error=f"Too many failed logins from this address. Try again in {seconds} seconds.",
+        "login.html", accounts=accounts,
+        error=f"Too many failed logins. Try again in {seconds} seconds.",
     )
     return page, 429, {"Retry-After": str(seconds)}
 

@@ -351,9 +351,12 @@
     var body = { type: "floor.ruling", text: $("ruling-text").value,
       outcome: $("ruling-outcome").value };
     if ($("ruling-code").value) body.code = $("ruling-code").value;
-    var token = $("floor-token").value;
+    // the floor's own name and password (per-user accounts), or the floor token of a table
+    // without accounts: the server takes whichever it uses
+    var secret = $("floor-token").value;
     $("floor-token").value = "";  // each ruling asks for the floor's login again
-    send(body, "ruling recorded", { token: token });
+    send(body, "ruling recorded",
+      { user: $("floor-user").value.trim(), password: secret, token: secret });
   });
 
   // The console socket goes straight to WebSocket, as the dealer page's does (no Engine.IO

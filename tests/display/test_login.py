@@ -83,7 +83,7 @@ def test_without_a_session_the_dealer_page_is_the_login_form() -> None:
     http = make_client()
     page = http.get("/dealer")
     assert page.status_code == 200
-    assert b'<form id="login"' in page.data and b'action="/dealer/login"' in page.data
+    assert b'<form id="login"' in page.data and b'action="/login"' in page.data
     assert b'method="post"' in page.data and b'name="token"' in page.data
     assert b'data-role="dealer"' not in page.data and b"socket.io" not in page.data
     assert "Set-Cookie" not in page.headers
@@ -169,7 +169,7 @@ def test_the_rate_limit_answers_429_then_lets_the_address_try_again() -> None:
     blocked = http.post("/dealer/login", data={"token": TOKEN})  # even the right one
     assert blocked.status_code == 429
     assert blocked.headers["Retry-After"] == "60"
-    assert b"Too many failed logins from this address. Try again in 60 seconds." in blocked.data
+    assert b"Too many failed logins. Try again in 60 seconds." in blocked.data
     assert "Set-Cookie" not in blocked.headers
     # Another address is not blocked.
     other = http.post("/dealer/login", data={"token": TOKEN},

@@ -99,4 +99,4 @@ def test_no_secret_in_any_log_record(
     assert '"POST /dealer/login HTTP/1.1" 401' in logs
     assert '"GET /dealer? HTTP/1.1" 303' in logs  # the request line, its query cut
     assert '"GET /socket.io/? HTTP/1.1" 200' in logs
-    assert "refused a dealer login from 127.0.0.1: wrong credentials" in logs
+    assert "refused a login from 127.0.0.1: wrong credentials" in logs
