@@ -154,9 +154,7 @@ class Accounts:
                 db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise AccountError(f"{self.path}: not an accounts file ({exc})") from None
-        # A hash to verify against when the name is unknown: the refusal then takes as long as
-        # for a wrong password, and says nothing about which names exist.
-        self._dummy = self._hasher.hash("not a password of anyone's")
+        self._dummy: str | None = None
 
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
@@ -235,6 +233,10 @@ class Accounts:
                              (user,)).fetchone() if user else None
         try:
             if row is None:
+                # verified against a hash all the same: the refusal takes as long as for a
+                # wrong password, and says nothing about which names exist
+                if self._dummy is None:
+                    self._dummy = self._hasher.hash("not a password of anyone's")
                 self._hasher.verify(self._dummy, password)
                 return None
             self._hasher.verify(row[1], password)
