@@ -281,6 +281,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         journal_path=args.journal,
         dealer_token=args.dealer_token,
         accounts_path=args.accounts,
+        central_url=args.central,
+        table_id=args.table_id,
         truth_path=args.truth,
         seat_changes=args.seat_changes,
         game=args.game,
@@ -296,6 +298,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return fail("sim", str(exc))
     except OSError as exc:
         return fail("sim", f"{exc.filename or 'the table'}: {exc.strerror or exc}")
+
+
+def cmd_surveillance(args: argparse.Namespace) -> int:
+    from controller.surveillance import SurveillanceOptions, run_surveillance
+
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        return fail("surveillance", f"--redis: must be a redis://, rediss:// or unix:// URL, "
+                                    f"got {args.redis!r}")
+    return run_surveillance(SurveillanceOptions(
+        redis_url=args.redis, store_path=args.store, host=args.host, port=args.port,
+        web=not args.no_web, accounts_path=args.accounts))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -387,6 +400,16 @@ def text(what: str) -> Callable[[str], str]:
     return parse
 
 
+def table_name(value: str) -> str:
+    """An argparse type: a table's id in the cardroom (controller.relay.table_id)."""
+    from controller.relay import table_id
+
+    try:
+        return table_id(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("table id ")) from None
+
+
 # The dealer's pause between moves: a minute is already a table asleep.
 PACE_MAX = 60.0
 
@@ -432,6 +455,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--accounts", default=None, type=text("a file"), metavar="FILE",
                    help="per-user logins from this accounts file (feltguard user add "
                         "--accounts FILE), its audit log beside it; instead of the token")
+    p.add_argument("--central", default=None, type=text("a redis:// URL"), metavar="URL",
+                   help="forward every journaled event to the cardroom's Redis at URL "
+                        "(feltguard surveillance collects them; docs/cardroom.md)")
+    p.add_argument("--table-id", default="sim", type=table_name, metavar="ID",
+                   help="this table's name in the cardroom (default sim)")
     p.add_argument("--seat-changes", type=fraction(0, 1), default=0.05,
                    help="chance per hand that, before it, a player goes away or comes back, "
                         "leaving, or a new player sitting down (0..1, default 0.05)")
@@ -491,6 +519,19 @@ def build_parser() -> argparse.ArgumentParser:
     from controller.users_cli import add_user_parser
 
     add_user_parser(sub)
+    p = sub.add_parser("surveillance", help="the cardroom's central service: every table's "
+                       "events from Redis into one store, and the review of every table")
+    p.add_argument("--redis", required=True, type=text("a redis:// URL"), metavar="URL",
+                   help="the Redis the tables relay to ([central] url of each table)")
+    p.add_argument("--store", required=True, type=text("a file"), metavar="FILE",
+                   help="the central store (SQLite), created if absent")
+    p.add_argument("--host", default="127.0.0.1", help="where the review listens")
+    p.add_argument("--port", type=whole(0, 65535), default=5100,
+                   help="port of the review (default 5100; 0: any free port)")
+    p.add_argument("--accounts", default=None, type=text("a file"), metavar="FILE",
+                   help="the surveillance accounts (feltguard user add --accounts FILE)")
+    p.add_argument("--no-web", action="store_true", help="collect only")
+    p.set_defaults(func=cmd_surveillance)
     return parser
 
 

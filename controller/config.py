@@ -152,6 +152,9 @@ class Config:
     accounts_file: str = ""  # "": accounts.sqlite beside the journal
     audit_file: str = ""  # "": audit.sqlite beside the journal
     session_hours: int = 12
+    # the cardroom's surveillance (controller/relay.py): "" relays nothing
+    central_url: str = ""
+    table_id: str = "table"
     deck_file: str = ""
     # chips (issue 13): the chip antennas' zones, the settle time, the chip-set file
     chip_antennas: Mapping[tuple[int, int], str] = field(
@@ -194,6 +197,7 @@ _SECTIONS = {
     "display": {"host", "port", "server", "dealer_token", "floor_token"},
     "journal": {"path", "key_file", "anchor_file"},
     "accounts": {"file", "audit_file", "session_hours"},
+    "central": {"url", "table"},
     "deck": {"file"},
     "chip_antennas": None,
     "chip_sensing": {"settle_ms"},
@@ -387,6 +391,20 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             kw[field_name] = _typed(accounts, key, str, "accounts", empty=True)
     if "session_hours" in accounts:  # a dealer's shift at most a day
         kw["session_hours"] = _int_in(accounts, "session_hours", "accounts", 1, 24)
+    central = raw.get("central", {})
+    if "url" in central:  # "": no relay
+        kw["central_url"] = _typed(central, "url", str, "central", empty=True)
+        if kw["central_url"] and not kw["central_url"].startswith(("redis://", "rediss://",
+                                                                    "unix://")):
+            raise ConfigError("central.url: must be a redis://, rediss:// or unix:// URL, "
+                              f"got {kw['central_url']!r}")
+    if "table" in central:
+        from controller.relay import table_id
+
+        try:
+            kw["table_id"] = table_id(_typed(central, "table", str, "central"))
+        except ValueError as exc:
+            raise ConfigError(f"central.table: {str(exc).removeprefix('table id ')}") from None
     deck = raw.get("deck", {})
     if "file" in deck:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file

@@ -173,6 +173,9 @@ class StartError(Exception):
     """The table could not start: one line for the person who started it."""
 
 
+# At a stop, how long the relay may take to send what the cardroom has not got yet (systemd's
+# stop time-out is longer); the rest goes at the next start.
+RELAY_DRAIN_S = 2.0
 # How long READY=1 waits for the readers to open: a reader unplugged at boot must not keep the
 # table down (it reconnects by itself, and STATUS says it is disconnected).
 READY_WAIT_S = 5.0
@@ -185,8 +188,9 @@ class RunningTable:
 
     def __init__(self, daemon: TableDaemon, journal: Journal, readers: list[Any], leds: Any,
                  service: Service, keys: Any = None,
-                 monitor: HealthMonitor | None = None) -> None:
+                 monitor: HealthMonitor | None = None, relay: Any = None) -> None:
         self.monitor = monitor
+        self.relay = relay  # controller/relay.py: the journal's events to the cardroom
         self.daemon = daemon
         self.keys = keys
         self.journal = journal
@@ -206,6 +210,8 @@ class RunningTable:
         if self.monitor is not None:
             self.monitor.start()
         self.ticker.start()
+        if self.relay is not None:
+            self.relay.start()
         # chip zones settle at their settle time, not at the next scan cycle (chip_clock.py)
         self.chip_clock = start_chip_clock(self.daemon, self.halt)
         self.service.start()
@@ -243,6 +249,8 @@ class RunningTable:
                     thread.join(5)  # a hung core holds the lock the tick waits on
             if self.leds is not None:
                 self.leds.close()
+            if self.relay is not None:  # what it has not sent goes at the next start
+                self.relay.stop(drain_s=RELAY_DRAIN_S)
             self.journal.checkpoint()
             self.journal.close()
 
@@ -313,8 +321,14 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     # (STATUS= names every device; each reader's stats say connected, bad frames, heartbeat)
     service = Service(daemon, [*readers, *chip_readers], notify, watchdog_s=watchdog_period())
     daemon.outputs.append(service.on_snapshot)
+    relay = None
+    if config.central_url:  # the cardroom's copy: off the table's threads, never waited on
+        from controller.relay import Relay
+
+        relay = Relay(config.journal_path, config.central_url, config.table_id)
+        daemon.outputs.append(relay.poke)
     table = RunningTable(daemon, journal, [*readers, *chip_readers], leds, service, keys,
-                         _health_monitor(config, daemon, readers, chip_readers))
+                         _health_monitor(config, daemon, readers, chip_readers), relay)
     table.start()
     return table
 

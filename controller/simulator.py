@@ -90,6 +90,9 @@ class SimOptions:
     journal_path: str | None = None  # None: a throwaway one (`feltguard sim` always names one)
     dealer_token: str | None = None
     accounts_path: str | None = None  # per-user logins (controller/accounts.py): no tokens then
+    central_url: str | None = None  # Redis of the cardroom's surveillance (controller/relay.py)
+    table_id: str = "sim"  # this table's name there
+    central_drain_s: float = 10.0  # at the end, how long to wait for the relay to catch up
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
     seats: int = 6
@@ -237,6 +240,12 @@ class SimulatedTable:
                                encoding="utf-8")
         outputs = self.daemon.outputs
         outputs.extend(opts.extra_outputs)
+        self.relay: Any = None
+        if opts.central_url:  # the journal's events to the cardroom, off the table's threads
+            from controller.relay import Relay
+
+            self.relay = Relay(journal_path, opts.central_url, opts.table_id).start()
+            outputs.append(self.relay.poke)
         self.leds: Any = None
         if opts.leds:
             from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -446,6 +455,11 @@ class SimulatedTable:
             self.leds.close()
         if self.server is not None:
             self.server.stop()
+        if self.relay is not None:
+            got = self.relay.stop(drain_s=self.opts.central_drain_s)
+            if got.forwarded < got.journaled:
+                log.warning("the relay to %s is %d events behind: they go at the next start",
+                            self.opts.central_url, got.journaled - got.forwarded)
         self.journal.checkpoint()
         self.journal.close()
         if self._truth is not None:
