@@ -20,10 +20,12 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/feltguard sim $(ARGS)
 
-# The whole test suite, Chromium included (apt-get when it is missing and we are root), one pytest
+# The whole test suite, Chromium and Redis included (apt-get when missing and we are root; the
+# tests start their own redis-server, none runs as a service), one pytest
 # worker per CPU (pytest-xdist): on 2 cores about 10 minutes instead of 16.
 test: $(STAMP)
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
+	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || echo "redis-server not installed: cardroom tests will skip"
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q -n auto --durations=15
