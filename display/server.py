@@ -42,7 +42,15 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 from socketio.packet import Packet
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from controller.accounts import READ_AUDIT, SEND_INPUT, VIEW_DEALER, Accounts, may
+from controller.accounts import (
+    READ_AUDIT,
+    SEND_INPUT,
+    VIEW_DEALER,
+    AccountError,
+    Accounts,
+    may,
+    normal_name,
+)
 from controller.audit import AuditLog
 from display.access import (
     DEALER_IDENTITY,
@@ -317,7 +325,7 @@ def create_app(
         to wait (rate-limited, by address or by account name), or None (refused)."""
         assert authenticate is not None
         client = _client(request)
-        user_key = f"user:{credentials.get('user')!s:.64}".lower()
+        user_key = f"user:{_name_key(credentials.get('user'))}"
         wait = max(limiter.retry_after(client), user_limiter.retry_after(user_key))
         if wait > 0:
             log.warning("refused a login from %s: too many failed logins", client)
@@ -521,6 +529,15 @@ def create_app(
     app.extensions["feltguard.logins"] = logins
     app.extensions["feltguard.login_limiter"] = limiter
     return app, socketio, publisher
+
+
+def _name_key(name: Any) -> str:
+    """The per-account limit's key: the name as the accounts store it, so "Sam " and "sam"
+    are one account to the limit as they are to the login."""
+    try:
+        return normal_name(name)
+    except AccountError:
+        return str(name)[:64]
 
 
 def _after_login(req: Request) -> str:
