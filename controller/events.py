@@ -313,6 +313,9 @@ class FloorRuling:
     text: str
     code: str | None = None
     outcome: str = "stand"
+    # Who ruled: the floor account the touch console's ruling was admitted with (the server
+    # stamps it, the page cannot); "" from the typed console at the machine.
+    by: str = ""
 
 
 @dataclass(frozen=True)
@@ -566,7 +569,7 @@ class Event:
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
                           "structure", "idle", "lost", "cutter", "asked_by", "card", "colours",
-                          "rake_percent", "rake_cap") \
+                          "rake_percent", "rake_cap", "by") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             if f.name == "uid" and not value:
@@ -782,6 +785,8 @@ def validate_body(body: Body) -> None:
     elif isinstance(body, FloorRuling):
         if len(body.text) > RULING_TEXT_MAX:
             raise EventError(f"field 'text' is longer than {RULING_TEXT_MAX} characters")
+        if len(body.by) > 64:
+            raise EventError("field 'by' is longer than 64 characters")
         if body.outcome not in RULING_OUTCOMES:
             raise EventError(f"field 'outcome' must be one of {', '.join(RULING_OUTCOMES)}, "
                              f"got {body.outcome!r}")

@@ -128,22 +128,25 @@ class ConsoleInputs:
             return _refused("a card key names the card (\"card\": \"As\" or \"last\"), "
                             "never a tag uid")
         if kind in FLOOR_TYPES:
-            refusal = self._floor_check(floor_creds, client)
-            if refusal:
-                return _refused(refusal)
+            ruler = self._floor_check(floor_creds, client)
+            if isinstance(ruler, str):
+                return _refused(ruler)
+            # who ruled, from the login that was checked: never the page's word
+            data = json.dumps({**body, "by": ruler.name})
         ok, reason, findings = self._submit(data)
         return {"ok": ok, "reason": reason, "findings": findings}
 
-    def _floor_check(self, creds: Any, client: str) -> str:
+    def _floor_check(self, creds: Any, client: str) -> Identity | str:
+        """The floor login in a ruling's message, or the refusal's reason."""
         if self._floor is None:
             return "no floor login is configured: rulings are refused"
         if self._limiter.retry_after(client) > 0:
             log.warning("refused a floor ruling from %s: too many failed logins", client)
             return "too many failed logins: try again later"
         who = self._floor(creds if isinstance(creds, Mapping) else {})
-        if not may(who, RULE):
+        if who is None or not may(who, RULE):
             if creds is not None:
                 self._limiter.failed(client)
             log.warning("refused a floor ruling from %s: no floor login", client)
             return "a ruling needs the floor's login"
-        return ""
+        return who

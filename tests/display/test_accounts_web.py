@@ -7,6 +7,7 @@ live Werkzeug server.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -180,4 +181,10 @@ def test_a_ruling_needs_a_floor_account_in_the_same_message(table):
     got = inputs.input(dealer, {"body": ruling, "floor": {"user": "flo",
                                                           "password": PASSWORDS["flo"]}},
                        "10.0.0.1")
-    assert got["ok"] is True and submitted == [ruling]
+    # who ruled is stamped from the login checked, whatever the page claims
+    assert got["ok"] is True and json.loads(submitted[0]) == {
+        "type": "floor.ruling", "text": "the hand stands", "by": "flo"}
+    claimed = '{"type": "floor.ruling", "text": "x", "by": "the boss"}'
+    inputs.input(dealer, {"body": claimed, "floor": {"user": "flo", "password": PASSWORDS["flo"]}},
+                 "10.0.0.1")
+    assert json.loads(submitted[1])["by"] == "flo"
