@@ -82,8 +82,9 @@ class FindingRecord:
     """A finding as surveillance follows it across hands: where it was raised and its status."""
 
     hand: int
-    seq: int
-    ts: int
+    seq: int  # the finding's own seq: the event it is about (a card's draw, say)
+    raised_seq: int  # the event at which the core raised it (the zone read that showed it)
+    ts: int  # the time of the event that raised it
     data: dict[str, Any]  # Finding.to_json(): code, severity, title, message, rule, remedy...
     status: str = OPEN
     status_seq: int | None = None  # the event that remedied or ruled it
@@ -91,7 +92,7 @@ class FindingRecord:
     ruling: str | None = None  # the floor's text (status ruled)
     outcome: str | None = None  # the ruling's outcome: stand or void
     had_due: bool = False  # the monitor waited for moves of its remedy at some event
-    not_followed: int | None = None  # seq of a REMEDY_NOT_FOLLOWED that named it
+    not_followed: int | None = None  # the seq of a REMEDY_NOT_FOLLOWED that named it
 
     @property
     def code(self) -> str:
@@ -102,7 +103,8 @@ class FindingRecord:
         return f"{self.code} (seq {self.seq})"
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.data, "hand": self.hand, "ts": self.ts, "status": self.status,
+        return {**self.data, "hand": self.hand, "raised_seq": self.raised_seq, "ts": self.ts,
+                "status": self.status,
                 "status_seq": self.status_seq, "status_ts": self.status_ts,
                 "ruling": self.ruling, "outcome": self.outcome,
                 "remedy_not_followed_seq": self.not_followed}
@@ -184,11 +186,12 @@ class Indexer:
         if hand is not None:
             hand.last_seq, hand.end_ts = event.seq, event.ts
         for f in applied.step.findings:
-            rec = FindingRecord(hand.number if hand else 0, f.seq, event.ts, f.to_json())
+            rec = FindingRecord(hand.number if hand else 0, f.seq, event.seq, event.ts,
+                                f.to_json())
             (hand.findings if hand else self.before).append(rec)
             self._open[rec.key] = rec
             if f.code == "REMEDY_NOT_FOLLOWED":
-                self._missed(f.to_json(), event.seq)
+                self._missed(f.to_json(), f.seq)
         if hand is None:
             return
         if h1["number"] == hand.number:
@@ -376,7 +379,9 @@ def _step(event: Event, snap: Snapshot, raised: Sequence[str],
                      for f in snap["findings"]],
         "results": snap.get("results", []),
         "devices": snap.get("devices", []),
-        "chips": snap.get("chips"),
+        # the chips each zone holds (their totals: the tags themselves stay in the journal)
+        "chips": {z: {"total": c.get("total"), "seq": c.get("seq")}
+                  for z, c in (snap.get("chips") or {}).items()},
     }
 
 
