@@ -119,9 +119,7 @@
     tr.appendChild(el("td", "", h.number));
     tr.appendChild(el("td", "", when(h.start_ts)));
     tr.appendChild(el("td", "", h.game_name));
-    tr.appendChild(el("td", "", h.seats.map(function (s) {
-      return s.seat + " " + s.player;
-    }).join(", ")));
+    tr.appendChild(el("td", "", h.seats.map(function (s) { return s.player; }).join(", ")));
     var codes = el("td");
     h.codes.forEach(function (c) { codes.appendChild(codeTag(c)); });
     tr.appendChild(codes);
@@ -165,21 +163,26 @@
     return found;
   }
 
-  function statusBadge(f) {
+  // The finding's status as the journal ends; at an event before the remedy or the ruling,
+  // it was still open there.
+  function statusBadge(f, atSeq) {
+    if (f.status !== "open" && atSeq !== undefined && atSeq < f.status_seq) {
+      return el("span", "status-badge open", "open here \u00b7 " + f.status + " at seq " +
+        f.status_seq);
+    }
     var text = f.status;
-    if (f.status === "remedied") text += " at seq " + f.status_seq;
-    if (f.status === "ruled") text += " at seq " + f.status_seq;
+    if (f.status !== "open") text += " at seq " + f.status_seq;
     return el("span", "status-badge " + f.status, text);
   }
 
-  function findingItem(f) {
+  function findingItem(f, atSeq) {
     var li = el("li", "finding " + f.severity);
     li.dataset.code = f.code;
     var head = el("div", "finding-head");
     head.appendChild(el("span", "severity", f.severity));
     head.appendChild(codeTag(f.code));
     head.appendChild(el("span", "title", f.title));
-    head.appendChild(statusBadge(f));
+    head.appendChild(statusBadge(f, atSeq));
     li.appendChild(head);
     li.appendChild(el("div", "seats", "hand " + f.hand + " \u00b7 seq " + f.seq + " \u00b7 " +
       when(f.ts) + (f.seats.length ? " \u00b7 seats " + f.seats.join(", ") : "") +
@@ -273,7 +276,7 @@
     clear(here);
     s.raised.forEach(function (key) {
       var f = findingByKey(key);
-      if (f) here.appendChild(findingItem(f));
+      if (f) here.appendChild(findingItem(f, s.seq));
     });
     if (!s.raised.length) here.appendChild(el("li", "none", "None raised at this event."));
 
@@ -309,7 +312,8 @@
       var moves = el("td");
       c.moves.forEach(function (m) {
         moves.appendChild(el("span", "trail-move" + (m.seq > s.seq ? " later" : ""),
-          m.how + " " + m.zone + " (seq " + m.seq + ", " + when(m.ts) + ")"));
+          (m.zone === "shoe" ? m.how : m.how + " " + m.zone) + (m.face_up ? " face up" : "") +
+          " (seq " + m.seq + ", " + when(m.ts) + ")"));
       });
       tr.appendChild(moves);
       trail.appendChild(tr);
