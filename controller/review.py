@@ -20,11 +20,12 @@ Three things come out (docs/review.md):
     and ``misdeal.declared`` voided the hand (the remedy such findings call for);
   - ``open``: anything else (the monitor cannot see a spoken remedy carried out).
 
-Cost (``Review``): the index is one replay of the journal, kept per journal path together
-with the state at each hand's ``hand.start`` and the state after the last event. When the
-journal grows, only the new events are replayed (``read_events(after=...)``); one hand's steps
-replay only that hand's events from its kept start state. A request therefore costs one indexed
-``MAX(seq)`` query plus the new events, and a hand opened costs its own events only.
+Cost (``Review``; measured figures in docs/review.md): the index is one replay of the journal,
+kept per journal together with the state after the last event and the table at the start of
+every 16th hand. When the journal grows, only the new events are replayed
+(``read_events(after=...)``); a hand opened replays the hands between the nearest kept start
+and it (at most 15), then its own events with a snapshot each. A request therefore costs one
+indexed ``MAX(seq)`` query plus the new events, and a hand opened at most 16 hands' events.
 
 The pure part (``Indexer``, ``hand_steps``, ``search``, ``parse_query``) takes events and
 returns plain data; ``Review`` is the imperative shell around one journal file.
@@ -32,10 +33,15 @@ returns plain data; ``Review`` is the imperative shell around one journal file.
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -160,10 +166,13 @@ class HandSummary:
 class Indexer:
     """Feeds events to the rules core and learns the hands and the findings' statuses.
 
-    Pure apart from its own state: no I/O, no clock. ``starts`` keeps the table before each
-    hand's ``hand.start``, so a hand replays alone (``hand_steps``)."""
+    Pure apart from its own state: no I/O, no clock. ``starts`` keeps the table before the
+    ``hand.start`` of every ``keep_every``-th hand (1, 1 + keep_every, ...): a hand replays from
+    the nearest one before it (``Review.start_state``). A kept state costs about 23 KB (a
+    hand's summary about 2.4 KB), so keeping one in 16 holds a month of hands in tens of MB."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_every: int = 16) -> None:
+        self.keep_every = max(1, keep_every)
         self.state: TableState = initial_state()
         self.snap: Snapshot = snapshot(self.state)
         self.last_seq = 0
@@ -214,7 +223,8 @@ class Indexer:
             start_ts=event.ts, end_ts=event.ts, game=str(table["game"]),
             game_name=str(table["name"]), button=h["button"],
             seats=tuple((int(s), str(names.get(s, ""))) for s in h["dealt_in"])))
-        self.starts[int(h["number"])] = state
+        if (int(h["number"]) - 1) % self.keep_every == 0 or not self.starts:
+            self.starts[int(h["number"])] = state
         self._open = {}
 
     def _missed(self, data: Mapping[str, Any], seq: int) -> None:
@@ -436,10 +446,11 @@ class Review:
     """The review of one journal (or scenario file): the index kept and brought up to date on
     each request, hands opened from their kept start state, a few hands' steps cached."""
 
-    def __init__(self, path: str | Path, cached_hands: int = 8) -> None:
+    def __init__(self, path: str | Path, cached_hands: int = 8, keep_every: int = 16) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        self._ix = Indexer()
+        self._keep = keep_every
+        self._ix = Indexer(keep_every)
         self._head: tuple[int, int] | None = None  # a scenario file's (size, mtime_ns)
         self._steps: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
         self._cached = cached_hands
@@ -454,14 +465,14 @@ class Review:
             if is_journal_file(self.path):
                 head = last_seq(self.path)
                 if head < ix.last_seq:
-                    ix = self._ix = Indexer()
+                    ix = self._ix = Indexer(self._keep)
                 if head > ix.last_seq:
                     build_index(read_events(self.path, after=ix.last_seq), ix)
             else:
                 st = self.path.stat()
                 mark = (st.st_size, st.st_mtime_ns)
                 if mark != self._head:
-                    ix = self._ix = build_index(iter_events(self.path))
+                    ix = self._ix = build_index(iter_events(self.path), Indexer(self._keep))
                     self._head, before = mark, 0
             self.stats = Stats(ix.events - before, ix.events, len(ix.hands))
             return ix
@@ -473,20 +484,36 @@ class Review:
                 return h
         raise ReviewError(f"hand {number}: not in the journal")
 
-    def hand_events(self, number: int) -> list[Event]:
-        """The hand's events, as the journal holds them."""
-        h = self.hand(number)
-        source = (read_events(self.path, after=h.first_seq - 1) if is_journal_file(self.path)
+    def _events(self, first: int, last: int) -> list[Event]:
+        """The events with seqs ``first``..``last``, as the journal holds them."""
+        source = (read_events(self.path, after=first - 1) if is_journal_file(self.path)
                   else iter_events(self.path))
         out = []
         for event in source:
-            if event.seq > h.last_seq:
+            if event.seq > last:
                 break
-            if event.seq >= h.first_seq:
+            if event.seq >= first:
                 out.append(event)
         if hasattr(source, "close"):
             source.close()  # stops the stream early: the journal's connection is closed
         return out
+
+    def hand_events(self, number: int) -> list[Event]:
+        """The hand's events, as the journal holds them."""
+        h = self.hand(number)
+        return self._events(h.first_seq, h.last_seq)
+
+    def start_state(self, number: int) -> TableState:
+        """The table before hand ``number``'s ``hand.start``: the nearest kept state at or
+        before it, brought forward through the hands between (at most ``keep_every - 1``)."""
+        ix = self.refresh()
+        kept = max(n for n in ix.starts if n <= number)
+        state = ix.starts[kept]
+        if kept < number:
+            first = next(h.first_seq for h in ix.hands if h.number == kept)
+            for event in self._events(first, self.hand(number).first_seq - 1):
+                state = guarded_apply(state, event).step.state
+        return state
 
     def steps(self, number: int) -> dict[str, Any]:
         h = self.hand(number)
@@ -495,7 +522,7 @@ class Review:
             if key in self._steps:
                 self._steps.move_to_end(key)
                 return self._steps[key]
-        data = hand_steps(self._ix.starts[number], self.hand_events(number), h)
+        data = hand_steps(self.start_state(number), self.hand_events(number), h)
         with self._lock:
             self._steps[key] = data
             while len(self._steps) > self._cached:
@@ -504,7 +531,7 @@ class Review:
 
     def phh(self, number: int) -> str:
         """The hand as PHH (controller/phh/export.py, from its kept start state)."""
-        hands = export_events(self.hand_events(number), self._ix.starts[number])
+        hands = export_events(self.hand_events(number), self.start_state(number))
         return dumps(hands[0]) if hands else ""
 
     def jsonl(self, number: int) -> str:
@@ -521,3 +548,95 @@ class Review:
         if q.code is not None:
             found = [f for f in found if f.code == q.code]
         return len(found), [f.to_json() for f in found[q.offset:q.offset + q.limit]]
+
+    def hands_page(self, q: Query) -> dict[str, Any]:
+        """The hands that match ``q``, as the review's JSON."""
+        ix = self.refresh()
+        total, page = search(ix.hands, q)
+        return {"total": total, "hands": [h.to_json() for h in page], "last_seq": ix.last_seq,
+                "offset": q.offset, "limit": q.limit}
+
+    def timeline_page(self, q: Query) -> dict[str, Any]:
+        total, found = self.timeline(q)
+        return {"total": total, "findings": found, "offset": q.offset, "limit": q.limit}
+
+
+# --- out of the table's process ------------------------------------------------------------------
+
+_REVIEWS: dict[str, Review] = {}  # in the worker process: one Review per journal
+
+
+def _worker_start() -> None:
+    # the table's own threads come first for the CPU too
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def _worker_call(path: str, method: str, *args: Any) -> Any:
+    review = _REVIEWS.get(path)
+    if review is None:
+        review = _REVIEWS[path] = Review(path)
+    return getattr(review, method)(*args)
+
+
+class ReviewProcess:
+    """The review of one journal, run in a worker process of its own (started at the first
+    request, ``nice`` 10).
+
+    Replaying is pure Python: in the table's process it would hold the interpreter lock in 5 ms
+    slices, and every wake-up of the card reader's thread would wait for one (measured: 5 ms
+    median lateness while a replay runs, against 0.06 ms idle; docs/review.md). In a process of
+    its own it shares only the CPU, and the table's process keeps its lock. The answers are
+    plain data; errors (ReviewError, JournalError, EventError, OSError) are raised here as
+    the worker raised them. A worker that died is replaced once per call."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(Path(path).resolve())
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                # spawn: never fork a process that runs threads (the reader's, the server's)
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_worker_start)
+            return self._pool
+
+    def call(self, method: str, *args: Any) -> Any:
+        for attempt in (1, 2):
+            pool = self._executor()
+            try:
+                return pool.submit(_worker_call, self.path, method, *args).result()
+            except BrokenProcessPool:
+                with self._lock:
+                    if self._pool is pool:
+                        self._pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def hands_page(self, q: Query) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("hands_page", q)
+        return result
+
+    def timeline_page(self, q: Query) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("timeline_page", q)
+        return result
+
+    def steps(self, number: int) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("steps", number)
+        return result
+
+    def phh(self, number: int) -> str:
+        return str(self.call("phh", number))
+
+    def jsonl(self, number: int) -> str:
+        return str(self.call("jsonl", number))
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -11,16 +11,19 @@ Routes (every one needs the ``review`` permission, controller/accounts.py):
 - ``GET /review/hand/<n>.phh`` and ``/review/hand/<n>.jsonl``: the hand exported, as an
   attachment (audited: ``export_hand``).
 
-Nobody logged in gets the login form; a role without ``review`` (the dealer) gets 403 and an
-audit ``refused`` entry. The data is built from the journal alone, never from the live table,
-and comes back with ``Cache-Control: no-store`` (it holds hole cards) and the app's security
-headers (display/server.py ``SECURITY_HEADERS``).
+The journal is replayed in a worker process (``controller.review.ReviewProcess``, started at
+the first request; ``app.extensions["feltguard.review"].close()`` stops it), never in the
+table's own threads. Nobody logged in gets the login form; a role without ``review`` (the
+dealer) gets 403 and an audit ``refused`` entry. The data is built from the journal alone,
+never from the live table, and comes back with ``Cache-Control: no-store`` (it holds hole
+cards) and the app's security headers (display/server.py ``SECURITY_HEADERS``).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,7 @@ from controller.accounts import REVIEW, Identity, may
 from controller.audit import AuditLog
 from controller.events import EventError
 from controller.journal import JournalError
-from controller.review import QueryError, Review, ReviewError, parse_query, search
+from controller.review import QueryError, ReviewError, ReviewProcess, parse_query
 from display.server import SECURITY_HEADERS
 
 __all__ = ["PAGE", "review_blueprint"]
@@ -63,7 +66,9 @@ def review_blueprint(
     each hand viewed or exported and each refusal (None: not recorded); ``login_form(next)``
     is the answer to a request without a login, ``next`` the page to come back to."""
     bp = Blueprint("review", __name__)
-    review = Review(journal)
+    # the replay runs in a worker process: a review must not slow the table's threads
+    review = ReviewProcess(journal)
+    bp.record_once(lambda state: state.app.extensions.setdefault("feltguard.review", review))
 
     def who() -> Identity | None:
         return identity()
@@ -99,6 +104,7 @@ def review_blueprint(
     @bp.errorhandler(JournalError)
     @bp.errorhandler(EventError)
     @bp.errorhandler(OSError)
+    @bp.errorhandler(BrokenProcessPool)
     def unreadable(exc: Exception) -> ResponseReturnValue:
         # the journal (or its file) cannot be read: say so in one line, never a traceback
         log.error("review: %s", exc)
@@ -116,10 +122,7 @@ def review_blueprint(
             q = parse_query(request.args.to_dict())
         except QueryError as exc:
             return _error(str(exc), 400)
-        ix = review.refresh()
-        total, page_ = search(ix.hands, q)
-        return jsonify(total=total, hands=[h.to_json() for h in page_],
-                       last_seq=ix.last_seq, offset=q.offset, limit=q.limit)
+        return jsonify(review.hands_page(q))
 
     @bp.get(f"{PAGE}/api/findings")
     def findings() -> ResponseReturnValue:
@@ -127,8 +130,7 @@ def review_blueprint(
             q = parse_query(request.args.to_dict())
         except QueryError as exc:
             return _error(str(exc), 400)
-        total, found = review.timeline(q)
-        return jsonify(total=total, findings=found, offset=q.offset, limit=q.limit)
+        return jsonify(review.timeline_page(q))
 
     def _number(text: str) -> int | ResponseReturnValue:
         if not text.isdigit() or len(text) > 9 or int(text) < 1:

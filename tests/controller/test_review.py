@@ -25,6 +25,7 @@ from controller.review import (
     QueryError,
     Review,
     ReviewError,
+    ReviewProcess,
     build_index,
     parse_query,
     search,
@@ -274,3 +275,41 @@ def test_a_growing_journal_is_indexed_by_its_new_events_only(tmp_path: Path) -> 
     summary: list[dict[str, Any]] = [h.to_json() for h in fresh.hands]
     assert [h.to_json() for h in grown.hands] == summary
     assert [f.to_json() for f in grown.findings()] == [f.to_json() for f in fresh.findings()]
+
+
+@pytest.mark.parametrize("keep_every", [1, 5])
+def test_a_hand_opens_the_same_from_any_kept_start(journal: Path, review: Review,
+                                                   keep_every: int) -> None:
+    """Start states are kept for one hand in ``keep_every`` (memory); a hand in between is
+    brought forward from the nearest, and opens exactly as from its own."""
+    other = Review(journal, keep_every=keep_every)
+    ix = other.refresh()
+    assert sorted(ix.starts) == list(range(1, 13, keep_every))
+    for number in (PREMATURE_HAND, 7, 12):
+        assert other.steps(number) == review.steps(number)
+        assert other.phh(number) == review.phh(number)
+
+
+def test_the_review_process_answers_as_the_review_and_survives_its_worker(
+        journal: Path, review: Review) -> None:
+    """The blueprint's review runs in a worker process (the table's threads keep the
+    interpreter lock): the same answers, the same errors, and a worker killed is replaced."""
+    import os
+    import signal
+
+    worker = ReviewProcess(journal)
+    try:
+        q = Query(code="FLOP_PREMATURE")
+        page = worker.hands_page(q)
+        assert page == review.hands_page(q) and page["total"] == 1
+        assert worker.timeline_page(Query()) == review.timeline_page(Query())
+        assert worker.steps(PREMATURE_HAND) == review.steps(PREMATURE_HAND)
+        assert worker.jsonl(3) == review.jsonl(3)
+        with pytest.raises(ReviewError, match=r"^hand 99: not in the journal$"):
+            worker.phh(99)
+        (child,) = [p.pid for p in worker._executor()._processes.values()]
+        assert child is not None and child != os.getpid()
+        os.kill(child, signal.SIGKILL)
+        assert worker.phh(PREMATURE_HAND) == review.phh(PREMATURE_HAND)  # a new worker
+    finally:
+        worker.close()

@@ -59,7 +59,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, 
     simulated_journal(journal)
     audit_path = folder / "audit.sqlite"
     audit = AuditLog(audit_path, create_key(folder / "audit.key"))
-    server = make_server("127.0.0.1", 0, _app(journal, audit), threaded=True)
+    app = _app(journal, audit)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -67,6 +68,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, 
     finally:
         server.shutdown()
         thread.join(5)
+        app.extensions["feltguard.review"].close()
         audit.close()
 
 

@@ -31,13 +31,19 @@ class Site:
     client: FlaskClient
     audit_path: Path
     who: list[Identity | None]  # who the next request is
+    seen: int = 0  # audit entries before the test began
 
     def as_(self, person: Identity | None) -> FlaskClient:
         self.who[0] = person
         return self.client
 
     def audit(self) -> list[tuple[str, str, str, str]]:
-        return [(e.who, e.role, e.action, e.subject) for e in read_audit(self.audit_path)]
+        """The audit entries the test made."""
+        return [(e.who, e.role, e.action, e.subject)
+                for e in read_audit(self.audit_path)[self.seen:]]
+
+    def close(self) -> None:
+        self.app.extensions["feltguard.review"].close()  # its worker process
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +65,19 @@ def make_site(journal: Path, folder: Path) -> Site:
     return Site(app, app.test_client(), audit_path, who)
 
 
+@pytest.fixture(scope="module")
+def shared_site(journal: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    s = make_site(journal, tmp_path_factory.mktemp("site"))
+    yield s
+    s.close()
+
+
 @pytest.fixture
-def site(journal: Path, tmp_path: Path) -> Iterator[Site]:
-    yield make_site(journal, tmp_path)
+def site(shared_site: Site) -> Site:
+    """The module's site (one review worker process for the module), its audit log read from
+    where this test begins."""
+    shared_site.seen = len(read_audit(shared_site.audit_path))
+    return shared_site
 
 
 ROUTES = ["/review", "/review/api/hands", "/review/api/findings",
@@ -150,17 +166,19 @@ def test_an_unreadable_journal_is_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.sqlite"
     broken.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
     s = make_site(broken, tmp_path)
-    r = s.as_(SURVEILLANCE).get("/review/api/hands")
+    try:
+        r = s.as_(SURVEILLANCE).get("/review/api/hands")
+    finally:
+        s.close()
     assert r.status_code == 503
     assert r.get_json()["error"].startswith("the journal cannot be read: ")
     assert "\n" not in r.get_json()["error"]
 
 
-@pytest.fixture(scope="module")
-def fuzz_site(journal: Path, tmp_path_factory: pytest.TempPathFactory) -> Site:
-    s = make_site(journal, tmp_path_factory.mktemp("fuzz"))
-    s.who[0] = SURVEILLANCE
-    return s
+@pytest.fixture
+def fuzz_site(site: Site) -> Site:
+    site.who[0] = SURVEILLANCE
+    return site
 
 
 @settings(max_examples=150, deadline=None,
