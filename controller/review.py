@@ -453,6 +453,8 @@ class Review:
         self._ix = Indexer(keep_every)
         self._head: tuple[int, int] | None = None  # a scenario file's (size, mtime_ns)
         self._steps: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
+        # start states brought forward lately (a hand opened, then exported: one replay)
+        self._brought: OrderedDict[int, TableState] = OrderedDict()
         self._cached = cached_hands
         self.stats = Stats(0, 0, 0)
 
@@ -464,8 +466,10 @@ class Review:
             before = ix.events
             if is_journal_file(self.path):
                 head = last_seq(self.path)
-                if head < ix.last_seq:
+                if head < ix.last_seq:  # another journal at this path: start again
                     ix = self._ix = Indexer(self._keep)
+                    self._steps.clear()
+                    self._brought.clear()
                 if head > ix.last_seq:
                     build_index(read_events(self.path, after=ix.last_seq), ix)
             else:
@@ -473,6 +477,8 @@ class Review:
                 mark = (st.st_size, st.st_mtime_ns)
                 if mark != self._head:
                     ix = self._ix = build_index(iter_events(self.path), Indexer(self._keep))
+                    self._steps.clear()
+                    self._brought.clear()
                     self._head, before = mark, 0
             self.stats = Stats(ix.events - before, ix.events, len(ix.hands))
             return ix
@@ -509,10 +515,19 @@ class Review:
         ix = self.refresh()
         kept = max(n for n in ix.starts if n <= number)
         state = ix.starts[kept]
-        if kept < number:
-            first = next(h.first_seq for h in ix.hands if h.number == kept)
-            for event in self._events(first, self.hand(number).first_seq - 1):
-                state = guarded_apply(state, event).step.state
+        if kept == number:
+            return state
+        with self._lock:
+            if self._brought.get(number) is not None:
+                self._brought.move_to_end(number)
+                return self._brought[number]
+        first = next(h.first_seq for h in ix.hands if h.number == kept)
+        for event in self._events(first, self.hand(number).first_seq - 1):
+            state = guarded_apply(state, event).step.state
+        with self._lock:
+            self._brought[number] = state
+            while len(self._brought) > self._cached:
+                self._brought.popitem(last=False)
         return state
 
     def steps(self, number: int) -> dict[str, Any]:
