@@ -22,6 +22,7 @@ cards) and the app's security headers (display/server.py ``SECURITY_HEADERS``).
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -31,7 +32,7 @@ from flask import Blueprint, Response, jsonify, request, send_from_directory
 from flask.typing import ResponseReturnValue
 
 from controller.accounts import REVIEW, Identity, may
-from controller.audit import AuditLog
+from controller.audit import AuditError, AuditLog
 from controller.events import EventError
 from controller.journal import JournalError
 from controller.review import QueryError, ReviewError, ReviewProcess, parse_query
@@ -73,9 +74,17 @@ def review_blueprint(
     def who() -> Identity | None:
         return identity()
 
-    def record(who_: Identity, action: str, subject: str) -> None:
-        if audit is not None:
+    def record(who_: Identity, action: str, subject: str) -> bool:
+        """Write the audit entry; False when it cannot be written (then nothing is shown)."""
+        if audit is None:
+            return True
+        try:
             audit.record(who_.name, who_.role, action, subject, _client())
+        except (AuditError, sqlite3.Error, OSError) as exc:
+            log.error("review: the audit log cannot be written (%s): %s %s refused", exc,
+                      action, subject)
+            return False
+        return True
 
     @bp.before_request
     def guard() -> ResponseReturnValue | None:
@@ -148,8 +157,9 @@ def review_blueprint(
         except ReviewError as exc:
             return _error(str(exc), 404)
         person = who()
-        if person is not None:
-            record(person, action, f"hand {n}")
+        # fail closed: a hand nobody can see in the audit log is not shown
+        if person is None or not record(person, action, f"hand {n}"):
+            return _error("the audit log cannot be written, so the hand is not shown", 503)
         return data
 
     @bp.get(f"{PAGE}/api/hand/<text>")

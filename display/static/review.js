@@ -84,7 +84,8 @@
     var params = new URLSearchParams();
     ["since", "until"].forEach(function (name) {
       var value = $("q-" + name).value;
-      if (value) params.set(name, String(new Date(value).getTime()));  // local time -> ms
+      // the times shown are UTC, so the times typed are too
+      if (value) params.set(name, String(new Date(value + "Z").getTime()));
     });
     ["seat", "player", "code", "game"].forEach(function (name) {
       var value = $("q-" + name).value.trim();

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +24,17 @@ from werkzeug.serving import make_server
 from controller.accounts import Identity
 from controller.audit import AuditLog, read_audit
 from controller.journal import create_key, read_events
+from controller.review import Review
 from display.review import STATIC, review_blueprint
 from tests.controller.review_journal import PREMATURE_HAND, simulated_journal
 from tests.display.chromium import BROWSER_MARKS
 
 pytestmark = BROWSER_MARKS
+
+def _utc(ms: int) -> str:
+    """A datetime-local field's value for a time in ms (whole seconds, down)."""
+    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+
 
 PEOPLE = {"surveillance": Identity("sam", "surveillance"), "dealer": Identity("dee", "dealer")}
 
@@ -89,6 +96,16 @@ def test_surveillance_finds_the_premature_flop_steps_to_it_and_exports_it(
         rows.first.wait_for()
         assert rows.count() == 12
         assert rows.first.get_attribute("data-hand") == "12"  # newest first
+
+        # by time: the window of the premature flop's hand (typed in UTC, as shown)
+        hand = Review(journal).hand(PREMATURE_HAND)
+        page.fill("#q-since", _utc(hand.start_ts))
+        page.fill("#q-until", _utc(hand.end_ts))
+        page.click("#q-go")
+        page.wait_for_function("document.querySelectorAll('#hands tbody tr').length === 1")
+        assert rows.first.get_attribute("data-hand") == str(PREMATURE_HAND)
+        page.fill("#q-since", "")
+        page.fill("#q-until", "")
 
         page.fill("#q-code", "FLOP_PREMATURE")
         page.click("#q-go")

@@ -62,6 +62,7 @@ def make_site(journal: Path, folder: Path) -> Site:
     app.register_blueprint(review_blueprint(
         journal, identity=lambda: who[0], audit=audit,
         login_form=lambda after: (f"LOGIN FORM next={after}", 200)))
+    app.extensions["feltguard.review.audit"] = audit
     return Site(app, app.test_client(), audit_path, who)
 
 
@@ -173,6 +174,22 @@ def test_an_unreadable_journal_is_one_line(tmp_path: Path) -> None:
     assert r.status_code == 503
     assert r.get_json()["error"].startswith("the journal cannot be read: ")
     assert "\n" not in r.get_json()["error"]
+
+
+def test_a_hand_is_not_shown_when_its_view_cannot_be_audited(journal: Path,
+                                                            tmp_path: Path) -> None:
+    s = make_site(journal, tmp_path)
+    audit = s.app.extensions["feltguard.review.audit"]
+    audit.close()  # the audit log is gone: every write fails
+    try:
+        c = s.as_(SURVEILLANCE)
+        for path in (f"/review/api/hand/{PREMATURE_HAND}", f"/review/hand/{PREMATURE_HAND}.phh"):
+            r = c.get(path)
+            assert r.status_code == 503 and r.get_json() == {
+                "error": "the audit log cannot be written, so the hand is not shown"}
+        assert c.get("/review/api/hands").status_code == 200  # the list is not a hand
+    finally:
+        s.close()
 
 
 @pytest.fixture
