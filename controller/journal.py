@@ -231,10 +231,11 @@ def _connect_ro(path: str | Path) -> sqlite3.Connection:
     return db
 
 
-def _rows(path: str | Path, db: sqlite3.Connection, sql: str) -> Iterator[Any]:
+def _rows(path: str | Path, db: sqlite3.Connection, sql: str,
+          params: tuple[Any, ...] = ()) -> Iterator[Any]:
     """The rows of a query, turning SQLite's errors mid-file into JournalError."""
     try:
-        cur = db.execute(sql)
+        cur = db.execute(sql, params)
         while True:
             batch = cur.fetchmany(1024)
             if not batch:
@@ -528,16 +529,29 @@ def load_events(path: str | Path) -> list[Event]:
     return list(iter_events(path))
 
 
-def read_events(path: str | Path) -> Iterator[Event]:
-    """The journal's events in order, streamed. A corrupt record raises JournalError naming its
-    seq."""
+def read_events(path: str | Path, *, after: int = 0) -> Iterator[Event]:
+    """The journal's events in order (those with a seq above ``after``: the review reads one
+    hand or the new tail without the rest), streamed. A corrupt record raises JournalError
+    naming its seq."""
     db = _connect_ro(path)
     try:
-        for seq, line in _rows(path, db, "SELECT seq, line FROM events ORDER BY seq"):
+        for seq, line in _rows(path, db, "SELECT seq, line FROM events WHERE seq > ? ORDER BY seq",
+                               (after,)):
             try:
                 yield parse_event(json.loads(line))
             except (EventError, json.JSONDecodeError, TypeError) as exc:
                 raise JournalError(f"{path}: record seq {seq}: {exc}") from None
+    finally:
+        db.close()
+
+
+def last_seq(path: str | Path) -> int:
+    """The seq of the journal's last record (0 when empty): one indexed query, so a reader can
+    tell cheaply whether the journal grew since it last looked."""
+    db = _connect_ro(path)
+    try:
+        row = next(_rows(path, db, "SELECT MAX(seq) FROM events"), None)
+        return int(row[0]) if row is not None and row[0] is not None else 0
     finally:
         db.close()
 

@@ -218,8 +218,8 @@ _LEFT_ITS_SEAT = frozenset({"CARDS_THROWN_INTO_ANOTHER_HAND", "UNPROTECTED_HAND_
 class _Exporter:
     """Feeds the events to the rules core and learns each hand from the snapshots."""
 
-    def __init__(self) -> None:
-        self.state: TableState = initial_state()
+    def __init__(self, state: TableState | None = None) -> None:
+        self.state: TableState = initial_state() if state is None else state
         self.snap: Snapshot = snapshot(self.state)
         self.records: list[_Record] = []
         self.current: _Record | None = None
@@ -586,9 +586,12 @@ def _pot(a: PotAward) -> dict[str, Any]:
 # --- entry points ---------------------------------------------------------------------------------
 
 
-def export_events(events: Iterable[Event]) -> list[HandHistory]:
-    """One HandHistory per hand the table started in ``events`` (in order)."""
-    exporter = _Exporter()
+def export_events(events: Iterable[Event], state: TableState | None = None
+                  ) -> list[HandHistory]:
+    """One HandHistory per hand the table started in ``events`` (in order). ``state``: the
+    table before the first event (default: a new table), so one hand exports from the state
+    at its ``hand.start`` without replaying the journal before it (controller/review.py)."""
+    exporter = _Exporter(state)
     for event in events:
         exporter.feed(event)
     return exporter.finish()
