@@ -47,6 +47,7 @@ from controller.runner import (
     start_console,
 )
 from controller.service import notifier
+from display.server import close_app
 
 # deployment.rst's example runs 100 threads; a table has a few screens, each WebSocket holding
 # one thread for its life, and polling clients one per request.
@@ -186,6 +187,7 @@ def serve(config: Config, stdin: TextIO | None = None) -> int:
         def stop() -> None:
             table.close()
             _close_screens(sio.server.eio)
+            close_app(app)  # the review's worker process
 
         return Served(app, ready, stop)
 

@@ -351,10 +351,11 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     from display.server import create_app
 
     accounts, audit = open_accounts(config)
+    journal = Path(config.journal_path).resolve()  # the surveillance review reads it
     link = ConsoleLink()
     if accounts is not None:
         app, sio, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
-                                         on_choose=on_choose,
+                                         on_choose=on_choose, review_journal=journal,
                                          session_lifetime=timedelta(hours=config.session_hours),
                                          journal_health=lambda: journal_health(tables))
         app.extensions["feltguard.console_link"] = link
@@ -375,6 +376,7 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
         write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
     app, sio, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
                                      on_choose=on_choose, audit=audit,
+                                     review_journal=journal,
                                      session_lifetime=timedelta(hours=config.session_hours),
                                      journal_health=lambda: journal_health(tables))
     app.extensions["feltguard.console_link"] = link
@@ -465,5 +467,9 @@ def run_table(
         table.service.stopping()
         if server is not None:
             server.stop()
+        if app is not None:
+            from display.server import close_app
+
+            close_app(app)
         table.close()
     return 0

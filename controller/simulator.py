@@ -275,8 +275,10 @@ class SimulatedTable:
                 if not opts.dealer_token:
                     self.token_file = write_token_file(self.dealer_token,
                                                        workdir / "dealer-token")
-                app, sio, self.publisher = create_app(dealer_token=self.dealer_token)
+                app, sio, self.publisher = create_app(dealer_token=self.dealer_token,
+                                                      review_journal=journal_path)
             outputs.append(self.publisher.publish)
+            self.app = app
             self.server = run_server(app, sio, opts.host, opts.port)
         self.link = workdir / "shoe"
         self.shoe = SimulatedReader(str(self.link))
@@ -308,7 +310,7 @@ class SimulatedTable:
 
         self.accounts = Accounts(path)
         audit = AuditLog(path.with_name("audit.sqlite"))
-        return create_app(accounts=self.accounts, audit=audit)
+        return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
@@ -455,6 +457,9 @@ class SimulatedTable:
             self.leds.close()
         if self.server is not None:
             self.server.stop()
+            from display.server import close_app
+
+            close_app(self.app)
         if self.relay is not None:
             got = self.relay.stop(drain_s=self.opts.central_drain_s)
             if got.forwarded < got.journaled:

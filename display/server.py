@@ -28,12 +28,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import re
 import socket
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Request, Response, jsonify, redirect, render_template, request
@@ -90,6 +92,7 @@ _AFTER_LOGIN = (DEALER, CONSOLE, REVIEW, AUDIT)
 USER_MAX_FAILURES = 10
 USER_WINDOW_S = 900.0
 AUDIT_PAGE = 1000  # the newest entries the audit page lists
+_REVIEW_EXPORT = re.compile(r"/review/hand/[0-9]{1,9}\.(?:phh|jsonl)")
 EVENT = "state"
 SESSION_COOKIE = "feltguard_session"
 # Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
@@ -248,6 +251,7 @@ def create_app(
     journal_health: Callable[[], Mapping[str, Any]] | None = None,
     accounts: Accounts | None = None,
     audit: AuditLog | None = None,
+    review_journal: str | os.PathLike[str] | None = None,
 ) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
@@ -269,6 +273,8 @@ def create_app(
     and their role decides what they may open (``may``); the shared `dealer_token` and
     `floor_token` are then not accepted. `audit` records logins, failed and rate-limited logins,
     logouts and refusals (controller/audit.py).
+    `review_journal`: the surveillance review of this journal at `/review` (display/review.py;
+    `close_app(app)` stops its worker process).
     `/healthz` (public) says whether the table can be trusted now: each card reader's state
     from the latest snapshot's `devices`, and the journal's from `journal_health` (the daemon's
     `{"ok": bool, "last_seq": int}`; docs/display.md).
@@ -524,6 +530,16 @@ def create_app(
             response.headers[name] = value  # replaces send_static_file's "no-cache"
         return response
 
+    if review_journal is not None:
+        from display.review import review_blueprint  # it imports this module's headers
+
+        def identity() -> Identity | None:
+            login = current_login() if authenticate is not None else None
+            return login.identity if login is not None else None
+
+        app.register_blueprint(review_blueprint(
+            Path(review_journal), identity=identity, audit=audit,
+            login_form=lambda after: _login_form(after=after, accounts=accounts is not None)))
     app.extensions["feltguard.publisher"] = publisher
     app.extensions["feltguard.console"] = inputs
     app.extensions["feltguard.logins"] = logins
@@ -540,11 +556,21 @@ def _name_key(name: Any) -> str:
         return str(name)[:64]
 
 
+def close_app(app: Flask) -> None:
+    """Stop what an app runs beside its server: the review's worker process."""
+    review = app.extensions.get("feltguard.review")
+    if review is not None:
+        review.close()
+
+
 def _after_login(req: Request) -> str:
     """The page the login form came from, if it is one of ours (never an address the form
-    names freely: that would be an open redirect)."""
+    names freely: that would be an open redirect): a page of ``_AFTER_LOGIN``, or a hand's
+    export of the review."""
     after = req.form.get("next", DEALER)
-    return after if after in _AFTER_LOGIN else DEALER
+    if after in _AFTER_LOGIN or _REVIEW_EXPORT.fullmatch(after):
+        return after
+    return DEALER
 
 
 def _login_form(error: str | None = None, status: int = 200, after: str = DEALER, *,
