@@ -27,7 +27,8 @@ from pathlib import Path
 from controller.events import Event, EventError, parse_event
 from controller.journal import GENESIS
 
-__all__ = ["CentralStore", "StoreError", "StoredEvent", "TableSummary"]
+__all__ = ["CentralStore", "StoreError", "StoredEvent", "TableSummary", "read_store_events",
+           "store_last_seq", "store_tables"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -168,3 +169,56 @@ class CentralStore:
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._db.close()
+
+
+# --- reading, from any process (the review's worker): read-only connections -------------------
+
+
+def _connect_ro(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    if not Path(path).exists():
+        raise StoreError(f"{path}: no central store")
+    try:
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot read the central store ({exc})") from None
+
+
+def store_tables(path: str | os.PathLike[str]) -> list[str]:
+    """The tables the store holds, by id."""
+    db = _connect_ro(path)
+    try:
+        return [r[0] for r in db.execute("SELECT table_id FROM tables ORDER BY table_id")]
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot read the central store ({exc})") from None
+    finally:
+        db.close()
+
+
+def store_last_seq(path: str | os.PathLike[str], table: str) -> int:
+    """The last seq the store holds of ``table`` (0: none)."""
+    db = _connect_ro(path)
+    try:
+        row = db.execute("SELECT max(seq) FROM events WHERE table_id = ?", (table,)).fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot read the central store ({exc})") from None
+    finally:
+        db.close()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def read_store_events(path: str | os.PathLike[str], table: str, *,
+                      after: int = 0) -> Iterator[Event]:
+    """``table``'s events above seq ``after``, in order, streamed, as its journal's
+    ``read_events`` gives them."""
+    db = _connect_ro(path)
+    try:
+        for seq, line in db.execute("SELECT seq, line FROM events WHERE table_id = ? AND seq > ? "
+                                    "ORDER BY seq", (table, after)):
+            try:
+                yield parse_event(json.loads(line))
+            except (EventError, json.JSONDecodeError, TypeError) as exc:
+                raise StoreError(f"{path}: table {table} seq {seq}: {exc}") from None
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot read the central store ({exc})") from None
+    finally:
+        db.close()

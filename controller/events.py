@@ -315,7 +315,7 @@ class FloorRuling:
     outcome: str = "stand"
     # Who ruled: the floor account the touch console's ruling was admitted with (the server
     # stamps it, the page cannot); "" from the typed console at the machine.
-    by: str = ""
+    ruled_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -569,7 +569,7 @@ class Event:
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
                           "structure", "idle", "lost", "cutter", "asked_by", "card", "colours",
-                          "rake_percent", "rake_cap", "by") \
+                          "rake_percent", "rake_cap", "ruled_by") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             if f.name == "uid" and not value:
@@ -598,7 +598,8 @@ INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "a
 OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by", "antenna"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
                         "outcome", "state", "set"})
-CHOICE_STR_FIELDS = frozenset({"structure", "card", "name", "detail"})  # a string, "" default
+CHOICE_STR_FIELDS = frozenset({"structure", "card", "name", "detail",  # a string, "" default
+                               "ruled_by"})
 OPTIONAL_STR_FIELDS = frozenset({"blind", "code"})
 BOOL_FIELDS = frozenset({"face_up", "post", "idle", "lost"})
 STR_LIST_FIELDS = frozenset({"uids", "added", "removed"})  # a JSON list of strings, held as a tuple
@@ -785,8 +786,8 @@ def validate_body(body: Body) -> None:
     elif isinstance(body, FloorRuling):
         if len(body.text) > RULING_TEXT_MAX:
             raise EventError(f"field 'text' is longer than {RULING_TEXT_MAX} characters")
-        if len(body.by) > 64:
-            raise EventError("field 'by' is longer than 64 characters")
+        if len(body.ruled_by) > 64:
+            raise EventError("field 'ruled_by' is longer than 64 characters")
         if body.outcome not in RULING_OUTCOMES:
             raise EventError(f"field 'outcome' must be one of {', '.join(RULING_OUTCOMES)}, "
                              f"got {body.outcome!r}")

@@ -47,6 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from controller.central_store import read_store_events, store_last_seq
 from controller.events import (
     Event,
     FloorRuling,
@@ -446,8 +447,10 @@ class Review:
     """The review of one journal (or scenario file): the index kept and brought up to date on
     each request, hands opened from their kept start state, a few hands' steps cached."""
 
-    def __init__(self, path: str | Path, cached_hands: int = 8, keep_every: int = 16) -> None:
+    def __init__(self, path: str | Path, cached_hands: int = 8, keep_every: int = 16,
+                 table: str | None = None) -> None:
         self.path = Path(path)
+        self.table = table  # a table of the central store at ``path`` (docs/cardroom.md)
         self._lock = threading.Lock()
         self._keep = keep_every
         self._ix = Indexer(keep_every)
@@ -464,14 +467,14 @@ class Review:
         with self._lock:
             ix = self._ix
             before = ix.events
-            if is_journal_file(self.path):
-                head = last_seq(self.path)
+            if self.table is not None or is_journal_file(self.path):
+                head = self._last_seq()
                 if head < ix.last_seq:  # another journal at this path: start again
                     ix = self._ix = Indexer(self._keep)
                     self._steps.clear()
                     self._brought.clear()
                 if head > ix.last_seq:
-                    build_index(read_events(self.path, after=ix.last_seq), ix)
+                    build_index(self._read(after=ix.last_seq), ix)
             else:
                 st = self.path.stat()
                 mark = (st.st_size, st.st_mtime_ns)
@@ -492,7 +495,8 @@ class Review:
 
     def _events(self, first: int, last: int) -> list[Event]:
         """The events with seqs ``first``..``last``, as the journal holds them."""
-        source = (read_events(self.path, after=first - 1) if is_journal_file(self.path)
+        source = (self._read(after=first - 1)
+                  if self.table is not None or is_journal_file(self.path)
                   else iter_events(self.path))
         out = []
         for event in source:
@@ -503,6 +507,17 @@ class Review:
         if hasattr(source, "close"):
             source.close()  # stops the stream early: the journal's connection is closed
         return out
+
+    def _last_seq(self) -> int:
+        if self.table is not None:
+            return store_last_seq(self.path, self.table)
+        return last_seq(self.path)
+
+    def _read(self, after: int) -> Iterator[Event]:
+        """The events above ``after``: the journal's, or the table's in the central store."""
+        if self.table is not None:
+            return read_store_events(self.path, self.table, after=after)
+        return read_events(self.path, after=after)
 
     def hand_events(self, number: int) -> list[Event]:
         """The hand's events, as the journal holds them."""
@@ -578,7 +593,8 @@ class Review:
 
 # --- out of the table's process ------------------------------------------------------------------
 
-_REVIEWS: dict[str, Review] = {}  # in the worker process: one Review per journal
+# in the worker process: one Review per journal, or per table of a central store
+_REVIEWS: dict[tuple[str, str | None], Review] = {}
 
 
 def _worker_start() -> None:
@@ -587,11 +603,20 @@ def _worker_start() -> None:
         os.nice(10)
 
 
-def _worker_call(path: str, method: str, *args: Any) -> Any:
-    review = _REVIEWS.get(path)
+def _worker_call(path: str, table: str | None, method: str, *args: Any) -> Any:
+    review = _REVIEWS.get((path, table))
     if review is None:
-        review = _REVIEWS[path] = Review(path)
+        review = _REVIEWS[(path, table)] = Review(path, table=table)
     return getattr(review, method)(*args)
+
+
+class _Worker:
+    """The one worker process (and its lock) that a journal's review, or every table's review
+    of a central store, shares."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pool: ProcessPoolExecutor | None = None
 
 
 class ReviewProcess:
@@ -605,29 +630,34 @@ class ReviewProcess:
     plain data; errors (ReviewError, JournalError, EventError, OSError) are raised here as
     the worker raised them. A worker that died is replaced once per call."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, table: str | None = None, *,
+                 worker: _Worker | None = None) -> None:
         self.path = str(Path(path).resolve())
-        self._lock = threading.Lock()
-        self._pool: ProcessPoolExecutor | None = None
+        self.table = table  # a table of the central store at ``path`` (None: a journal)
+        self._worker = worker or _Worker()
+
+    def for_table(self, table: str) -> ReviewProcess:
+        """The review of ``table`` of this central store, in the same worker process."""
+        return ReviewProcess(self.path, table, worker=self._worker)
 
     def _executor(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
+        with self._worker.lock:
+            if self._worker.pool is None:
                 # spawn: never fork a process that runs threads (the reader's, the server's)
-                self._pool = ProcessPoolExecutor(
+                self._worker.pool = ProcessPoolExecutor(
                     max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                     initializer=_worker_start)
-            return self._pool
+            return self._worker.pool
 
     def call(self, method: str, *args: Any) -> Any:
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                return pool.submit(_worker_call, self.path, method, *args).result()
+                return pool.submit(_worker_call, self.path, self.table, method, *args).result()
             except BrokenProcessPool:
-                with self._lock:
-                    if self._pool is pool:
-                        self._pool = None
+                with self._worker.lock:
+                    if self._worker.pool is pool:
+                        self._worker.pool = None
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
@@ -651,7 +681,7 @@ class ReviewProcess:
         return str(self.call("jsonl", number))
 
     def close(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
+        with self._worker.lock:
+            pool, self._worker.pool = self._worker.pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

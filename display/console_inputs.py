@@ -132,7 +132,7 @@ class ConsoleInputs:
             if isinstance(ruler, str):
                 return _refused(ruler)
             # who ruled, from the login that was checked: never the page's word
-            data = json.dumps({**body, "by": ruler.name})
+            data = json.dumps({**body, "ruled_by": ruler.name})
         ok, reason, findings = self._submit(data)
         return {"ok": ok, "reason": reason, "findings": findings}
 

@@ -291,6 +291,7 @@ _GOOD = {
     "reader": st.integers(0, 3), "antenna": st.none() | st.integers(0, 14),
     "state": st.sampled_from(["ok", "noisy", "fault", "silent", "offline"]),
     "name": st.sampled_from(["", "shoe", "felt"]), "detail": st.just("no heartbeat for 1.6 s"),
+    "ruled_by": st.sampled_from(["", "flo"]),  # floor.ruling: who ruled (the touch console)
     # chips.register, chips.zone, tray.counts (a total matches its counts one time in three)
     "set": st.sampled_from(["house", "old"]),
     "chips": st.dictionaries(st.sampled_from(_UIDS), st.sampled_from([1, 5, 25, 100]),

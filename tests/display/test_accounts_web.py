@@ -183,8 +183,8 @@ def test_a_ruling_needs_a_floor_account_in_the_same_message(table):
                        "10.0.0.1")
     # who ruled is stamped from the login checked, whatever the page claims
     assert got["ok"] is True and json.loads(submitted[0]) == {
-        "type": "floor.ruling", "text": "the hand stands", "by": "flo"}
-    claimed = '{"type": "floor.ruling", "text": "x", "by": "the boss"}'
+        "type": "floor.ruling", "text": "the hand stands", "ruled_by": "flo"}
+    claimed = '{"type": "floor.ruling", "text": "x", "ruled_by": "the boss"}'
     inputs.input(dealer, {"body": claimed, "floor": {"user": "flo", "password": PASSWORDS["flo"]}},
                  "10.0.0.1")
-    assert json.loads(submitted[1])["by"] == "flo"
+    assert json.loads(submitted[1])["ruled_by"] == "flo"
