@@ -28,11 +28,12 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, send_from_directory
+from flask import Blueprint, Response, g, jsonify, request, send_from_directory
 from flask.typing import ResponseReturnValue
 
 from controller.accounts import REVIEW, Identity, may
 from controller.audit import AuditError, AuditLog
+from controller.central_store import StoreError, store_tables
 from controller.events import EventError
 from controller.journal import JournalError
 from controller.review import QueryError, ReviewError, ReviewProcess, parse_query
@@ -60,16 +61,31 @@ def review_blueprint(
     identity: Callable[[], Identity | None],
     audit: AuditLog | None,
     login_form: Callable[[str], ResponseReturnValue],
+    cardroom: bool = False,
 ) -> Blueprint:
     """The review screen over ``journal`` (an SQLite journal or a JSON Lines scenario file).
 
     ``identity`` says who the current request is (None: nobody logged in); ``audit`` records
     each hand viewed or exported and each refusal (None: not recorded); ``login_form(next)``
-    is the answer to a request without a login, ``next`` the page to come back to."""
-    bp = Blueprint("review", __name__)
+    is the answer to a request without a login, ``next`` the page to come back to.
+
+    ``cardroom``: ``journal`` is the central store of every table (docs/cardroom.md), and each
+    table's review is under ``/t/TABLE`` (``/t/TABLE/review``, ``/t/TABLE/review/api/...``);
+    a table the store does not hold is a 404, and the audit names the table with the hand."""
+    bp = Blueprint("review", __name__, url_prefix="/t/<table>" if cardroom else None)
     # the replay runs in a worker process: a review must not slow the table's threads
-    review = ReviewProcess(journal)
-    bp.record_once(lambda state: state.app.extensions.setdefault("feltguard.review", review))
+    base = ReviewProcess(journal)
+    bp.record_once(lambda state: state.app.extensions.setdefault("feltguard.review", base))
+
+    @bp.url_value_preprocessor
+    def which_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
+        g.review_table = values.pop("table", None) if values else None
+
+    def current() -> ReviewProcess:
+        return base if g.review_table is None else base.for_table(g.review_table)
+
+    def subject(n: int) -> str:
+        return f"hand {n}" if g.review_table is None else f"table {g.review_table} hand {n}"
 
     def who() -> Identity | None:
         return identity()
@@ -91,16 +107,18 @@ def review_blueprint(
         person = who()
         if person is None:
             # the page, or an export, is where to come back to; an API call comes back to the page
-            back = request.path if not request.path.startswith(f"{PAGE}/api/") else PAGE
+            back = request.path.split("/api/")[0]  # an API call comes back to its page
             return login_form(back)
         if not may(person, REVIEW):
             record(person, "refused", request.path[:200])
             log.warning("refused %s (%s) the review page %s", person.name, person.role,
                         request.path)
-            if request.path.startswith(f"{PAGE}/api/"):
+            if f"{PAGE}/api/" in request.path:
                 return _error("your role may not review hands", 403)
             return Response("Forbidden: your role may not review hands.\n", 403,
                             mimetype="text/plain")
+        if g.review_table is not None and g.review_table not in store_tables(journal):
+            return _error(f"no table {g.review_table[:40]!r} in the cardroom", 404)
         return None
 
     @bp.after_request
@@ -110,6 +128,7 @@ def review_blueprint(
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    @bp.errorhandler(StoreError)
     @bp.errorhandler(JournalError)
     @bp.errorhandler(EventError)
     @bp.errorhandler(OSError)
@@ -131,7 +150,7 @@ def review_blueprint(
             q = parse_query(request.args.to_dict())
         except QueryError as exc:
             return _error(str(exc), 400)
-        return jsonify(review.hands_page(q))
+        return jsonify(current().hands_page(q))
 
     @bp.get(f"{PAGE}/api/findings")
     def findings() -> ResponseReturnValue:
@@ -139,7 +158,7 @@ def review_blueprint(
             q = parse_query(request.args.to_dict())
         except QueryError as exc:
             return _error(str(exc), 400)
-        return jsonify(review.timeline_page(q))
+        return jsonify(current().timeline_page(q))
 
     def _number(text: str) -> int | ResponseReturnValue:
         if not text.isdigit() or len(text) > 9 or int(text) < 1:
@@ -158,23 +177,23 @@ def review_blueprint(
             return _error(str(exc), 404)
         person = who()
         # fail closed: a hand nobody can see in the audit log is not shown
-        if person is None or not record(person, action, f"hand {n}"):
+        if person is None or not record(person, action, subject(n)):
             return _error("the audit log cannot be written, so the hand is not shown", 503)
         return data
 
     @bp.get(f"{PAGE}/api/hand/<text>")
     def hand(text: str) -> ResponseReturnValue:
-        got = _hand(text, "view_hand", review.steps)
+        got = _hand(text, "view_hand", current().steps)
         return jsonify(got) if isinstance(got, dict) else got
 
     @bp.get(f"{PAGE}/hand/<text>.phh")
     def export_phh(text: str) -> ResponseReturnValue:
-        return _attachment(_hand(text, "export_hand", review.phh), text, "phh",
+        return _attachment(_hand(text, "export_hand", current().phh), text, "phh",
                            "application/toml")
 
     @bp.get(f"{PAGE}/hand/<text>.jsonl")
     def export_jsonl(text: str) -> ResponseReturnValue:
-        return _attachment(_hand(text, "export_hand", review.jsonl), text, "jsonl",
+        return _attachment(_hand(text, "export_hand", current().jsonl), text, "jsonl",
                            "application/x-ndjson")
 
     return bp

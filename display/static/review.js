@@ -56,12 +56,17 @@
     node.className = "status " + (text === "ready" ? "live" : text === "error" ? "offline" : "");
   }
 
+  // Where this review lives: /review at a table, /t/TABLE/review in the cardroom's service
+  // (docs/cardroom.md); every address below is relative to it.
+  var BASE = location.pathname.replace(/\/+$/, "");
+
   // A JSON answer, or an error with the server's one line. A login form instead of JSON means
   // the session ended: offer the way back.
   function getJSON(url) {
     return fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       var type = r.headers.get("Content-Type") || "";
       if (type.indexOf("application/json") < 0) {
+        $("relogin").href = BASE;
         $("relogin").hidden = false;
         throw new Error(r.status === 403 ? "Your role may not review hands."
                                          : "Your session has ended: log in again.");
@@ -99,7 +104,7 @@
   function loadHands(append) {
     if (!append) state.offset = 0;
     var q = state.query ? state.query + "&" : "";
-    return getJSON("/review/api/hands?" + q + "limit=" + PAGE_SIZE + "&offset=" + state.offset)
+    return getJSON(BASE + "/api/hands?" + q + "limit=" + PAGE_SIZE + "&offset=" + state.offset)
       .then(function (data) {
         var body = $("hands").tBodies[0];
         if (!append) clear(body);
@@ -132,7 +137,7 @@
   // --- one hand ------------------------------------------------------------------------------
 
   function openHand(number, atSeq) {
-    return getJSON("/review/api/hand/" + number).then(function (data) {
+    return getJSON(BASE + "/api/hand/" + number).then(function (data) {
       state.hand = data;
       $("hand-view").hidden = false;
       Array.prototype.forEach.call($("hands").tBodies[0].rows, function (row) {
@@ -143,8 +148,8 @@
       $("hand-meta").textContent = h.game_name + " \u00b7 " + when(h.start_ts) + " to " +
         when(h.end_ts) + " \u00b7 seq " + h.first_seq + "\u2013" + h.last_seq + " \u00b7 " +
         h.result;
-      $("export-phh").href = "/review/hand/" + h.number + ".phh";
-      $("export-jsonl").href = "/review/hand/" + h.number + ".jsonl";
+      $("export-phh").href = BASE + "/hand/" + h.number + ".phh";
+      $("export-jsonl").href = BASE + "/hand/" + h.number + ".jsonl";
       $("step-range").max = String(data.steps.length - 1);
       renderHandFindings();
       var at = 0;
@@ -330,7 +335,7 @@
   // --- the findings timeline ----------------------------------------------------------------
 
   function loadTimeline() {
-    return getJSON("/review/api/findings?" + (state.query ? state.query + "&" : "") +
+    return getJSON(BASE + "/api/findings?" + (state.query ? state.query + "&" : "") +
                    "limit=200").then(function (data) {
       var list = $("timeline");
       clear(list);
