@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import os
 import re
 import socket
@@ -38,20 +37,17 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Request, Response, jsonify, redirect, render_template, request
+from flask import Flask, Request, Response, jsonify, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_socketio import ConnectionRefusedError, SocketIO
 from socketio.packet import Packet
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from controller.accounts import (
-    READ_AUDIT,
     SEND_INPUT,
     VIEW_DEALER,
-    AccountError,
     Accounts,
     may,
-    normal_name,
 )
 from controller.audit import AuditLog
 from display.access import (
@@ -62,13 +58,14 @@ from display.access import (
     Identity,
     Login,
     LoginLimiter,
-    Logins,
     token_authenticator,
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
+from display.login import AUDIT, SESSION_COOKIE, LoginDesk
 from display.payloads import Payload, dealer_payload, devices, table_payload
 
 __all__ = [
+    "AUDIT",
     "DEALER",
     "SESSION_COOKIE",
     "TABLE",
@@ -83,18 +80,10 @@ log = logging.getLogger(__name__)
 TABLE = "/table"
 DEALER = "/dealer"
 CONSOLE = "/dealer/console"
-AUDIT = "/audit"
-REVIEW = "/review"
-# Where a login may send the browser back to: the page that showed the form.
-_AFTER_LOGIN = (DEALER, CONSOLE, REVIEW, AUDIT)
-# Failed logins naming one account, from any address, before that name is refused for the
-# window: a guesser spread over many addresses still meets a limit (docs/security.md).
-USER_MAX_FAILURES = 10
-USER_WINDOW_S = 900.0
-AUDIT_PAGE = 1000  # the newest entries the audit page lists
-_REVIEW_EXPORT = re.compile(r"/review/hand/[0-9]{1,9}\.(?:phh|jsonl)")
+# Where a login may send the browser back to: the page that showed the form, or a hand's
+# export of the review.
+_BACK = re.compile(r"/dealer|/dealer/console|/audit|/review(?:/hand/[0-9]{1,9}\.(?:phh|jsonl))?")
 EVENT = "state"
-SESSION_COOKIE = "feltguard_session"
 # Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
 DEVICE_DOWN = ("offline", "silent", "fault")
 
@@ -289,8 +278,6 @@ def create_app(
     if authenticate is None:
         log.warning("the /dealer namespace has no login: anyone on the network sees hole cards")
     limiter = login_limiter or LoginLimiter()
-    user_limiter = LoginLimiter(USER_MAX_FAILURES, USER_WINDOW_S)  # keyed by the account name
-    logins = Logins(session_lifetime)
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # the login form is one short field
@@ -306,66 +293,14 @@ def create_app(
     )
     publisher = Publisher(socketio)
     dealer_sockets = _DealerSockets(socketio)
+    desk = LoginDesk(authenticate=authenticate, accounts=accounts, audit=audit, limiter=limiter,
+                     session_lifetime=session_lifetime, back=_BACK, home=DEALER,
+                     on_close=lambda login: dealer_sockets.close_login(login.id))
+    desk.install(app, aliases=(DEALER,))
+    logins = desk.logins
     inputs = ConsoleInputs(submit, floor=floor, limiter=limiter, on_choose=on_choose)
     # Who each admitted /dealer socket is: inputs are judged by role, never by the page's word.
     identities: dict[str, Identity] = {}
-
-    def record(who: str, role: str, action: str, subject: str = "") -> None:
-        """One audit entry; a failing audit file is logged, and does not stop the table."""
-        if audit is not None:
-            try:
-                audit.record(who, role, action, subject, _client(request))
-            except Exception:
-                log.exception("could not write the audit log")
-
-    def typed_name(credentials: Mapping[str, Any]) -> str:
-        """The account a failed login named, for the audit: only a real account's name (a
-        password typed into the name field must not land in the log)."""
-        name = credentials.get("user")
-        if accounts is not None and accounts.known(name):
-            return str(name).strip().lower()
-        return "(unknown user)" if accounts is not None else "(token)"
-
-    def check_credentials(credentials: Mapping[str, Any]) -> Identity | float | None:
-        """The one login check of the form and the Socket.IO auth: the Identity, the seconds
-        to wait (rate-limited, by address or by account name), or None (refused)."""
-        assert authenticate is not None
-        client = _client(request)
-        user_key = f"user:{_name_key(credentials.get('user'))}"
-        wait = max(limiter.retry_after(client), user_limiter.retry_after(user_key))
-        if wait > 0:
-            log.warning("refused a login from %s: too many failed logins", client)
-            record(typed_name(credentials), "", "login_limited")
-            return wait
-        identity = authenticate(credentials)
-        if identity is None:
-            limiter.failed(client)
-            if accounts is not None and accounts.known(credentials.get("user")):
-                user_limiter.failed(user_key)
-            log.warning("refused a login from %s: wrong credentials", client)
-            record(typed_name(credentials), "", "login_failed")
-            return None
-        limiter.succeeded(client)
-        user_limiter.succeeded(user_key)
-        log.info("%s logged in from %s", identity.role, client)
-        record(identity.name, identity.role, "login")
-        return identity
-
-    def current_login() -> Login | None:
-        cookie = request.cookies.get(SESSION_COOKIE)
-        login = logins.check(cookie)
-        if login is not None and accounts is not None and not accounts.still_valid(login.identity):
-            # the account was removed, or its password or role changed, since this login
-            logins.close(cookie)
-            dealer_sockets.close_login(login.id)
-            return None
-        return login
-
-    def refuse_page(login: Login, what: str) -> ResponseReturnValue:
-        who = login.identity
-        log.warning("refused %s to a %s login from %s", what, who.role, _client(request))
-        record(who.name, who.role, "refused", what)
-        return render_template("refused.html", role=who.role, what=what), 403
 
     @socketio.on("connect", namespace=TABLE)
     def table_connect(auth: Any = None) -> None:
@@ -377,21 +312,21 @@ def create_app(
         identity: Identity | None = DEALER_IDENTITY  # an open /dealer (development only)
         login: Login | None = None
         if authenticate is not None:
-            login = current_login()
+            login = desk.current()
             if login is not None:
                 identity = login.identity
             elif auth is None:
                 log.warning("refused a /dealer client without a login")
                 raise ConnectionRefusedError("unauthorized")
             else:
-                got = check_credentials(auth if isinstance(auth, Mapping) else {})
+                got = desk.check(auth if isinstance(auth, Mapping) else {})
                 if not isinstance(got, Identity):
                     raise ConnectionRefusedError("unauthorized")
                 identity = got
         if not may(identity, VIEW_DEALER):  # e.g. an admin: the accounts, never the cards
             assert identity is not None
             log.warning("refused /dealer to a %s login from %s", identity.role, _client(request))
-            record(identity.name, identity.role, "refused", DEALER)
+            desk.record(identity.name, identity.role, "refused", DEALER)
             raise ConnectionRefusedError("forbidden")
         if login is not None:
             dealer_sockets.admit(sid, login, logins.remaining(login))
@@ -431,11 +366,11 @@ def create_app(
             # and the history (a redirect replaces the entry), and show the login form.
             return redirect(DEALER, code=303)
         if authenticate is not None:
-            login = current_login()
+            login = desk.current()
             if login is None:
-                return _login_form(accounts=accounts is not None)
+                return desk.form(DEALER)
             if not may(login.identity, VIEW_DEALER):
-                return refuse_page(login, DEALER)
+                return desk.refuse(login, DEALER)
         return app.send_static_file("dealer.html")
 
     @app.get(CONSOLE)
@@ -443,66 +378,12 @@ def create_app(
         if request.query_string:
             return redirect(CONSOLE, code=303)
         if authenticate is not None:
-            login = current_login()
+            login = desk.current()
             if login is None:
-                return _login_form(after=CONSOLE, accounts=accounts is not None)
+                return desk.form(CONSOLE)
             if not may(login.identity, SEND_INPUT):
-                return refuse_page(login, CONSOLE)
+                return desk.refuse(login, CONSOLE)
         return app.send_static_file("console.html")
-
-    @app.get(AUDIT)
-    def audit_page() -> ResponseReturnValue:
-        """The audit log, newest first, with the state of its chain (read only: nothing edits
-        it, here or anywhere)."""
-        if request.query_string:
-            return redirect(AUDIT, code=303)
-        login = current_login() if authenticate is not None else None
-        if login is None:
-            return _login_form(after=AUDIT, accounts=accounts is not None)
-        if not may(login.identity, READ_AUDIT):
-            return refuse_page(login, AUDIT)
-        if audit is None:
-            return render_template("audit.html", entries=[], problems=["no audit log"])
-        entries = audit.entries()
-        return render_template("audit.html", entries=entries[::-1][:AUDIT_PAGE],
-                               shown=min(len(entries), AUDIT_PAGE), total=len(entries),
-                               problems=audit.check())
-
-    @app.post("/login")
-    @app.post("/dealer/login")
-    def dealer_login() -> ResponseReturnValue:
-        if authenticate is None:
-            return redirect(DEALER, code=303)
-        got = check_credentials(request.form.to_dict())
-        if isinstance(got, float):
-            return _too_many(got, accounts=accounts is not None)
-        if got is None:
-            wrong = "Wrong name or password." if accounts is not None else "Wrong token."
-            return _login_form(wrong, 401, after=_after_login(request),
-                               accounts=accounts is not None)
-        identity = got
-        logins.close(request.cookies.get(SESSION_COOKIE))  # a new login replaces the old one
-        _, cookie = logins.open(identity)
-        response = redirect(_after_login(request), code=303)
-        response.set_cookie(
-            SESSION_COOKIE, cookie, max_age=logins.max_age, path="/", secure=request.is_secure,
-            httponly=True, samesite="Strict",
-        )
-        return response
-
-    @app.post("/logout")
-    @app.post("/dealer/logout")
-    def dealer_logout() -> ResponseReturnValue:
-        login = logins.close(request.cookies.get(SESSION_COOKIE))
-        if login is not None:
-            dealer_sockets.close_login(login.id)
-            log.info("%s logged out from %s", login.identity.role, _client(request))
-            record(login.identity.name, login.identity.role, "logout")
-        response = redirect(DEALER, code=303)
-        response.delete_cookie(
-            SESSION_COOKIE, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
-        )
-        return response
 
     @app.get("/healthz")
     def healthz() -> Response:
@@ -533,27 +414,11 @@ def create_app(
     if review_journal is not None:
         from display.review import review_blueprint  # it imports this module's headers
 
-        def identity() -> Identity | None:
-            login = current_login() if authenticate is not None else None
-            return login.identity if login is not None else None
-
         app.register_blueprint(review_blueprint(
-            Path(review_journal), identity=identity, audit=audit,
-            login_form=lambda after: _login_form(after=after, accounts=accounts is not None)))
+            Path(review_journal), identity=desk.identity, audit=audit, login_form=desk.form))
     app.extensions["feltguard.publisher"] = publisher
     app.extensions["feltguard.console"] = inputs
-    app.extensions["feltguard.logins"] = logins
-    app.extensions["feltguard.login_limiter"] = limiter
     return app, socketio, publisher
-
-
-def _name_key(name: Any) -> str:
-    """The per-account limit's key: the name as the accounts store it, so "Sam " and "sam"
-    are one account to the limit as they are to the login."""
-    try:
-        return normal_name(name)
-    except AccountError:
-        return str(name)[:64]
 
 
 def close_app(app: Flask) -> None:
@@ -561,30 +426,6 @@ def close_app(app: Flask) -> None:
     review = app.extensions.get("feltguard.review")
     if review is not None:
         review.close()
-
-
-def _after_login(req: Request) -> str:
-    """The page the login form came from, if it is one of ours (never an address the form
-    names freely: that would be an open redirect): a page of ``_AFTER_LOGIN``, or a hand's
-    export of the review."""
-    after = req.form.get("next", DEALER)
-    if after in _AFTER_LOGIN or _REVIEW_EXPORT.fullmatch(after):
-        return after
-    return DEALER
-
-
-def _login_form(error: str | None = None, status: int = 200, after: str = DEALER, *,
-                accounts: bool = False) -> ResponseReturnValue:
-    return render_template("login.html", error=error, after=after, accounts=accounts), status
-
-
-def _too_many(wait: float, *, accounts: bool = False) -> ResponseReturnValue:
-    seconds = max(math.ceil(wait), 1)
-    page = render_template(
-        "login.html", accounts=accounts,
-        error=f"Too many failed logins. Try again in {seconds} seconds.",
-    )
-    return page, 429, {"Retry-After": str(seconds)}
 
 
 @dataclass
