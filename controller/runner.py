@@ -347,7 +347,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     link = ConsoleLink()
     app, sio, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
                                      on_choose=on_choose,
-                                     journal_health=lambda: journal_health(tables))
+                                     journal_health=lambda: journal_health(tables),
+                                     broadcast_delay_s=config.broadcast_delay_s)
     app.extensions["feltguard.console_link"] = link
     return app, sio, publisher, where
 

@@ -104,6 +104,8 @@ class SimOptions:
     chip_cycle_ms: int = CHIP_CYCLE_MS
     chip_settle_s: float = CHIP_SETTLE_S
     pin_factory: Any = None  # the LEDs' gpiozero pin factory (None: mock pins)
+    # /broadcast's delay: short, a demo on this machine deals simulated cards to nobody's table
+    broadcast_delay_s: float = 30.0
 
     @property
     def delay(self) -> float:
@@ -259,7 +261,8 @@ class SimulatedTable:
 
             if not opts.dealer_token:
                 self.token_file = write_token_file(self.dealer_token, workdir / "dealer-token")
-            app, sio, self.publisher = create_app(dealer_token=self.dealer_token)
+            app, sio, self.publisher = create_app(
+                dealer_token=self.dealer_token, broadcast_delay_s=opts.broadcast_delay_s)
             outputs.append(self.publisher.publish)
             self.server = run_server(app, sio, opts.host, opts.port)
         self.link = workdir / "shoe"
@@ -475,6 +478,8 @@ def run_simulation(opts: SimOptions) -> int:
             where = (f"the token in {table.token_file} (mode 0600)" if table.token_file
                      else "the token given by --dealer-token")
             print(f"  dealer view {urls[0]}/dealer  (log in with {where})", file=out)
+            print(f"  broadcast   {urls[0]}/broadcast  (every hole card, "
+                  f"{opts.broadcast_delay_s:g} s behind the table)", file=out)
         if table.resumed:
             hand = table.daemon.last_snapshot["hand"]["number"]
             void = f"; hand {table.voided} was in play and is void" if table.voided else ""
