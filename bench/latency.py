@@ -58,7 +58,10 @@ the time for every ready connection at once, before reading any: the moment the 
 bytes were in that client's socket, as ``_TimedSocket`` times it. A state counts for a card
 frame at the first state whose ``last_seq`` is at or past the frame's event (``/table`` may skip
 to the latest). The next frame goes once every client has its state. It prints, per frame, the
-LED, the first client and the slowest client (the last of the N + 2 to have the state).
+LED, the first client and the slowest client (the last of the N + 2 to have the state), then
+the slowest of each namespace apart: the ``/broadcast`` client at delay 0 gets each state
+through the delay line's thread, a hop the live views do not have (at a real delay its emits
+come half an hour later, at no particular moment).
 """
 
 from __future__ import annotations
@@ -485,6 +488,9 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
     led_ms: list[float] = []
     first_ms: list[float] = []
     slowest_ms: list[float] = []
+    # the slowest client of each namespace: /broadcast (at delay 0 here) goes through the delay
+    # line's thread, one more hop than the live views
+    per_namespace: dict[str, list[float]] = {ns: [] for _, ns in namespaces}
     deadline = time.monotonic() + 60
     while ready < procs:
         if time.monotonic() > deadline:
@@ -523,6 +529,10 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                             led_ms.append((led_changes[n_led] - t0) * 1000)
                             first_ms.append((min(times) - t0) * 1000)
                             slowest_ms.append((max(times) - t0) * 1000)
+                            for ns, ms in per_namespace.items():
+                                ms.append((max(t for t, (_, n) in zip(times, namespaces,
+                                                                      strict=True) if n == ns)
+                                           - t0) * 1000)
                         for cid in arrivals:  # keep only what later frames may still need
                             arrivals[cid] = arrivals[cid][-1:]
         finally:
@@ -536,7 +546,8 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
             shoe.close()
             leds.close()
             journal.close()
-    return {"led": led_ms, "first": first_ms, "slowest": slowest_ms}
+    return {"led": led_ms, "first": first_ms, "slowest": slowest_ms,
+            **{ns: ms for ns, ms in per_namespace.items()}}
 
 
 FLOOR_PAYLOAD = 4096  # bytes: about the size of a dealer state
@@ -639,9 +650,24 @@ def main(argv: list[str] | None = None) -> int:
                              "/broadcast (default 0: the single /dealer client above)")
     parser.add_argument("--client-procs", type=int, default=2,
                         help="processes the --clients connections are spread over (default 2)")
+    parser.add_argument("--switch-interval", type=float, default=None, metavar="MS",
+                        help="the server process's GIL switch interval (sys.setswitchinterval; "
+                             "default: the live view's, display.server.SWITCH_INTERVAL_S; 5 is "
+                             "CPython's own)")
     args = parser.parse_args(argv)
     if args.clients < 0 or args.client_procs < 1 or args.cards < 1 or args.runs < 1:
         parser.error("--clients must be >= 0; --client-procs, --cards and --runs >= 1")
+    # the Werkzeug server runs in this process (gunicorn's worker is forked from it): tuned as
+    # the product tunes the process that serves the live view, or as --switch-interval says
+    from display.server import tune_for_live_view
+
+    tune_for_live_view()
+    if args.switch_interval is not None:
+        if not 0 < args.switch_interval <= 100:
+            parser.error("--switch-interval must be 0..100 ms")
+        import sys
+
+        sys.setswitchinterval(args.switch_interval / 1000)
     # Werkzeug logs every WebSocket close as a bad request (python-engineio#457): noise here.
     logging.getLogger("werkzeug").disabled = True
     servers = ("werkzeug", "gunicorn") if args.server == "both" else (args.server,)
@@ -659,7 +685,9 @@ def main(argv: list[str] | None = None) -> int:
              ("loop", "  (client read loop)"), ("handler", "  (client handler)")]
     if args.clients:
         paths = [("led", "frame -> LED pin"), ("first", "frame -> first client"),
-                 ("slowest", "frame -> slowest client")]
+                 ("slowest", "frame -> slowest client"), ("/table", "  (slowest /table)"),
+                 ("/dealer", "  (/dealer)"), ("/broadcast", "  (/broadcast, delay 0)")]
+        paths = [(k, label) for k, label in paths if k in runs[0]]
     if len(servers) > 1:
         paths = [(f"{s}:{k}", f"{s}: {label.strip()}") for s in servers for k, label in paths]
     paths.append(("floor", "machine floor"))

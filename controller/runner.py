@@ -330,7 +330,7 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
     from controller.console_submit import ConsoleLink
     from display.access import write_token_file
-    from display.server import create_app
+    from display.server import create_app, tune_for_live_view
 
     token = config.dealer_token or secrets.token_urlsafe(12)
     where = "the configured display.dealer_token"
@@ -345,6 +345,7 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     if not config.floor_token:
         write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
     link = ConsoleLink()
+    tune_for_live_view()  # this process serves the live view (Werkzeug or gunicorn's worker)
     app, sio, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
                                      on_choose=on_choose,
                                      journal_health=lambda: journal_health(tables),

@@ -257,10 +257,11 @@ class SimulatedTable:
         self.token_file: Path | None = None
         if opts.web:
             from display.access import write_token_file
-            from display.server import create_app, run_server
+            from display.server import create_app, run_server, tune_for_live_view
 
             if not opts.dealer_token:
                 self.token_file = write_token_file(self.dealer_token, workdir / "dealer-token")
+            tune_for_live_view()
             app, sio, self.publisher = create_app(
                 dealer_token=self.dealer_token, broadcast_delay_s=opts.broadcast_delay_s)
             outputs.append(self.publisher.publish)

@@ -34,6 +34,7 @@ import logging
 import math
 import re
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -79,6 +80,7 @@ __all__ = [
     "ServerHandle",
     "create_app",
     "run_server",
+    "tune_for_live_view",
 ]
 
 log = logging.getLogger(__name__)
@@ -96,6 +98,22 @@ EVENT = "state"
 SESSION_COOKIE = "feltguard_session"
 # Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
 DEVICE_DOWN = ("offline", "silent", "fault")
+
+# The GIL switch interval of a process that serves the live view (CPython's default: 5 ms). Each
+# WebSocket client has a writer thread of its own (python-engineio, threading mode); a state wakes
+# all of them, and each waits for the GIL while another thread runs Python: up to the whole
+# interval. At 0.5 ms the slowest of 20 /table clients got a state at p99 18-27 ms instead of
+# 34-61 ms in the same machine state (docs/display.md, The fan-out).
+SWITCH_INTERVAL_S = 0.0005
+
+
+def tune_for_live_view() -> None:
+    """Set this process's GIL switch interval for the live view's many writer threads
+    (``SWITCH_INTERVAL_S``). Called by the processes that serve it (``feltguard run``'s
+    Werkzeug or gunicorn worker, ``feltguard sim``), not by ``create_app``: a library call does
+    not change its caller's interpreter."""
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
@@ -235,14 +253,19 @@ class Publisher:
                 batch = list(self._pending)
                 self._pending.clear()
             try:
-                for at, snap in batch:
-                    self._send(DEALER, dealer_payload(snap))
+                # every live payload built before the first emit: once an emit has woken the
+                # clients' writer threads, any Python work here holds the GIL they wait for
+                dealer = [dealer_payload(snap) for _, snap in batch]
+                table = table_payload(batch[-1][1])
+                for payload in dealer:
+                    self._send(DEALER, payload)
+                self._send(TABLE, table)
+                self.coalesced += len(batch) - 1
+                for at, snap in batch:  # not live: after the live emits
                     # kept as compact JSON text: a few KB each for the whole delay
                     self.broadcast.push(json.dumps(
                         broadcast_payload(snap, self.broadcast_delay_s),
                         separators=(",", ":")), at)
-                self.coalesced += len(batch) - 1
-                self._send(TABLE, table_payload(batch[-1][1]))
             except Exception:  # never let one bad snapshot stop the live views
                 self.emit_errors += 1
                 log.exception("publishing a snapshot failed")

@@ -47,7 +47,7 @@ def test_the_fan_out_bench_runs_and_prints_its_rows() -> None:
     assert "clients: 3 on /table, 1 on /dealer, 1 on /broadcast" in out
     for label in ("frame -> LED pin", "frame -> first client", "frame -> slowest client",
                   "machine floor"):
-        row = next(line for line in out.splitlines() if line.startswith(label))
+        row = next(line for line in out.splitlines() if line.startswith(label + "  "))
         p50, p99, top = (float(x) for x in row[len(label):].split()[:3])
         assert 0 < p50 <= p99 <= top
 
