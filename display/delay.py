@@ -5,8 +5,8 @@ The broadcast view (docs/display.md, `/broadcast`) shows hole cards, so everythi
 delayed as a whole: the stream of (publish time, payload) comes out as the same stream shifted by
 ``delay_s``, so neither a card nor the timing of an event reaches the broadcast early. Every item
 is kept (the broadcast replays the table faithfully, no coalescing); items are the payloads'
-encoded JSON text, a few KB each, so a busy half hour is a few MB (docs/display.md gives the
-measured figure). ``max_items`` is a hard bound against a runaway producer: beyond it the oldest
+encoded JSON text, 2.5 KB each, so a busy half hour is 4.5 MB (docs/display.md gives the
+measured figures). ``max_items`` is a hard bound against a runaway producer: beyond it the oldest
 waiting item is dropped (counted in ``dropped``), which can only make the broadcast skip a state,
 never show one early.
 
@@ -29,9 +29,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# At a busy table an event every 2 s; a simulated table at full speed makes hundreds a second.
-# 200,000 items is 30 minutes at 100 events a second (docs/display.md, The broadcast's delay).
-MAX_ITEMS = 200_000
+# A busy live table makes about an event a second: 1,800 broadcast payloads in 30 minutes, 4.5 MB
+# (2.5 KB each: bench.broadcast_memory). 40,000 is 22 events a second for 30 minutes, about
+# 100 MB: a bound against a runaway producer on a Pi, far above any real table.
+MAX_ITEMS = 40_000
 
 
 class DelayLine(Generic[T]):
