@@ -121,7 +121,9 @@ def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_session() -> N
         for card in hidden:
             assert not re.search(rf"\b{card}\b", text), f"{card} leaked at seq {seq}"
         scanned += 1
-    assert scanned > 500  # ten hands of events, every one of them scanned
+    # every payload /table sent in ten hands, scanned; /table may skip to the latest state when
+    # the fan-out is behind (the simulator deals at full speed), so not every state is one
+    assert scanned > 300 and payloads[-1]["last_seq"] == max(snapshots)
     assert any(snap["hand"]["showdown"] for snap in snapshots.values())
 
 
