@@ -687,7 +687,8 @@ def main(argv: list[str] | None = None) -> int:
         paths = [("led", "frame -> LED pin"), ("first", "frame -> first client"),
                  ("slowest", "frame -> slowest client"), ("/table", "  (slowest /table)"),
                  ("/dealer", "  (/dealer)"), ("/broadcast", "  (/broadcast, delay 0)")]
-        paths = [(k, label) for k, label in paths if k in runs[0]]
+        measured = {key.split(":", 1)[-1] for key in runs[0]}  # "gunicorn:/table" with both
+        paths = [(k, label) for k, label in paths if k in measured]
     if len(servers) > 1:
         paths = [(f"{s}:{k}", f"{s}: {label.strip()}") for s in servers for k, label in paths]
     paths.append(("floor", "machine floor"))
@@ -700,7 +701,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{min(args.client_procs, args.clients + 2)} client process(es)")
     print("machine floor: the same hops (pty, a reader thread, loopback TCP to another process)"
           " with no product in them")
-    print(f"{'path':<28}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+    width = max(28, *(len(label) + 2 for _, label in paths))
+    print(f"{'path':<{width}}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           f"{'p99 per run: min / median / max':>36}{'p99/target':>12}{'p99/floor':>11}")
     floor_p99 = _percentile([x for r in runs for x in r["floor"]], 0.99)
     for name, label in paths:
@@ -708,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
         p99 = _percentile(pooled, 0.99)
         each = [_percentile(r[name], 0.99) for r in runs]
         spread = f"{min(each):.3f} / {statistics.median(each):.3f} / {max(each):.3f}"
-        print(f"{label:<28}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
+        print(f"{label:<{width}}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
               f"{spread:>36}{p99 / TARGET_P99_MS:>12.2f}{p99 / floor_p99:>11.1f}")
     return 0
 
