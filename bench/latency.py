@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.latency [--cards 1500] [--runs 3] [--gap 0] [--seed 7]
                                       [--server werkzeug|gunicorn|both]
+                                      [--clients N [--client-procs P]]
 
 Clean simulated hands are dealt through the whole real path: each card movement is written as a
 wire-protocol frame into the simulated reader's pty; the real ``CardReader`` thread parses it,
@@ -45,6 +46,22 @@ loopback TCP to another process, with no product in between), printed as a row o
 as the ratio of each path's p99 to it: what the product adds, and whether the machine was
 noisy during the run. On the real 115200-baud wire the frame itself adds about
 1.7 ms before its last byte arrives.
+
+``--clients N``: the fan-out. N clients on ``/table``, 1 on ``/dealer`` and 1 on ``/broadcast``
+(its delay 0 here, a table that is not public: with a real delay it would receive nothing during
+the run), all over WebSocket. A ``socketio.Client`` costs a thread per message and would measure
+the Python client, not the server, so these are lightweight clients: ``--client-procs`` processes
+(default 2; a browser tab is a process too), each holding its share of the connections in one
+``selectors`` loop over plain websocket-client connections that speak Engine.IO/Socket.IO v4
+(open, namespace connect, pong). When ``select`` says a connection is readable the loop notes
+the time for every ready connection at once, before reading any: the moment the state's first
+bytes were in that client's socket, as ``_TimedSocket`` times it. A state counts for a card
+frame at the first state whose ``last_seq`` is at or past the frame's event (``/table`` may skip
+to the latest). The next frame goes once every client has its state. It prints, per frame, the
+LED, the first client and the slowest client (the last of the N + 2 to have the state), then
+the slowest of each namespace apart: the ``/broadcast`` client at delay 0 gets each state
+through the delay line's thread, a hop the live views do not have (at a real delay its emits
+come half an hour later, at no particular moment).
 """
 
 from __future__ import annotations
@@ -141,24 +158,33 @@ def _client(url: str, token: str, conn: Any) -> None:
 
 
 def run(cards: int = 1500, seed: int = 7, gap: float = 0.0,
-        server: str = "werkzeug") -> dict[str, list[float]]:
+        server: str = "werkzeug", clients: int = 0, procs: int = 2) -> dict[str, list[float]]:
     """One run: a fresh server (``werkzeug``: ``display.server.run_server`` in this process;
     ``gunicorn``: ``controller.gunicorn_app``'s arbiter and its one threaded worker, the table
     and this measuring loop inside the worker, as ``feltguard run`` serves), client process and
-    journal."""
+    journal. ``clients`` > 0: the fan-out to that many ``/table`` clients, a ``/dealer`` and a
+    ``/broadcast`` one, in ``procs`` client processes (``_measure_many``)."""
     if server == "gunicorn":
-        return _run_in_gunicorn(cards, seed, gap)
+        return _run_in_gunicorn(cards, seed, gap, clients, procs)
     from display.server import create_app, run_server
 
-    app, sio, publisher = create_app(dealer_token="bench")
+    app, sio, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
     handle = run_server(app, sio, "127.0.0.1", 0)
     try:
-        return _measure(handle.url, publisher, cards, seed, gap)
+        return _measure_with(handle.url, publisher, cards, seed, gap, clients, procs)
     finally:
         handle.stop()
 
 
-def _run_in_gunicorn(cards: int, seed: int, gap: float) -> dict[str, list[float]]:
+def _measure_with(url: str, publisher: Any, cards: int, seed: int, gap: float, clients: int,
+                  procs: int) -> dict[str, list[float]]:
+    if clients:
+        return _measure_many(url, publisher, cards, seed, gap, clients, procs)
+    return _measure(url, publisher, cards, seed, gap)
+
+
+def _run_in_gunicorn(cards: int, seed: int, gap: float, clients: int = 0,
+                     procs: int = 2) -> dict[str, list[float]]:
     """``run`` under gunicorn: its arbiter in a process of its own (it takes the main thread's
     signals), which forks the worker; the worker's results come back over a pipe."""
     import multiprocessing
@@ -166,7 +192,8 @@ def _run_in_gunicorn(cards: int, seed: int, gap: float) -> dict[str, list[float]
     context = multiprocessing.get_context("spawn")
     conn, child_conn = context.Pipe()
     # not daemonic: the worker it forks spawns the client process
-    proc = context.Process(target=_gunicorn_main, args=(cards, seed, gap, child_conn),
+    proc = context.Process(target=_gunicorn_main,
+                           args=(cards, seed, gap, clients, procs, child_conn),
                            name="bench-gunicorn")
     proc.start()
     try:
@@ -182,7 +209,8 @@ def _run_in_gunicorn(cards: int, seed: int, gap: float) -> dict[str, list[float]
     return dict(result)
 
 
-def _gunicorn_main(cards: int, seed: int, gap: float, conn: Any) -> None:
+def _gunicorn_main(cards: int, seed: int, gap: float, clients: int, procs: int,
+                   conn: Any) -> None:
     """The arbiter's process: serve a bench table as ``feltguard run`` does (one threaded
     worker, the app and the table built in it); once it listens, measure there, send the
     figures, and stop the arbiter."""
@@ -194,14 +222,15 @@ def _gunicorn_main(cards: int, seed: int, gap: float, conn: Any) -> None:
     from display.server import create_app
 
     def build() -> Served:
-        app, _, publisher = create_app(dealer_token="bench")
+        app, _, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
 
         def ready(sockets: list[Any]) -> None:
             url = f"http://127.0.0.1:{sockets[0].getsockname()[1]}"
 
             def drive() -> None:
                 try:
-                    result: Any = _measure(url, publisher, cards, seed, gap)
+                    result: Any = _measure_with(url, publisher, cards, seed, gap, clients,
+                                                procs)
                 except Exception as exc:  # said in the parent, which raises it
                     result = f"{type(exc).__name__}: {exc}"
                 conn.send(result)
@@ -325,6 +354,202 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
     return {"led": led_ms, "socketio": sio_ms, "loop": loop_ms, "handler": handler_ms}
 
 
+def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> None:
+    """A client process: one websocket-client connection per ``(id, namespace)``, read in one
+    ``selectors`` loop. Reports ``("state", id, last_seq, t)`` for every state, ``t`` the moment
+    ``select`` found the connection readable; ``("ready", ...)`` once every connection has its
+    greeting. Ends when the parent says so (anything on the pipe)."""
+    import selectors
+    import socket
+
+    import websocket
+
+    base = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+    sel = selectors.DefaultSelector()
+    conns: dict[int, tuple[Any, int, str]] = {}
+    for cid, namespace in namespaces:
+        ws = websocket.create_connection(base, timeout=10, enable_multithread=False)
+        ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        opened = ws.recv()  # Engine.IO open: 0{"sid": ...}
+        if not opened.startswith("0"):
+            raise RuntimeError(f"not an Engine.IO open packet: {opened[:40]!r}")
+        auth = '{"token":"bench"}' if namespace == "/dealer" else ""
+        ws.send(f"40{namespace},{auth}")  # Socket.IO connect to the namespace
+        conns[ws.sock.fileno()] = (ws, cid, namespace)
+        sel.register(ws.sock, selectors.EVENT_READ)
+    sel.register(conn, selectors.EVENT_READ)
+    greeted: set[int] = set()
+    told_ready = False
+    while True:
+        ready = sel.select(timeout=30)
+        t = time.perf_counter()  # every ready connection had its bytes by now
+        for key, _ in ready:
+            if key.fileobj is conn:
+                for ws, _, _ in conns.values():
+                    ws.close()
+                return
+            ws, cid, namespace = conns[key.fd]
+            data = ws.recv()
+            if data == "2":  # Engine.IO ping: pong, or the server drops us
+                ws.send("3")
+                continue
+            head = f"42{namespace},"
+            if isinstance(data, str) and data.startswith(head):
+                event = json.loads(data[len(head):])
+                if event[0] == "state":
+                    greeted.add(cid)
+                    conn.send(("state", cid, int(event[1].get("last_seq") or 0), t))
+        if not told_ready and len(greeted) == len(conns):
+            told_ready = True
+            conn.send(("ready", -1, 0, 0.0))
+
+
+def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
+                  clients: int, procs: int) -> dict[str, list[float]]:
+    """``_measure`` with ``clients`` on ``/table`` plus one on ``/dealer`` and one on
+    ``/broadcast`` (see the module's docstring): per frame, the LED, the first and the slowest
+    client."""
+    import multiprocessing
+    import selectors
+
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    from controller.daemon import TableDaemon
+    from controller.journal import Journal
+    from controller.ledplan import led_plan
+    from controller.sensing import DEFAULT_ANTENNAS, SHOE
+    from controller.sim.dealer import CardMove, SimDealer
+    from drivers.card_reader import CardReader
+    from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
+    from drivers.simulated_reader import SimulatedReader
+
+    antenna_of = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
+    activity_pin = f"GPIO{str(DEFAULT_PIN_MAP_6_SEATS['activity']).removeprefix('GPIO')}"
+    led_changes: list[float] = []
+
+    class TimedPin(MockPin):  # type: ignore[misc]
+        def _change_state(self, value: Any) -> bool:
+            did = bool(super()._change_state(value))
+            if did and self._info.name == activity_pin:
+                led_changes.append(time.perf_counter())
+            return did
+
+    namespaces = [(i, "/table") for i in range(clients)]
+    namespaces += [(clients, "/dealer"), (clients + 1, "/broadcast")]
+    total = len(namespaces)
+    procs = max(1, min(procs, total))
+    context = multiprocessing.get_context("spawn")
+    pipes, workers = [], []
+    for p in range(procs):
+        conn, child = context.Pipe()
+        worker = context.Process(target=_fan_out_clients,
+                                 args=(url, namespaces[p::procs], child),
+                                 name=f"bench-clients-{p}", daemon=True)
+        worker.start()
+        pipes.append(conn)
+        workers.append(worker)
+    sel = selectors.DefaultSelector()
+    for conn in pipes:
+        sel.register(conn, selectors.EVENT_READ)
+    # per client, the first time it had a state at or past each seq: kept as the highest seq
+    # seen and its arrivals in order
+    arrivals: dict[int, list[tuple[int, float]]] = {cid: [] for cid, _ in namespaces}
+    ready = 0
+
+    def pump(timeout: float) -> bool:
+        nonlocal ready
+        got = False
+        for key, _ in sel.select(timeout):
+            kind, cid, seq, t = key.fileobj.recv()  # type: ignore[union-attr]
+            if kind == "ready":
+                ready += 1
+            else:
+                arrivals[cid].append((seq, t))
+            got = True
+        return got
+
+    def arrived(cid: int, seq: int) -> float | None:
+        for s, t in arrivals[cid]:
+            if s >= seq:
+                return t
+        return None
+
+    def everyone(seq: int, timeout: float = 10.0) -> list[float] | None:
+        deadline = time.monotonic() + timeout
+        while True:
+            times = [arrived(cid, seq) for cid, _ in namespaces]
+            if all(t is not None for t in times):
+                return [t for t in times if t is not None]
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            pump(left)
+
+    led_ms: list[float] = []
+    first_ms: list[float] = []
+    slowest_ms: list[float] = []
+    # the slowest client of each namespace: /broadcast (at delay 0 here) goes through the delay
+    # line's thread, one more hop than the live views
+    per_namespace: dict[str, list[float]] = {ns: [] for _, ns in namespaces}
+    deadline = time.monotonic() + 60
+    while ready < procs:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the client processes did not connect")
+        pump(1.0)
+    with tempfile.TemporaryDirectory(prefix="feltguard-bench-") as tmp:
+        leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=MockFactory(pin_class=TimedPin))
+        journal = Journal(Path(tmp) / "journal.sqlite")
+        daemon = TableDaemon(journal, [lambda s: leds.show(led_plan(s)), publisher.publish])
+        shoe = SimulatedReader(Path(tmp) / "shoe")
+        reader = CardReader(str(Path(tmp) / "shoe"), daemon.on_read, name="bench-reader")
+        reader.start()
+        if not reader.connected.wait(5):
+            raise RuntimeError("reader did not connect")
+        dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=0.0)
+        try:
+            while len(led_ms) < cards:
+                for step in dealer.next_hand():
+                    if not isinstance(step, CardMove):
+                        daemon.submit(step)
+                        continue
+                    frames = ([(antenna_of[SHOE], step.face_up)] if step.from_shoe else [])
+                    frames.append((antenna_of[step.zone], False))
+                    for (rid, ant), face_up in frames:
+                        everyone(daemon.seq)  # every client has the state before this frame
+                        seq = daemon.seq + 1
+                        n_led = len(led_changes)
+                        if gap:
+                            time.sleep(gap)
+                        t0 = time.perf_counter()
+                        shoe.send_read(rid, ant, step.uid, face_up)
+                        times = everyone(seq)
+                        if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
+                            raise RuntimeError(f"frame for seq {seq} never applied")
+                        if len(led_changes) > n_led and times is not None:
+                            led_ms.append((led_changes[n_led] - t0) * 1000)
+                            first_ms.append((min(times) - t0) * 1000)
+                            slowest_ms.append((max(times) - t0) * 1000)
+                            for ns, ms in per_namespace.items():
+                                ms.append((max(t for t, (_, n) in zip(times, namespaces,
+                                                                      strict=True) if n == ns)
+                                           - t0) * 1000)
+                        for cid in arrivals:  # keep only what later frames may still need
+                            arrivals[cid] = arrivals[cid][-1:]
+        finally:
+            reader.stop(2)
+            for conn in pipes:
+                conn.send("stop")
+            for worker in workers:
+                worker.join(5)
+                if worker.is_alive():
+                    worker.terminate()
+            shoe.close()
+            leds.close()
+            journal.close()
+    return {"led": led_ms, "first": first_ms, "slowest": slowest_ms,
+            **{ns: ms for ns, ms in per_namespace.items()}}
+
+
 FLOOR_PAYLOAD = 4096  # bytes: about the size of a dealer state
 
 
@@ -420,7 +645,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", choices=("werkzeug", "gunicorn", "both"), default="werkzeug",
                         help="the web server: Werkzeug's (development), gunicorn's threaded "
                              "worker (feltguard run's production server), or both in each run")
+    parser.add_argument("--clients", type=int, default=0,
+                        help="the fan-out: N clients on /table plus one on /dealer and one on "
+                             "/broadcast (default 0: the single /dealer client above)")
+    parser.add_argument("--client-procs", type=int, default=2,
+                        help="processes the --clients connections are spread over (default 2)")
+    parser.add_argument("--switch-interval", type=float, default=None, metavar="MS",
+                        help="the server process's GIL switch interval (sys.setswitchinterval; "
+                             "default: the live view's, display.server.SWITCH_INTERVAL_S; 5 is "
+                             "CPython's own)")
     args = parser.parse_args(argv)
+    if args.clients < 0 or args.client_procs < 1 or args.cards < 1 or args.runs < 1:
+        parser.error("--clients must be >= 0; --client-procs, --cards and --runs >= 1")
+    # the Werkzeug server runs in this process (gunicorn's worker is forked from it): tuned as
+    # the product tunes the process that serves the live view, or as --switch-interval says
+    from display.server import tune_for_live_view
+
+    tune_for_live_view()
+    if args.switch_interval is not None:
+        if not 0 < args.switch_interval <= 100:
+            parser.error("--switch-interval must be 0..100 ms")
+        import sys
+
+        sys.setswitchinterval(args.switch_interval / 1000)
     # Werkzeug logs every WebSocket close as a bad request (python-engineio#457): noise here.
     logging.getLogger("werkzeug").disabled = True
     servers = ("werkzeug", "gunicorn") if args.server == "both" else (args.server,)
@@ -428,13 +675,20 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.runs):
         each_run: dict[str, list[float]] = {}
         for server in servers:  # the same run, the same machine state, one after the other
-            times = run(args.cards, args.seed + i, args.gap / 1000, server)
+            times = run(args.cards, args.seed + i, args.gap / 1000, server, args.clients,
+                        args.client_procs)
             prefix = f"{server}:" if len(servers) > 1 else ""
             each_run.update({prefix + k: v for k, v in times.items()})
         each_run["floor"] = floor(args.cards, args.gap / 1000)
         runs.append(each_run)
     paths = [("led", "frame -> LED pin"), ("socketio", "frame -> Socket.IO"),
              ("loop", "  (client read loop)"), ("handler", "  (client handler)")]
+    if args.clients:
+        paths = [("led", "frame -> LED pin"), ("first", "frame -> first client"),
+                 ("slowest", "frame -> slowest client"), ("/table", "  (slowest /table)"),
+                 ("/dealer", "  (/dealer)"), ("/broadcast", "  (/broadcast, delay 0)")]
+        measured = {key.split(":", 1)[-1] for key in runs[0]}  # "gunicorn:/table" with both
+        paths = [(k, label) for k, label in paths if k in measured]
     if len(servers) > 1:
         paths = [(f"{s}:{k}", f"{s}: {label.strip()}") for s in servers for k, label in paths]
     paths.append(("floor", "machine floor"))
@@ -442,9 +696,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"card frame -> output latency: {frames} card frames in {len(runs)} run(s) "
           f"({' and '.join(servers)}), {args.gap:g} ms apart (target: p99 < "
           f"{TARGET_P99_MS:.0f} ms)")
+    if args.clients:
+        print(f"clients: {args.clients} on /table, 1 on /dealer, 1 on /broadcast (delay 0), in "
+              f"{min(args.client_procs, args.clients + 2)} client process(es)")
     print("machine floor: the same hops (pty, a reader thread, loopback TCP to another process)"
           " with no product in them")
-    print(f"{'path':<28}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+    width = max(28, *(len(label) + 2 for _, label in paths))
+    print(f"{'path':<{width}}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           f"{'p99 per run: min / median / max':>36}{'p99/target':>12}{'p99/floor':>11}")
     floor_p99 = _percentile([x for r in runs for x in r["floor"]], 0.99)
     for name, label in paths:
@@ -452,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
         p99 = _percentile(pooled, 0.99)
         each = [_percentile(r[name], 0.99) for r in runs]
         spread = f"{min(each):.3f} / {statistics.median(each):.3f} / {max(each):.3f}"
-        print(f"{label:<28}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
+        print(f"{label:<{width}}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
               f"{spread:>36}{p99 / TARGET_P99_MS:>12.2f}{p99 / floor_p99:>11.1f}")
     return 0
 

@@ -291,6 +291,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         chips=args.chips or args.chips_console,
         chips_console=args.chips_console,
         chip_mistake_rate=args.chip_mistakes,
+        broadcast_delay_s=args.broadcast_delay,
     )
     try:
         return run_simulation(opts)
@@ -486,6 +487,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chip-mistakes", type=fraction(0, 1), default=0.2,
                    help="with --chips, chance per hand without a dealing mistake that a chip "
                         "mistake is made (0..1, default 0.2)")
+    p.add_argument("--broadcast-delay", type=fraction(0, 86_400), default=30.0,
+                   metavar="SECONDS",
+                   help="the /broadcast page shows every hole card this many seconds late "
+                        "(default 30 for a demo on this machine; a real table's is [broadcast] "
+                        "delay_s, 1800: docs/security.md)")
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("replay", help="replay a scenario or a journal through the rules core "

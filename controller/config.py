@@ -145,6 +145,9 @@ class Config:
     server: str = "gunicorn"  # display.server: SERVERS
     dealer_token: str = ""
     floor_token: str = ""
+    # [broadcast]: the /broadcast view's secure delay (docs/security.md); 0 only when not public
+    broadcast_delay_s: float = 1800.0
+    broadcast_public: bool = True
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
@@ -195,6 +198,7 @@ _SECTIONS = {
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "server", "dealer_token", "floor_token"},
+    "broadcast": {"delay_s", "public"},
     "journal": {"path", "key_file", "anchor_file"},
     "accounts": {"file", "audit_file", "session_hours"},
     "central": {"url", "table"},
@@ -379,6 +383,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if "floor_token" in display:  # "": a random token
         kw["floor_token"] = _typed(display, "floor_token", str, "display", empty=True)
 
+    _broadcast(raw.get("broadcast", {}), kw)
+
     journal = raw.get("journal", {})
     if "path" in journal:
         kw["journal_path"] = _typed(journal, "path", str, "journal")
@@ -419,6 +425,28 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if config.keys.enabled:
         _check_key_pins(config)
     return config
+
+
+# A delay longer than a day is a typo (seconds meant as minutes twice over), not a broadcast.
+BROADCAST_DELAY_MAX_S = 86_400
+
+
+def _broadcast(section: Mapping[str, Any], kw: dict[str, Any]) -> None:
+    """[broadcast] delay_s and public. A public table's broadcast must be delayed: ``delay_s =
+    0`` shows hole cards live, so it is refused unless ``public = false``."""
+    if "public" in section:
+        kw["broadcast_public"] = _typed(section, "public", bool, "broadcast")
+    if "delay_s" in section:
+        delay = section["delay_s"]
+        if isinstance(delay, bool) or not isinstance(delay, int | float) or delay != delay:
+            raise ConfigError(f"broadcast.delay_s: must be a number of seconds, got {delay!r}")
+        if not 0 <= delay <= BROADCAST_DELAY_MAX_S:
+            raise ConfigError(f"broadcast.delay_s: must be 0..{BROADCAST_DELAY_MAX_S} seconds, "
+                              f"got {delay}")
+        kw["broadcast_delay_s"] = float(delay)
+    if kw.get("broadcast_delay_s", 1) == 0 and kw.get("broadcast_public", True):
+        raise ConfigError("broadcast.delay_s: 0 would show hole cards live; a public table "
+                          "needs a delay (set broadcast.public = false if it is not public)")
 
 
 def _chips(raw: Mapping[str, Any], kw: dict[str, Any]) -> None:

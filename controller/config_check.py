@@ -112,8 +112,10 @@ def _display(config: Config) -> list[str]:
     urls = "  ".join(f"{u}/" for u in browse_urls(config.host, config.port))
     token = ("display.dealer_token" if config.dealer_token
              else "a random token, in a 0600 file beside the journal")
+    public = "a public table" if config.broadcast_public else "not public"
     return [f"listens on {config.host}:{config.port} ({reach})", f"browse {urls}",
-            f"dealer login: {token}"]
+            f"dealer login: {token}",
+            f"broadcast /broadcast: every hole card {config.broadcast_delay_s:g} s late ({public})"]
 
 
 def _journal(config: Config) -> list[str]:

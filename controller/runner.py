@@ -348,16 +348,18 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     ``attach_console(app, daemon)`` once ``open_table`` has made it; ``on_choose`` hears the
     card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
     from controller.console_submit import ConsoleLink
-    from display.server import create_app
+    from display.server import create_app, tune_for_live_view
 
     accounts, audit = open_accounts(config)
     journal = Path(config.journal_path).resolve()  # the surveillance review reads it
     link = ConsoleLink()
+    tune_for_live_view()  # this process serves the live view (Werkzeug or gunicorn's worker)
     if accounts is not None:
         app, sio, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
                                          on_choose=on_choose, review_journal=journal,
                                          session_lifetime=timedelta(hours=config.session_hours),
-                                         journal_health=lambda: journal_health(tables))
+                                         journal_health=lambda: journal_health(tables),
+                                         broadcast_delay_s=config.broadcast_delay_s)
         app.extensions["feltguard.console_link"] = link
         return app, sio, publisher, f"your own name and password ({len(accounts)} accounts)"
     from display.access import write_token_file
@@ -378,7 +380,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                      on_choose=on_choose, audit=audit,
                                      review_journal=journal,
                                      session_lifetime=timedelta(hours=config.session_hours),
-                                     journal_health=lambda: journal_health(tables))
+                                     journal_health=lambda: journal_health(tables),
+                                     broadcast_delay_s=config.broadcast_delay_s)
     app.extensions["feltguard.console_link"] = link
     return app, sio, publisher, where
 

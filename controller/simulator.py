@@ -108,6 +108,8 @@ class SimOptions:
     chip_cycle_ms: int = CHIP_CYCLE_MS
     chip_settle_s: float = CHIP_SETTLE_S
     pin_factory: Any = None  # the LEDs' gpiozero pin factory (None: mock pins)
+    # /broadcast's delay: short, a demo on this machine deals simulated cards to nobody's table
+    broadcast_delay_s: float = 30.0
 
     @property
     def delay(self) -> float:
@@ -265,8 +267,9 @@ class SimulatedTable:
         self.token_file: Path | None = None
         self.accounts: Any = None
         if opts.web:
-            from display.server import create_app, run_server
+            from display.server import create_app, run_server, tune_for_live_view
 
+            tune_for_live_view()
             if opts.accounts_path:
                 app, sio, self.publisher = self._accounts_app(Path(opts.accounts_path))
             else:
@@ -275,8 +278,9 @@ class SimulatedTable:
                 if not opts.dealer_token:
                     self.token_file = write_token_file(self.dealer_token,
                                                        workdir / "dealer-token")
-                app, sio, self.publisher = create_app(dealer_token=self.dealer_token,
-                                                      review_journal=journal_path)
+                app, sio, self.publisher = create_app(
+                    dealer_token=self.dealer_token, review_journal=journal_path,
+                    broadcast_delay_s=opts.broadcast_delay_s)
             outputs.append(self.publisher.publish)
             self.app = app
             self.server = run_server(app, sio, opts.host, opts.port)
@@ -310,7 +314,8 @@ class SimulatedTable:
 
         self.accounts = Accounts(path)
         audit = AuditLog(path.with_name("audit.sqlite"))
-        return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path)
+        return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path,
+                          broadcast_delay_s=self.opts.broadcast_delay_s)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
@@ -514,6 +519,8 @@ def run_simulation(opts: SimOptions) -> int:
                      else f"the token in {table.token_file} (mode 0600)" if table.token_file
                      else "the token given by --dealer-token")
             print(f"  dealer view {urls[0]}/dealer  (log in with {where})", file=out)
+            print(f"  broadcast   {urls[0]}/broadcast  (every hole card, "
+                  f"{opts.broadcast_delay_s:g} s behind the table)", file=out)
         if table.resumed:
             hand = table.daemon.last_snapshot["hand"]["number"]
             void = f"; hand {table.voided} was in play and is void" if table.voided else ""

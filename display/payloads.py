@@ -13,6 +13,10 @@ later stays out of every view until someone names it here on purpose (DESIGN.md,
   code, seq, severity, title and seats: a finding's message, cards and remedy may name hole cards.
   Each seat's chips in front (`chips_in_front`, the settled total of its bet zone) are public:
   they lie on the felt in everyone's sight. The antennas' pot, tray and drop readings are not.
+- `broadcast_payload` is the delayed broadcast view (`/broadcast` namespace, shown only after the
+  secure delay, display/delay.py): the public view plus every seat's hole cards, as a TV
+  broadcast shows them. Nothing else private: no finding detail, no `hand.expect`, no burns,
+  no device or chip-zone readings.
 - `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards
   (in stud split into down and up cards), each finding in full and `hand.expect`.
 
@@ -27,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["dealer_payload", "devices", "table_payload"]
+__all__ = ["broadcast_payload", "dealer_payload", "devices", "table_payload"]
 
 Payload = dict[str, Any]
 
@@ -295,6 +299,25 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
         "findings": findings,
         "results": _results(snap.get("results")),
     }
+
+
+def broadcast_payload(snapshot: Mapping[str, Any], delay_s: float = 0.0) -> Payload:
+    """The broadcast view of a snapshot (the `/broadcast` namespace, sent only after the secure
+    delay): `table_payload` with every seat's hole cards in `hole` (in the order dealt), tabled
+    or not, as a broadcast's hole-card cameras show them. `shown` still says whether the seat
+    tabled its hand. Everything else is the public view's, key for key: no finding detail, no
+    `hand.expect`, no burn or deck, no reader or chip-zone reading."""
+    public = table_payload(snapshot)
+    holes: dict[int, list[str]] = {}
+    for s in _objs(_require_dict(snapshot).get("seats")):
+        seat = _int(s.get("seat"))
+        if seat is not None and seat not in holes:
+            holes[seat] = _strs(s.get("hole"))
+    for seat in public["seats"]:
+        seat["hole"] = holes.get(seat["seat"], [])
+    public["role"] = "broadcast"
+    public["delay_s"] = float(delay_s)
+    return public
 
 
 def _citation(value: Any) -> Payload:

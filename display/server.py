@@ -1,6 +1,8 @@
 """The live table view: a Flask-SocketIO server with one namespace per role, and the dealer's login.
 
 - `/table` (public, no auth): the broadcast / table screen; gets `payloads.table_payload`.
+- `/broadcast` (public, no auth): the broadcast screen; gets `payloads.broadcast_payload`, hole
+  cards included, each state only `broadcast_delay_s` after it was published (display/delay.py).
 - `/dealer` (login when configured): the dealer's screen; gets `payloads.dealer_payload`. The
   dealer's touch console (`/dealer/console`) joins it too and sends its taps back as `input`
   events (display/console_inputs.py: only a dealer socket may, a ruling needs the floor's token).
@@ -16,8 +18,9 @@ Non-browser clients send the token as Socket.IO auth instead (the handshake payl
 is never accepted, and the request log is written without query strings.
 
 The daemon pushes every new snapshot with `Publisher.publish(snapshot)` from whatever thread
-applied the event (usually the card reader's). Each client gets the latest payload as a `state`
-event when it connects, then every published one in order.
+applied the event (usually the card reader's); the Publisher's own thread builds and emits. Each
+client gets the latest payload as a `state` event when it connects, then the published ones in
+order (`/table` skips to the latest when it falls behind; see Publisher).
 
 Threading mode is set explicitly: auto-detection would prefer a transitively installed eventlet
 or gevent, which turn the hardware threads into greenlets (ecosystem.md §3.1).
@@ -26,11 +29,15 @@ or gevent, which turn the hardware threads into greenlets (ecosystem.md §3.1).
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import re
 import socket
+import sys
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -61,11 +68,20 @@ from display.access import (
     token_authenticator,
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
+from display.delay import DelayLine
 from display.login import AUDIT, SESSION_COOKIE, LoginDesk
-from display.payloads import Payload, dealer_payload, devices, table_payload
+from display.payloads import (
+    Payload,
+    broadcast_payload,
+    dealer_payload,
+    devices,
+    table_payload,
+)
 
 __all__ = [
     "AUDIT",
+    "BROADCAST",
+    "BROADCAST_DELAY_S",
     "DEALER",
     "SESSION_COOKIE",
     "TABLE",
@@ -73,12 +89,17 @@ __all__ = [
     "ServerHandle",
     "create_app",
     "run_server",
+    "tune_for_live_view",
 ]
 
 log = logging.getLogger(__name__)
 
 TABLE = "/table"
 DEALER = "/dealer"
+BROADCAST = "/broadcast"
+# The broadcast's secure delay unless told otherwise: 30 minutes, the order of a live stream's
+# delay (docs/security.md, The broadcast shows hole cards only after the delay).
+BROADCAST_DELAY_S = 1800.0
 CONSOLE = "/dealer/console"
 # Where a login may send the browser back to: the page that showed the form, or a hand's
 # export of the review.
@@ -86,6 +107,22 @@ _BACK = re.compile(r"/dealer|/dealer/console|/audit|/review(?:/hand/[0-9]{1,9}\.
 EVENT = "state"
 # Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
 DEVICE_DOWN = ("offline", "silent", "fault")
+
+# The GIL switch interval of a process that serves the live view (CPython's default: 5 ms). Each
+# WebSocket client has a writer thread of its own (python-engineio, threading mode); a state wakes
+# all of them, and each waits for the GIL while another thread runs Python: up to the whole
+# interval. At 0.5 ms the slowest of 20 /table clients got a state at p99 18-27 ms instead of
+# 34-61 ms in the same machine state (docs/display.md, The fan-out).
+SWITCH_INTERVAL_S = 0.0005
+
+
+def tune_for_live_view() -> None:
+    """Set this process's GIL switch interval for the live view's many writer threads
+    (``SWITCH_INTERVAL_S``). Called by the processes that serve it (``feltguard run``'s
+    Werkzeug or gunicorn worker, ``feltguard sim``), not by ``create_app``: a library call does
+    not change its caller's interpreter."""
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
@@ -119,38 +156,85 @@ class JsonPacket(Packet):  # type: ignore[misc]
 
 
 class Publisher:
-    """Builds the role payloads of each snapshot and emits them; keeps the latest for new clients.
+    """Builds the role payloads of each snapshot and emits them off the caller's thread; keeps
+    the latest for new clients.
 
-    `publish` may be called from any thread. The lock makes the stored latest payloads and the
-    emitted sequence agree, so a client that connects mid-stream gets the latest state once
-    (possibly twice, never an older one after a newer one).
+    `publish` may be called from any thread and only queues the snapshot: the card reader's
+    thread (which sets the LEDs) never waits on the display. One fan-out thread then builds and
+    emits, per namespace as its role allows when it falls behind:
+
+    - `/dealer`: every snapshot, in order (a finding raised in an event the fan-out was behind
+      on must still reach the dealer, and the next hand's snapshot no longer lists it);
+    - `/table`: only the latest queued snapshot (a state view: a newer state replaces an older
+      one, and an older one is never sent after a newer one);
+    - `/broadcast`: every snapshot, into the secure delay line (display/delay.py), stamped with
+      the time `publish` was called, each emitted exactly `broadcast_delay_s` later.
+
+    python-socketio encodes an emit to a namespace once for all its clients (its manager's
+    `emit`); each client's WebSocket then has its own Engine.IO queue and writer thread.
+
+    The lock makes the stored latest payloads and the emitted sequence agree, so a client that
+    connects mid-stream gets the latest state once (possibly twice, never an older one after a
+    newer one).
     """
 
-    def __init__(self, socketio: SocketIO) -> None:
+    def __init__(self, socketio: SocketIO, broadcast_delay_s: float = BROADCAST_DELAY_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._socketio = socketio
+        self._clock = clock
         self._lock = threading.Lock()
         self._snapshot: Mapping[str, Any] = {}
+        self._last_seq: int | None = None
+        self.broadcast_delay_s = float(broadcast_delay_s)
         self._payloads: dict[str, Payload] = {
             TABLE: table_payload({}),
             DEALER: dealer_payload({}),
+            # before the first state is old enough: an idle table ("waiting for a hand")
+            BROADCAST: broadcast_payload({}, self.broadcast_delay_s),
         }
+        # the queue between publish and the fan-out thread: (publish time, snapshot)
+        self._pending: deque[tuple[float, Mapping[str, Any]]] = deque()
+        self._cond = threading.Condition()
+        self._done = 0  # snapshots the fan-out has finished with
+        self.broadcast = DelayLine[str](self.broadcast_delay_s, self._emit_broadcast,
+                                        clock=clock)
         self.published = 0
         self.emit_errors = 0
+        self.coalesced = 0  # /table states skipped because a newer one was already queued
+        self._thread = threading.Thread(target=self._fan_out, name="feltguard-publisher",
+                                        daemon=True)
+        self._thread.start()
+        self.broadcast.start()
 
     def publish(self, snapshot: Mapping[str, Any]) -> None:
-        """Emit `snapshot`'s payloads on `/table` and `/dealer` and keep them for new clients.
+        """Queue `snapshot` for `/table`, `/dealer` and `/broadcast` and return at once.
 
         Raises TypeError (before changing anything) if `snapshot` is not a dict. A failing emit
         is logged and counted, never raised: the caller is the card reader's thread.
         """
-        # Built outside the lock: pure, and it keeps the critical section to the emits.
-        payloads = {TABLE: table_payload(snapshot), DEALER: dealer_payload(snapshot)}
-        with self._lock:
+        if not isinstance(snapshot, Mapping):
+            kind = type(snapshot).__name__
+            raise TypeError(f"a snapshot must be a dict (docs/snapshot.md), got {kind}")
+        at = self._clock()  # the broadcast's delay counts from here
+        with self._cond:
             self._snapshot = snapshot
-            self._payloads = payloads
+            seq = snapshot.get("last_seq")
+            self._last_seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
             self.published += 1
-            for namespace, payload in payloads.items():
-                self._emit(payload, namespace, to=None)
+            self._pending.append((at, snapshot))
+            self._cond.notify()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every snapshot published so far has been emitted (the broadcast's: put
+        into its delay line). False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._done < self.published:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
 
     @property
     def snapshot(self) -> Mapping[str, Any]:
@@ -159,17 +243,52 @@ class Publisher:
 
     @property
     def last_seq(self) -> int | None:
-        seq: int | None = self._payloads[TABLE]["last_seq"]
-        return seq
+        return self._last_seq
 
     def latest(self, namespace: str) -> Payload:
-        """The latest payload of a namespace (`TABLE` or `DEALER`)."""
+        """The latest payload sent on a namespace (`TABLE`, `DEALER` or `BROADCAST`)."""
         return self._payloads[namespace]
 
     def send_latest(self, namespace: str, sid: str) -> None:
         """Send the latest payload to one client (a connect handler's greeting)."""
         with self._lock:
             self._emit(self._payloads[namespace], namespace, to=sid)
+
+    def _fan_out(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending:
+                    self._cond.wait()
+                batch = list(self._pending)
+                self._pending.clear()
+            try:
+                # every live payload built before the first emit: once an emit has woken the
+                # clients' writer threads, any Python work here holds the GIL they wait for
+                dealer = [dealer_payload(snap) for _, snap in batch]
+                table = table_payload(batch[-1][1])
+                for payload in dealer:
+                    self._send(DEALER, payload)
+                self._send(TABLE, table)
+                self.coalesced += len(batch) - 1
+                for at, snap in batch:  # not live: after the live emits
+                    # kept as compact JSON text: a few KB each for the whole delay
+                    self.broadcast.push(json.dumps(
+                        broadcast_payload(snap, self.broadcast_delay_s),
+                        separators=(",", ":")), at)
+            except Exception:  # never let one bad snapshot stop the live views
+                self.emit_errors += 1
+                log.exception("publishing a snapshot failed")
+            with self._cond:
+                self._done += len(batch)
+                self._cond.notify_all()
+
+    def _send(self, namespace: str, payload: Payload) -> None:
+        with self._lock:
+            self._payloads[namespace] = payload
+            self._emit(payload, namespace, to=None)
+
+    def _emit_broadcast(self, text: str) -> None:
+        self._send(BROADCAST, json.loads(text))
 
     def _emit(self, payload: Payload, namespace: str, to: str | None) -> None:
         try:
@@ -241,6 +360,7 @@ def create_app(
     accounts: Accounts | None = None,
     audit: AuditLog | None = None,
     review_journal: str | os.PathLike[str] | None = None,
+    broadcast_delay_s: float = BROADCAST_DELAY_S,
 ) -> tuple[Flask, SocketIO, Publisher]:
     """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
 
@@ -267,6 +387,9 @@ def create_app(
     `/healthz` (public) says whether the table can be trusted now: each card reader's state
     from the latest snapshot's `devices`, and the journal's from `journal_health` (the daemon's
     `{"ok": bool, "last_seq": int}`; docs/display.md).
+    `/broadcast` (public, page and namespace) gets every state `broadcast_delay_s` seconds after
+    it was published, hole cards included (`payloads.broadcast_payload`; ValueError if negative).
+    Whether 0 is allowed (a table that is not public) is the config's decision, not this one's.
     """
     floor: Authenticator | None = None
     if accounts is not None:
@@ -291,7 +414,7 @@ def create_app(
         logger=False,
         engineio_logger=False,
     )
-    publisher = Publisher(socketio)
+    publisher = Publisher(socketio, broadcast_delay_s)
     dealer_sockets = _DealerSockets(socketio)
     desk = LoginDesk(authenticate=authenticate, accounts=accounts, audit=audit, limiter=limiter,
                      session_lifetime=session_lifetime, back=_BACK, home=DEALER,
@@ -305,6 +428,10 @@ def create_app(
     @socketio.on("connect", namespace=TABLE)
     def table_connect(auth: Any = None) -> None:
         publisher.send_latest(TABLE, request.sid)  # type: ignore[attr-defined]
+
+    @socketio.on("connect", namespace=BROADCAST)
+    def broadcast_connect(auth: Any = None) -> None:
+        publisher.send_latest(BROADCAST, request.sid)  # type: ignore[attr-defined]
 
     @socketio.on("connect", namespace=DEALER)
     def dealer_connect(auth: Any = None) -> None:
@@ -350,14 +477,19 @@ def create_app(
         return inputs.choose(identities.get(request.sid), data)  # type: ignore[attr-defined]
 
     @socketio.on("input", namespace=TABLE)
+    @socketio.on("input", namespace=BROADCAST)
     def table_input(data: Any = None) -> dict[str, Any]:
-        # said out loud: the public namespace sends nothing to the table
-        log.warning("refused an input on the public namespace from %s", _client(request))
+        # said out loud: the public namespaces send nothing to the table
+        log.warning("refused an input on a public namespace from %s", _client(request))
         return {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
 
     @app.get("/")
     def table_page() -> Response:
         return app.send_static_file("table.html")
+
+    @app.get(BROADCAST)
+    def broadcast_page() -> Response:
+        return app.send_static_file("broadcast.html")
 
     @app.get("/dealer")
     def dealer_page() -> ResponseReturnValue:

@@ -30,3 +30,32 @@ def test_under_gunicorn_every_frame_is_timed_too() -> None:
     assert {len(v) for v in times.values()} == {len(times["led"])}
     for sock, loop, handler in zip(times["socketio"], times["loop"], times["handler"], strict=True):
         assert 0 < sock <= loop <= handler
+
+
+def test_the_fan_out_bench_runs_and_prints_its_rows() -> None:
+    """``python -m bench.latency --clients 3``: three /table clients, a /dealer and a /broadcast
+    one in client processes of their own; a row each for the LED, the first and the slowest
+    client, and the machine's floor."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.latency", "--clients", "3", "--cards", "30", "--runs", "1"],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "clients: 3 on /table, 1 on /dealer, 1 on /broadcast" in out
+    for label in ("frame -> LED pin", "frame -> first client", "frame -> slowest client",
+                  "machine floor"):
+        row = next(line for line in out.splitlines() if line.startswith(label + "  "))
+        p50, p99, top = (float(x) for x in row[len(label):].split()[:3])
+        assert 0 < p50 <= p99 <= top
+
+
+def test_the_slowest_client_is_never_ahead_of_the_first() -> None:
+    logging.getLogger("werkzeug").disabled = True
+    times = run(cards=20, seed=3, clients=2, procs=2)
+    assert len(times["led"]) >= 20
+    assert {len(v) for v in times.values()} == {len(times["led"])}
+    for first, slowest in zip(times["first"], times["slowest"], strict=True):
+        assert 0 < first <= slowest

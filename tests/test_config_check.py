@@ -42,6 +42,7 @@ def test_config_check_of_the_example_summarises_it_on_one_screen(capsys, monkeyp
         "readers      /dev/pokershoe at 115200 baud",
         "LEDs         one pin per LED, 26 pins ([leds.pins])",
         "display      listens on 0.0.0.0:5000 (every interface: the table's network reaches it)",
+        "broadcast /broadcast: every hole card 1800 s late (a public table)",
         f"journal      {tmp_path / 'feltguard-journal.sqlite'} (new)",
         f"key {tmp_path / 'feltguard-journal.sqlite.key'} (created at start)",
         f"anchors {tmp_path / 'feltguard-journal.sqlite.anchors'}",
@@ -101,6 +102,8 @@ file = "{deck}"
                                                      "'no-such-host.invalid'"),
     ("[deck]\nfile = \"missing.json\"\n", "deck.file: missing.json: cannot read"),
     ("[table\n", "not valid TOML"),
+    ("[broadcast]\ndelay_s = 0\n", "broadcast.delay_s: 0 would show hole cards live"),
+    ("[broadcast]\ndelay_s = -5\n", "broadcast.delay_s: must be 0..86400 seconds, got -5"),
 ])
 def test_config_check_names_the_bad_key_on_one_line_and_exits_2(toml, line, capsys, tmp_path,
                                                                 monkeypatch):

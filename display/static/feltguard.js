@@ -1,5 +1,5 @@
-/* Feltguard live table view: connects to the namespace named by <body data-role> ("table" or
-   "dealer") and redraws the felt from each `state` payload (display/payloads.py).
+/* Feltguard live table view: connects to the namespace named by <body data-role> ("table",
+   "broadcast" or "dealer") and redraws the felt from each `state` payload (display/payloads.py).
    Everything is built with textContent, never innerHTML: player names and finding texts come
    from the table and must not be able to inject markup.
    The dealer page holds no secret: the server admits its socket by the session cookie the login
@@ -7,7 +7,8 @@
 (function () {
   "use strict";
 
-  var role = document.body.dataset.role === "dealer" ? "dealer" : "table";
+  var ROLES = { dealer: "dealer", broadcast: "broadcast" };
+  var role = ROLES[document.body.dataset.role] || "table";
   var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
   var RANKS = { T: "10" };
@@ -300,7 +301,17 @@
     box.hidden = !bad.length;
   }
 
+  // Broadcast page: how far behind the table it is (the server holds every state back).
+  function renderDelay(p) {
+    var box = document.getElementById("delay");
+    if (!box || typeof p.delay_s !== "number") return;
+    var s = p.delay_s;
+    box.textContent = "delayed " + (s >= 60 && s % 60 === 0 ? s / 60 + " min" : s + " s");
+    box.dataset.delay = String(s);
+  }
+
   function render(p) {
+    renderDelay(p);
     renderDevices(p);
     renderHeader(p);
     renderSeats(p);
