@@ -1,33 +1,74 @@
-"""The central service's web server: the cardroom's tables as the central store has them.
+"""The central service's web server: the review of every table, from the central store.
 
-``/healthz`` (public: table ids and counts, nothing of a hand) says which tables the store
-holds, up to which seq, how many deliveries came twice and were dropped, and any place where a
-table's chain does not follow. The review of every table's hands is served beside it
-(display/review.py) behind the surveillance login.
+- ``GET /``: the cardroom's tables (how far the store has each, duplicates dropped, any place a
+  table's chain does not follow), each a link to its review; surveillance only.
+- ``/t/TABLE/review`` and its API and exports: the surveillance review (display/review.py) of
+  that table's events as the store holds them, replayed in one worker process for all tables.
+- ``POST /login``, ``/logout``, ``GET /audit``: the same login desk as a table's
+  (display/login.py), with the service's own accounts and audit log.
+- ``GET /healthz`` (public: table ids and counts, nothing of a hand).
+
+It reads the store only: a review here cannot disturb any table.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, redirect, render_template, request
+from flask.typing import ResponseReturnValue
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from controller.accounts import REVIEW, Accounts, may
+from controller.audit import AuditLog
 from controller.central_store import CentralStore
 
 __all__ = ["CardroomServer", "cardroom_app", "serve_cardroom"]
 
+DISPLAY = Path(__file__).resolve().parents[1] / "display"
+# where a login may come back to: the tables' list, the audit, a table's review or an export
+_BACK = re.compile(r"/|/audit|/t/[a-z0-9_-]{1,32}/review(?:/hand/[0-9]{1,9}\.(?:phh|jsonl))?")
 
-def cardroom_app(store: CentralStore) -> Flask:
-    app = Flask(__name__)
+
+def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Flask:
+    from display.login import LoginDesk
+    from display.review import review_blueprint
+    from display.server import SECURITY_HEADERS
+
+    app = Flask(__name__, static_folder=str(DISPLAY / "static"),
+                template_folder=str(DISPLAY / "templates"))
+    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
+    desk = LoginDesk(authenticate=accounts.authenticate, accounts=accounts, audit=audit,
+                     back=_BACK, home="/")
+    desk.install(app)
+    app.register_blueprint(review_blueprint(store.path, identity=desk.identity, audit=audit,
+                                            login_form=desk.form, cardroom=True))
+
+    @app.get("/")
+    def tables() -> ResponseReturnValue:
+        if request.query_string:
+            return redirect("/", code=303)
+        login = desk.current()
+        if login is None:
+            return desk.form("/")
+        if not may(login.identity, REVIEW):
+            return desk.refuse(login, "/")
+        return render_template("cardroom.html", tables=store.tables())
 
     @app.get("/healthz")
     def healthz() -> Response:
         return jsonify(tables=[{"table": t.table, "last_seq": t.last_seq, "events": t.events,
                                 "duplicates_dropped": t.duplicates, "problems": list(t.problems)}
                                for t in store.tables()])
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers[name] = value
+        return response
 
     return app
 
@@ -36,19 +77,25 @@ def cardroom_app(store: CentralStore) -> Flask:
 class CardroomServer:
     server: BaseWSGIServer
     thread: threading.Thread
+    app: Flask
 
     @property
     def url(self) -> str:
         return f"http://{self.server.host}:{self.server.server_port}"
 
     def stop(self) -> None:
+        from display.server import close_app
+
         self.server.shutdown()
         self.thread.join(5)
+        close_app(self.app)  # the review's worker process
 
 
-def serve_cardroom(store: CentralStore, host: str, port: int,
-                   accounts_path: str | None = None, **_: Any) -> CardroomServer:
-    server = make_server(host, port, cardroom_app(store), threaded=True)
+def serve_cardroom(store: CentralStore, host: str, port: int, accounts: Accounts,
+                   audit: AuditLog) -> CardroomServer:
+    """The app on Werkzeug's threaded server, on a thread of its own."""
+    app = cardroom_app(store, accounts, audit)
+    server = make_server(host, port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="cardroom-web", daemon=True)
     thread.start()
-    return CardroomServer(server, thread)
+    return CardroomServer(server, thread, app)

@@ -535,7 +535,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=whole(0, 65535), default=5100,
                    help="port of the review (default 5100; 0: any free port)")
     p.add_argument("--accounts", default=None, type=text("a file"), metavar="FILE",
-                   help="the surveillance accounts (feltguard user add --accounts FILE)")
+                   help="the surveillance accounts (feltguard user add --accounts FILE; "
+                        "the audit log beside it); needed unless --no-web")
     p.add_argument("--no-web", action="store_true", help="collect only")
     p.set_defaults(func=cmd_surveillance)
     return parser

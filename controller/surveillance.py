@@ -1,7 +1,7 @@
 """``feltguard surveillance``: the cardroom's central service.
 
-    feltguard surveillance --redis URL --store FILE [--host H] [--port P] [--accounts FILE]
-                           [--no-web]
+    feltguard surveillance --redis URL --store FILE [--host H] [--port P] --accounts FILE
+    feltguard surveillance --redis URL --store FILE --no-web
 
 It collects every table's events from Redis into the central store (controller/collector.py,
 controller/central_store.py) and serves the cardroom's screens from the store, never from a
@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from controller.central_store import CentralStore, StoreError
@@ -48,16 +49,24 @@ def run_surveillance(opts: SurveillanceOptions, halt: threading.Event | None = N
         print(f"feltguard surveillance: {exc}", file=sys.stderr)
         return 2
     server = None
-    if opts.web:
+    if opts.web:  # the review of every table, behind the surveillance logins
+        from controller.accounts import AccountError, Accounts
+        from controller.audit import AuditError, AuditLog
         from controller.cardroom_web import serve_cardroom
 
         try:
-            server = serve_cardroom(store, opts.host, opts.port, opts.accounts_path)
-        except (OSError, ValueError) as exc:
+            if not opts.accounts_path:
+                raise ValueError("--accounts: the review needs the surveillance accounts "
+                                 "(feltguard user add --accounts FILE), or --no-web")
+            accounts = Accounts(opts.accounts_path)
+            audit = AuditLog(Path(opts.accounts_path).with_name("audit.sqlite"))
+            server = serve_cardroom(store, opts.host, opts.port, accounts, audit)
+        except (OSError, ValueError, AccountError, AuditError) as exc:
             print(f"feltguard surveillance: {exc}", file=sys.stderr)
             store.close()
             return 2
-        print(f"cardroom review on {server.url}/review", file=out, flush=True)
+        print(f"cardroom review on {server.url}/ (log in as surveillance)", file=out,
+              flush=True)
     collector = Collector(opts.redis_url, store).start()
     halt = halt or threading.Event()
     if threading.current_thread() is threading.main_thread():

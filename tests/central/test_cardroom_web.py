@@ -1,0 +1,93 @@
+"""The central service's web: the review of every table from the central store, behind the
+surveillance login, each hand opened audited with its table; a dealer is refused."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+
+from controller.accounts import Accounts
+from controller.audit import AuditLog
+from controller.cardroom_web import cardroom_app
+from controller.central_store import CentralStore, StoredEvent
+from controller.events import iter_scenario
+from controller.journal import Journal
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+def relayed(tmp_path: Path, store: CentralStore, table: str, scenario: str) -> list[str]:
+    """A table's journal of ``scenario``, in the store as the collector would put it; the
+    journal's lines."""
+    path = tmp_path / f"{table}.sqlite"
+    with Journal(path) as journal:
+        for event in iter_scenario(SCENARIOS / scenario):
+            journal.append(event)
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT seq, ts, type, line, prev, hash FROM events ORDER BY seq")
+        events = [StoredEvent(*r) for r in rows]
+    assert store.add(table, events) == (len(events), 0)
+    return [e.line for e in events]
+
+
+@pytest.fixture
+def site(tmp_path):
+    store = CentralStore(tmp_path / "central.sqlite")
+    lines = {"t1": relayed(tmp_path, store, "t1", "flop_premature.jsonl"),
+             "t2": relayed(tmp_path, store, "t2", "floor_ruling_stand.jsonl")}
+    accounts = Accounts(tmp_path / "accounts.sqlite", create=True, hasher=FAST)
+    accounts.add("sam", "surveillance", "surveillance-pw-1")
+    accounts.add("dee", "dealer", "dealer-password-1")
+    audit = AuditLog(tmp_path / "audit.sqlite")
+    app = cardroom_app(store, accounts, audit)
+    yield app, audit, lines
+    app.extensions["feltguard.review"].close()
+    audit.close()
+    store.close()
+
+
+def log_in(app, user: str, password: str):
+    client = app.test_client()
+    r = client.post("/login", data={"user": user, "password": password, "next": "/"})
+    assert r.status_code == 303
+    return client
+
+
+def test_surveillance_reviews_every_table_from_the_store(site):
+    app, audit, lines = site
+    assert b'<form id="login"' in app.test_client().get("/").data
+    sam = log_in(app, "sam", "surveillance-pw-1")
+    page = sam.get("/").data.decode()
+    for table in ("t1", "t2"):
+        assert f'<a href="/t/{table}/review">review</a>' in page
+    assert sam.get("/t/t1/review").status_code == 200  # the same page as at a table
+    for table in ("t1", "t2"):
+        hands = sam.get(f"/t/{table}/review/api/hands").get_json()
+        assert hands["total"] >= 1
+        number = hands["hands"][0]["number"]
+        steps = sam.get(f"/t/{table}/review/api/hand/{number}").get_json()
+        assert steps["steps"]
+        exported = sam.get(f"/t/{table}/review/hand/{number}.jsonl").data.decode().splitlines()
+        assert exported and all(line in lines[table] for line in exported)
+    t1 = sam.get("/t/t1/review/api/hands").get_json()["hands"][0]
+    assert "FLOP_PREMATURE" in t1["codes"]
+    assert sam.get("/t/t9/review/api/hands").status_code == 404
+    viewed = [(e.who, e.action, e.subject) for e in audit.entries() if e.action != "login"]
+    assert ("sam", "view_hand", f"table t1 hand {t1['number']}") in viewed
+    assert any(a == "export_hand" and s.startswith("table t2 hand ") for _, a, s in viewed)
+    health = app.test_client().get("/healthz").get_json()
+    assert [(t["table"], t["problems"]) for t in health["tables"]] == [("t1", []), ("t2", [])]
+
+
+def test_a_dealer_is_refused_the_cardroom(site):
+    app, audit, _ = site
+    dee = log_in(app, "dee", "dealer-password-1")
+    assert dee.get("/").status_code == 403
+    assert dee.get("/t/t1/review/api/hands").status_code == 403
+    assert dee.get("/t/t1/review").status_code == 403
+    refused = [e.subject for e in audit.entries() if e.action == "refused"]
+    assert refused == ["/", "/t/t1/review/api/hands", "/t/t1/review"]
