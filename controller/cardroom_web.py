@@ -22,7 +22,7 @@ from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from controller.accounts import REVIEW, Accounts, may
+from controller.accounts import REVIEW, Accounts
 from controller.audit import AuditLog
 from controller.central_store import CentralStore
 
@@ -51,12 +51,7 @@ def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Fl
     def tables() -> ResponseReturnValue:
         if request.query_string:
             return redirect("/", code=303)
-        login = desk.current()
-        if login is None:
-            return desk.form("/")
-        if not may(login.identity, REVIEW):
-            return desk.refuse(login, "/")
-        return render_template("cardroom.html", tables=store.tables())
+        return desk.gate("/", REVIEW) or render_template("cardroom.html", tables=store.tables())
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -135,6 +135,18 @@ class LoginDesk:
 
     # --- answers -------------------------------------------------------------------------
 
+    def gate(self, page: str, permission: str) -> ResponseReturnValue | None:
+        """None when the request may open ``page``; else the answer: the login form (no
+        login), or 403 (a role without ``permission``). No login desk at all: open."""
+        if self.authenticate is None:
+            return None
+        login = self.current()
+        if login is None:
+            return self.form(page)
+        if not may(login.identity, permission):
+            return self.refuse(login, page)
+        return None
+
     def form(self, after: str, error: str | None = None, status: int = 200
              ) -> ResponseReturnValue:
         """The login form, coming back to ``after``."""
@@ -200,11 +212,11 @@ class LoginDesk:
             edits it, here or anywhere)."""
             if request.query_string:
                 return redirect(AUDIT, code=303)
-            login = self.current() if self.authenticate is not None else None
-            if login is None:
+            if self.authenticate is None:  # no logins, no audit page
                 return self.form(AUDIT)
-            if not may(login.identity, READ_AUDIT):
-                return self.refuse(login, AUDIT)
+            refused = self.gate(AUDIT, READ_AUDIT)
+            if refused is not None:
+                return refused
             if self.audit is None:
                 return render_template("audit.html", entries=[], problems=["no audit log"])
             entries = self.audit.entries()

@@ -44,7 +44,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Request, Response, jsonify, redirect, request
+from flask import Flask, Request, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_socketio import ConnectionRefusedError, SocketIO
 from socketio.packet import Packet
@@ -484,12 +484,12 @@ def create_app(
         return {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
 
     @app.get("/")
-    def table_page() -> Response:
-        return app.send_static_file("table.html")
+    def table_page() -> str:
+        return render_template("view.html", role="table")
 
     @app.get(BROADCAST)
-    def broadcast_page() -> Response:
-        return app.send_static_file("broadcast.html")
+    def broadcast_page() -> str:
+        return render_template("view.html", role="broadcast")
 
     @app.get("/dealer")
     def dealer_page() -> ResponseReturnValue:
@@ -497,25 +497,13 @@ def create_app(
             # A secret in a URL is never accepted: drop the query so it leaves the address bar
             # and the history (a redirect replaces the entry), and show the login form.
             return redirect(DEALER, code=303)
-        if authenticate is not None:
-            login = desk.current()
-            if login is None:
-                return desk.form(DEALER)
-            if not may(login.identity, VIEW_DEALER):
-                return desk.refuse(login, DEALER)
-        return app.send_static_file("dealer.html")
+        return desk.gate(DEALER, VIEW_DEALER) or app.send_static_file("dealer.html")
 
     @app.get(CONSOLE)
     def console_page() -> ResponseReturnValue:
         if request.query_string:
             return redirect(CONSOLE, code=303)
-        if authenticate is not None:
-            login = desk.current()
-            if login is None:
-                return desk.form(CONSOLE)
-            if not may(login.identity, SEND_INPUT):
-                return desk.refuse(login, CONSOLE)
-        return app.send_static_file("console.html")
+        return desk.gate(CONSOLE, SEND_INPUT) or app.send_static_file("console.html")
 
     @app.get("/healthz")
     def healthz() -> Response:
