@@ -19,7 +19,7 @@ from typing import Any
 import redis
 
 from controller.central_store import CentralStore, StoredEvent
-from controller.relay import TABLES, entry_seq, stream_key
+from controller.relay import TABLES, entry_seq, safe_url, stream_key
 
 __all__ = ["Collector", "CollectorStatus"]
 
@@ -82,7 +82,7 @@ class Collector:
                 client = self._client(self.url)
                 client.ping()
                 self._connected, self._error, delay = True, "", self._backoff[0]
-                log.info("collector: reading the tables' streams at %s", self.url)
+                log.info("collector: reading the tables' streams at %s", safe_url(self.url))
                 while not self._halt.is_set():
                     self._round(client)
             except redis.RedisError as exc:

@@ -34,7 +34,7 @@ from typing import Any
 
 import redis
 
-__all__ = ["TABLES", "Relay", "RelayStatus", "stream_key", "table_id"]
+__all__ = ["TABLES", "Relay", "RelayStatus", "safe_url", "stream_key", "table_id"]
 
 log = logging.getLogger("feltguard.relay")
 
@@ -137,7 +137,7 @@ class Relay:
                 client.sadd(TABLES, self.table)
                 self._connected, self._error, delay = True, "", self._backoff[0]
                 log.info("relay %s: connected to %s, the stream has seq %d", self.table,
-                         _safe(self.url), self._forwarded)
+                         safe_url(self.url), self._forwarded)
                 self._forward(client)
             except (redis.RedisError, OSError) as exc:
                 if self._connected or not self._error:
@@ -206,8 +206,9 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _safe(url: str) -> str:
-    """The URL without a password (``redis://:secret@host``): it goes to the log."""
+def safe_url(url: str) -> str:
+    """The URL without its credentials (``redis://user:secret@host``), for a log or a line
+    printed: no secret lands in a log."""
     if "@" not in url:
         return url
     scheme, _, rest = url.partition("://")

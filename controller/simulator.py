@@ -466,10 +466,13 @@ class SimulatedTable:
 
             close_app(self.app)
         if self.relay is not None:
+            from controller.relay import safe_url
+
             got = self.relay.stop(drain_s=self.opts.central_drain_s)
             if got.forwarded < got.journaled:
                 log.warning("the relay to %s is %d events behind: they go at the next start",
-                            self.opts.central_url, got.journaled - got.forwarded)
+                            safe_url(self.opts.central_url or ""),
+                            got.journaled - got.forwarded)
         self.journal.checkpoint()
         self.journal.close()
         if self._truth is not None:

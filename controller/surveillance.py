@@ -24,6 +24,7 @@ from typing import TextIO
 
 from controller.central_store import CentralStore, StoreError
 from controller.collector import Collector
+from controller.relay import safe_url
 
 __all__ = ["SurveillanceOptions", "run_surveillance"]
 
@@ -71,7 +72,8 @@ def run_surveillance(opts: SurveillanceOptions, halt: threading.Event | None = N
     halt = halt or threading.Event()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: halt.set())
-    print(f"collecting every table's events from {opts.redis_url} into {opts.store_path}",
+    print(f"collecting every table's events from {safe_url(opts.redis_url)} into "
+          f"{opts.store_path}",
           file=out, flush=True)
     seen: set[str] = set()
     connected = None

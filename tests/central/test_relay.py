@@ -4,6 +4,7 @@ of Redis and of the collector, and a gap or a forged entry is named, not filled.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ from controller.central_store import CentralStore, StoredEvent
 from controller.collector import Collector
 from controller.events import iter_scenario
 from controller.journal import Journal
-from controller.relay import Relay, stream_key, table_id
+from controller.relay import Relay, safe_url, stream_key, table_id
 from tests.central.servers import needs_redis
 
 pytestmark = needs_redis
@@ -130,10 +131,12 @@ def test_a_gap_or_an_entry_off_the_chain_is_named(tmp_path):
         db.execute("DELETE FROM events")
 
 
-def test_the_table_goes_on_while_redis_is_unreachable(tmp_path):
+def test_the_table_goes_on_while_redis_is_unreachable(tmp_path, caplog):
     path = tmp_path / "t4.sqlite"
     journal = journal_with(path)
-    relay = Relay(path, "redis://127.0.0.1:1/0", "t4", backoff=(0.05, 0.1)).start()
+    caplog.set_level(logging.DEBUG)
+    relay = Relay(path, "redis://feltguard:s3cret-pw@127.0.0.1:1/0", "t4",
+                  backoff=(0.05, 0.1)).start()
     try:
         started = time.monotonic()
         relay.poke()  # what the daemon's output does after each event: never blocks
@@ -141,10 +144,13 @@ def test_the_table_goes_on_while_redis_is_unreachable(tmp_path):
         assert wait_for(lambda: relay.status().error != "", 5)
         status = relay.status()
         assert not status.connected and status.forwarded == 0
-        assert "\n" not in status.error
+        assert "\n" not in status.error and "s3cret-pw" not in status.error
     finally:
         relay.stop()
         journal.close()
+    assert "the table goes on, and catches up later" in caplog.text
+    assert "s3cret-pw" not in caplog.text  # no secret in a log line
+    assert safe_url("rediss://feltguard:s3cret-pw@host:6380/0") == "rediss://***@host:6380/0"
 
 
 @pytest.mark.parametrize("bad", ["", "T1", "a b", "x" * 33, "tab/le"])
