@@ -102,14 +102,14 @@ def test_surveillance_finds_the_premature_flop_steps_to_it_and_exports_it(
         page.fill("#q-since", _utc(hand.start_ts))
         page.fill("#q-until", _utc(hand.end_ts))
         page.click("#q-go")
-        page.wait_for_function("document.querySelectorAll('#hands tbody tr').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('#hands tbody tr').length === 1")
         assert rows.first.get_attribute("data-hand") == str(PREMATURE_HAND)
         page.fill("#q-since", "")
         page.fill("#q-until", "")
 
         page.fill("#q-code", "FLOP_PREMATURE")
         page.click("#q-go")
-        page.wait_for_function("document.querySelectorAll('#hands tbody tr').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('#hands tbody tr').length === 1")
         assert rows.first.get_attribute("data-hand") == str(PREMATURE_HAND)
         assert "FLOP_PREMATURE" in (rows.first.text_content() or "")
 
