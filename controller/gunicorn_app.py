@@ -49,9 +49,11 @@ from controller.runner import (
 from controller.service import notifier
 from display.server import close_app
 
-# deployment.rst's example runs 100 threads; a table has a few screens, each WebSocket holding
-# one thread for its life, and polling clients one per request.
-THREADS = 32
+# Each WebSocket holds one of the worker's threads for its life, and each polling request one
+# while it lasts (deployment.rst's example runs 100). A table's screens (the dealer's, the
+# console, public and broadcast screens, surveillance browsers) stay well under 100; 128 leaves
+# room for 100 of them and the requests besides (docs/display.md, "The fan-out").
+THREADS = 128
 # How long the arbiter waits for the worker to stop before SIGKILL (the unit's TimeoutStopSec
 # is longer); the table itself closes at the signal, not at the end of this.
 GRACEFUL_S = 5
