@@ -67,6 +67,7 @@ come half an hour later, at no particular moment).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import random
@@ -74,6 +75,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -249,16 +251,9 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
 
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    from controller.daemon import TableDaemon
-    from controller.journal import Journal
     from controller.ledplan import led_plan
-    from controller.sensing import DEFAULT_ANTENNAS, SHOE
-    from controller.sim.dealer import CardMove, SimDealer
-    from drivers.card_reader import CardReader
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
-    from drivers.simulated_reader import SimulatedReader
 
-    antenna_of = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
     activity_pin = int(str(DEFAULT_PIN_MAP_6_SEATS["activity"]).removeprefix("GPIO"))
     led_changes: list[float] = []
 
@@ -303,54 +298,40 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
                 break
         else:
             raise RuntimeError("the client process did not connect")
-        journal = Journal(Path(tmp) / "journal.sqlite")
-        daemon = TableDaemon(journal, [lambda s: leds.show(led_plan(s)), publisher.publish])
-        shoe = SimulatedReader(Path(tmp) / "shoe")
-        reader = CardReader(str(Path(tmp) / "shoe"), daemon.on_read, name="bench-reader")
-        reader.start()
-        if not reader.connected.wait(5):
-            raise RuntimeError("reader did not connect")
-        dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=0.0)
         try:
-            while len(led_ms) < cards:
-                for step in dealer.next_hand():
-                    if not isinstance(step, CardMove):
-                        daemon.submit(step)
-                        continue
-                    frames = ([(antenna_of[SHOE], step.face_up)] if step.from_shoe else [])
-                    frames.append((antenna_of[step.zone], False))
-                    for (rid, ant), face_up in frames:
-                        seq = daemon.seq + 1
-                        n_led = len(led_changes)
-                        # The client's read loop is back at its socket for the next frame:
-                        # a browser is, at once; the Python client dispatches first.
-                        heard("waiting", daemon.seq, 1.0)
-                        if gap:
-                            time.sleep(gap)
-                        # t0 just before the write: taken after it, a bench thread preempted
-                        # between the two (a loaded machine) would time less than the path
-                        t0 = time.perf_counter()
-                        shoe.send_read(rid, ant, step.uid, face_up)
-                        # Only the client's reports wake this thread: woken by the daemon or the
-                        # LED pin, it would take the server's GIL in the middle of the path timed.
-                        arrived = heard("socket", seq) and heard("loop", seq)
-                        handled = heard("handler", seq)
-                        if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
-                            raise RuntimeError(f"frame for seq {seq} never applied")
-                        if len(led_changes) > n_led and arrived and handled:
-                            led_ms.append((led_changes[n_led] - t0) * 1000)
-                            sio_ms.append((times["socket"][seq] - t0) * 1000)
-                            loop_ms.append((times["loop"][seq] - t0) * 1000)
-                            handler_ms.append((times["handler"][seq] - t0) * 1000)
+            with _bench_table(Path(tmp), [lambda s: leds.show(led_plan(s)),
+                                          publisher.publish]) as (daemon, shoe):
+                for rid, ant, uid, face_up in _card_frames(daemon, seed):
+                    if len(led_ms) >= cards:
+                        break
+                    seq = daemon.seq + 1
+                    n_led = len(led_changes)
+                    # The client's read loop is back at its socket for the next frame:
+                    # a browser is, at once; the Python client dispatches first.
+                    heard("waiting", daemon.seq, 1.0)
+                    if gap:
+                        time.sleep(gap)
+                    # t0 just before the write: taken after it, a bench thread preempted
+                    # between the two (a loaded machine) would time less than the path
+                    t0 = time.perf_counter()
+                    shoe.send_read(rid, ant, uid, face_up)
+                    # Only the client's reports wake this thread: woken by the daemon or the
+                    # LED pin, it would take the server's GIL in the middle of the path timed.
+                    arrived = heard("socket", seq) and heard("loop", seq)
+                    handled = heard("handler", seq)
+                    if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
+                        raise RuntimeError(f"frame for seq {seq} never applied")
+                    if len(led_changes) > n_led and arrived and handled:
+                        led_ms.append((led_changes[n_led] - t0) * 1000)
+                        sio_ms.append((times["socket"][seq] - t0) * 1000)
+                        loop_ms.append((times["loop"][seq] - t0) * 1000)
+                        handler_ms.append((times["handler"][seq] - t0) * 1000)
         finally:
-            reader.stop(2)
             conn.send("stop")
             client.join(5)
             if client.is_alive():
                 client.terminate()
-            shoe.close()
             leds.close()
-            journal.close()
     return {"led": led_ms, "socketio": sio_ms, "loop": loop_ms, "handler": handler_ms}
 
 
@@ -414,16 +395,9 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
 
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    from controller.daemon import TableDaemon
-    from controller.journal import Journal
     from controller.ledplan import led_plan
-    from controller.sensing import DEFAULT_ANTENNAS, SHOE
-    from controller.sim.dealer import CardMove, SimDealer
-    from drivers.card_reader import CardReader
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
-    from drivers.simulated_reader import SimulatedReader
 
-    antenna_of = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
     activity_pin = f"GPIO{str(DEFAULT_PIN_MAP_6_SEATS['activity']).removeprefix('GPIO')}"
     led_changes: list[float] = []
 
@@ -498,56 +472,86 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
         pump(1.0)
     with tempfile.TemporaryDirectory(prefix="feltguard-bench-") as tmp:
         leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=MockFactory(pin_class=TimedPin))
-        journal = Journal(Path(tmp) / "journal.sqlite")
-        daemon = TableDaemon(journal, [lambda s: leds.show(led_plan(s)), publisher.publish])
-        shoe = SimulatedReader(Path(tmp) / "shoe")
-        reader = CardReader(str(Path(tmp) / "shoe"), daemon.on_read, name="bench-reader")
-        reader.start()
-        if not reader.connected.wait(5):
-            raise RuntimeError("reader did not connect")
-        dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=0.0)
         try:
-            while len(led_ms) < cards:
-                for step in dealer.next_hand():
-                    if not isinstance(step, CardMove):
-                        daemon.submit(step)
-                        continue
-                    frames = ([(antenna_of[SHOE], step.face_up)] if step.from_shoe else [])
-                    frames.append((antenna_of[step.zone], False))
-                    for (rid, ant), face_up in frames:
-                        everyone(daemon.seq)  # every client has the state before this frame
-                        seq = daemon.seq + 1
-                        n_led = len(led_changes)
-                        if gap:
-                            time.sleep(gap)
-                        t0 = time.perf_counter()
-                        shoe.send_read(rid, ant, step.uid, face_up)
-                        times = everyone(seq)
-                        if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
-                            raise RuntimeError(f"frame for seq {seq} never applied")
-                        if len(led_changes) > n_led and times is not None:
-                            led_ms.append((led_changes[n_led] - t0) * 1000)
-                            first_ms.append((min(times) - t0) * 1000)
-                            slowest_ms.append((max(times) - t0) * 1000)
-                            for ns, ms in per_namespace.items():
-                                ms.append((max(t for t, (_, n) in zip(times, namespaces,
-                                                                      strict=True) if n == ns)
-                                           - t0) * 1000)
-                        for cid in arrivals:  # keep only what later frames may still need
-                            arrivals[cid] = arrivals[cid][-1:]
+            with _bench_table(Path(tmp), [lambda s: leds.show(led_plan(s)),
+                                          publisher.publish]) as (daemon, shoe):
+                for rid, ant, uid, face_up in _card_frames(daemon, seed):
+                    if len(led_ms) >= cards:
+                        break
+                    everyone(daemon.seq)  # every client has the state before this frame
+                    seq = daemon.seq + 1
+                    n_led = len(led_changes)
+                    if gap:
+                        time.sleep(gap)
+                    t0 = time.perf_counter()
+                    shoe.send_read(rid, ant, uid, face_up)
+                    times = everyone(seq)
+                    if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
+                        raise RuntimeError(f"frame for seq {seq} never applied")
+                    if len(led_changes) > n_led and times is not None:
+                        led_ms.append((led_changes[n_led] - t0) * 1000)
+                        first_ms.append((min(times) - t0) * 1000)
+                        slowest_ms.append((max(times) - t0) * 1000)
+                        for ns, ms in per_namespace.items():
+                            ms.append((max(t for t, (_, n) in zip(times, namespaces,
+                                                                  strict=True) if n == ns)
+                                       - t0) * 1000)
+                    for cid in arrivals:  # keep only what later frames may still need
+                        arrivals[cid] = arrivals[cid][-1:]
         finally:
-            reader.stop(2)
             for conn in pipes:
                 conn.send("stop")
             for worker in workers:
                 worker.join(5)
                 if worker.is_alive():
                     worker.terminate()
-            shoe.close()
             leds.close()
-            journal.close()
     return {"led": led_ms, "first": first_ms, "slowest": slowest_ms,
             **{ns: ms for ns, ms in per_namespace.items()}}
+
+
+@contextlib.contextmanager
+def _bench_table(tmp: Path, outputs: list[Any]) -> Iterator[tuple[Any, Any]]:
+    """The table both runs time: a journal in ``tmp``, the daemon feeding ``outputs``, the
+    simulated shoe's pty read by the real ``CardReader``; (daemon, shoe), stopped and closed
+    on exit."""
+    from controller.daemon import TableDaemon
+    from controller.journal import Journal
+    from drivers.card_reader import CardReader
+    from drivers.simulated_reader import SimulatedReader
+
+    journal = Journal(tmp / "journal.sqlite")
+    daemon = TableDaemon(journal, outputs)
+    shoe = SimulatedReader(tmp / "shoe")
+    reader = CardReader(str(tmp / "shoe"), daemon.on_read, name="bench-reader")
+    reader.start()
+    try:
+        if not reader.connected.wait(5):
+            raise RuntimeError("reader did not connect")
+        yield daemon, shoe
+    finally:
+        reader.stop(2)
+        shoe.close()
+        journal.close()
+
+
+def _card_frames(daemon: Any, seed: int) -> Iterator[tuple[int, int, str, bool]]:
+    """Clean simulated hands, dealt for as long as the caller reads: every step that is not a
+    card move is submitted here, and each card move gives its frames, (reader, antenna, uid,
+    face up): the shoe's read, then the zone's."""
+    from controller.sensing import DEFAULT_ANTENNAS, SHOE
+    from controller.sim.dealer import CardMove, SimDealer
+
+    antenna_of = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}
+    dealer = SimDealer(random.Random(seed), seats=6, mistake_rate=0.0)
+    while True:
+        for step in dealer.next_hand():
+            if not isinstance(step, CardMove):
+                daemon.submit(step)
+                continue
+            if step.from_shoe:
+                yield (*antenna_of[SHOE], step.uid, step.face_up)
+            yield (*antenna_of[step.zone], step.uid, False)
 
 
 FLOOR_PAYLOAD = 4096  # bytes: about the size of a dealer state
