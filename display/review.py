@@ -37,6 +37,7 @@ from controller.central_store import StoreError, store_tables
 from controller.events import EventError
 from controller.journal import JournalError
 from controller.review import QueryError, ReviewError, ReviewProcess, parse_query
+from display.login import client_address
 from display.server import SECURITY_HEADERS
 
 __all__ = ["PAGE", "review_blueprint"]
@@ -45,10 +46,6 @@ log = logging.getLogger(__name__)
 
 PAGE = "/review"
 STATIC = Path(__file__).with_name("static")
-
-
-def _client() -> str:
-    return request.remote_addr or "unknown"
 
 
 def _error(message: str, status: int) -> ResponseReturnValue:
@@ -95,7 +92,7 @@ def review_blueprint(
         if audit is None:
             return True
         try:
-            audit.record(who_.name, who_.role, action, subject, _client())
+            audit.record(who_.name, who_.role, action, subject, client_address(request))
         except (AuditError, sqlite3.Error, OSError) as exc:
             log.error("review: the audit log cannot be written (%s): %s %s refused", exc,
                       action, subject)

@@ -44,7 +44,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Request, Response, jsonify, redirect, render_template, request
+from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_socketio import ConnectionRefusedError, SocketIO
 from socketio.packet import Packet
@@ -69,7 +69,7 @@ from display.access import (
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
 from display.delay import DelayLine
-from display.login import AUDIT, SESSION_COOKIE, LoginDesk
+from display.login import AUDIT, SESSION_COOKIE, LoginDesk, client_address
 from display.payloads import (
     Payload,
     broadcast_payload,
@@ -298,11 +298,6 @@ class Publisher:
             log.exception("emit of %r on %s failed", EVENT, namespace)
 
 
-def _client(req: Request) -> str:
-    # The peer's address: the rate limit's key. Behind a reverse proxy this is the proxy.
-    return req.remote_addr or "unknown"
-
-
 class _DealerSockets:
     """The `/dealer` sockets admitted by a login, so logout and expiry can close them.
 
@@ -452,7 +447,8 @@ def create_app(
                 identity = got
         if not may(identity, VIEW_DEALER):  # e.g. an admin: the accounts, never the cards
             assert identity is not None
-            log.warning("refused /dealer to a %s login from %s", identity.role, _client(request))
+            log.warning("refused /dealer to a %s login from %s", identity.role,
+                        client_address(request))
             desk.record(identity.name, identity.role, "refused", DEALER)
             raise ConnectionRefusedError("forbidden")
         if login is not None:
@@ -470,7 +466,7 @@ def create_app(
     def dealer_input(data: Any = None) -> dict[str, Any]:
         # the returned dict is the Socket.IO acknowledgement the page shows
         sid: str = request.sid  # type: ignore[attr-defined]
-        return inputs.input(identities.get(sid), data, _client(request))
+        return inputs.input(identities.get(sid), data, client_address(request))
 
     @socketio.on("choose", namespace=DEALER)
     def dealer_choose(data: Any = None) -> dict[str, Any]:
@@ -480,7 +476,7 @@ def create_app(
     @socketio.on("input", namespace=BROADCAST)
     def table_input(data: Any = None) -> dict[str, Any]:
         # said out loud: the public namespaces send nothing to the table
-        log.warning("refused an input on a public namespace from %s", _client(request))
+        log.warning("refused an input on a public namespace from %s", client_address(request))
         return {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
 
     @app.get("/")
