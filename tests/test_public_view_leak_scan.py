@@ -234,7 +234,7 @@ def _timed_session(opts: SimOptions) -> tuple[dict[int, float], dict[int, Snapsh
 def test_the_broadcast_is_delayed_as_a_whole_in_a_simulated_session() -> None:
     # a table's pace (a few ms a move: hundreds of states a second, still far beyond a real
     # dealer's), not a flood the loaded test machine itself would fall behind on
-    opts = SimOptions(hands=12, mistake_rate=0.3, seed=5, pace=0.003, web=True, port=0,
+    opts = SimOptions(hands=12, mistake_rate=0.3, seed=5, pace=0.008, web=True, port=0,
                       leds=False, broadcast_delay_s=BROADCAST_DELAY_S)
     published, snapshots, received = _timed_session(opts)
     # when each card was dealt in each hand: the first snapshot that has it in a seat's hand
