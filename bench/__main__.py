@@ -20,9 +20,7 @@ from bench import (
 
 BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
     ("7-card high-hand evaluations per second (bench.evaluator)", evaluator.main),
-    # both servers in each run: gunicorn is feltguard run's, Werkzeug the sim's and the tests'
-    ("card frame -> LED and Socket.IO latency, Werkzeug and gunicorn (bench.latency)",
-     lambda argv: latency.main(["--server", "both", *argv])),
+    ("card frame -> LED and Socket.IO latency (bench.latency)", latency.main),
     ("pluribus corpus replay, hands per second against PokerKit (bench.replay)", replay.main),
     ("fault injection: monitor recall and precision per code and family, every game "
      "(bench.monitor)", monitor.main),

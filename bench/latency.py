@@ -1,7 +1,6 @@
 """Latency from a card frame's last byte to the seat LEDs and to a Socket.IO client.
 
     .venv/bin/python -m bench.latency [--cards 1500] [--runs 3] [--gap 0] [--seed 7]
-                                      [--server werkzeug|gunicorn|both]
                                       [--clients N [--client-procs P]]
 
 Clean simulated hands are dealt through the whole real path: each card movement is written as a
@@ -69,7 +68,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import logging
 import random
 import statistics
 import tempfile
@@ -159,90 +157,23 @@ def _client(url: str, token: str, conn: Any) -> None:
     client.disconnect()
 
 
-def run(cards: int = 1500, seed: int = 7, gap: float = 0.0,
-        server: str = "werkzeug", clients: int = 0, procs: int = 2) -> dict[str, list[float]]:
-    """One run: a fresh server (``werkzeug``: ``display.server.run_server`` in this process;
-    ``gunicorn``: ``controller.gunicorn_app``'s arbiter and its one threaded worker, the table
-    and this measuring loop inside the worker, as ``feltguard run`` serves), client process and
-    journal. ``clients`` > 0: the fan-out to that many ``/table`` clients, a ``/dealer`` and a
-    ``/broadcast`` one, in ``procs`` client processes (``_measure_many``)."""
-    if server == "gunicorn":
-        return _run_in_gunicorn(cards, seed, gap, clients, procs)
-    from display.server import create_app, run_server
+def run(cards: int = 1500, seed: int = 7, gap: float = 0.0, clients: int = 0,
+        procs: int = 2) -> dict[str, list[float]]:
+    """One run: a fresh server (``display.server.run_server`` in this process, as ``feltguard
+    run`` serves), client process(es) and journal. ``clients`` > 0: the fan-out to that many
+    ``/table`` clients, a ``/dealer`` and a ``/broadcast`` one, in ``procs`` client processes
+    (``_measure_many``)."""
+    from display.server import close_app, create_app, run_server
 
-    app, sio, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
-        return _measure_with(handle.url, publisher, cards, seed, gap, clients, procs)
+        if clients:
+            return _measure_many(handle.url, publisher, cards, seed, gap, clients, procs)
+        return _measure(handle.url, publisher, cards, seed, gap)
     finally:
         handle.stop()
-
-
-def _measure_with(url: str, publisher: Any, cards: int, seed: int, gap: float, clients: int,
-                  procs: int) -> dict[str, list[float]]:
-    if clients:
-        return _measure_many(url, publisher, cards, seed, gap, clients, procs)
-    return _measure(url, publisher, cards, seed, gap)
-
-
-def _run_in_gunicorn(cards: int, seed: int, gap: float, clients: int = 0,
-                     procs: int = 2) -> dict[str, list[float]]:
-    """``run`` under gunicorn: its arbiter in a process of its own (it takes the main thread's
-    signals), which forks the worker; the worker's results come back over a pipe."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")
-    conn, child_conn = context.Pipe()
-    # not daemonic: the worker it forks spawns the client process
-    proc = context.Process(target=_gunicorn_main,
-                           args=(cards, seed, gap, clients, procs, child_conn),
-                           name="bench-gunicorn")
-    proc.start()
-    try:
-        if not conn.poll(1800):
-            raise RuntimeError("the gunicorn worker sent no result")
-        result = conn.recv()
-    finally:
-        proc.join(30)
-        if proc.is_alive():
-            proc.terminate()
-    if isinstance(result, str):
-        raise RuntimeError(f"under gunicorn: {result}")
-    return dict(result)
-
-
-def _gunicorn_main(cards: int, seed: int, gap: float, clients: int, procs: int,
-                   conn: Any) -> None:
-    """The arbiter's process: serve a bench table as ``feltguard run`` does (one threaded
-    worker, the app and the table built in it); once it listens, measure there, send the
-    figures, and stop the arbiter."""
-    import os
-    import signal
-
-    from controller.gunicorn_app import Served, options
-    from controller.gunicorn_app import run as serve
-    from display.server import create_app
-
-    def build() -> Served:
-        app, _, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
-
-        def ready(sockets: list[Any]) -> None:
-            url = f"http://127.0.0.1:{sockets[0].getsockname()[1]}"
-
-            def drive() -> None:
-                try:
-                    result: Any = _measure_with(url, publisher, cards, seed, gap, clients,
-                                                procs)
-                except Exception as exc:  # said in the parent, which raises it
-                    result = f"{type(exc).__name__}: {exc}"
-                conn.send(result)
-                os.kill(os.getppid(), signal.SIGTERM)  # the arbiter: stop
-
-            threading.Thread(target=drive, name="bench-drive", daemon=True).start()
-
-        return Served(app, ready, lambda: None)
-
-    serve(build, options("127.0.0.1", 0, loglevel="warning"))
+        close_app(app)
 
 
 def _measure(url: str, publisher: Any, cards: int, seed: int,
@@ -335,10 +266,33 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
     return {"led": led_ms, "socketio": sio_ms, "loop": loop_ms, "handler": handler_ms}
 
 
+# Linux's SO_TIMESTAMPNS (asm-generic/socket.h; also the control message's type): the kernel
+# stamps each received segment with CLOCK_REALTIME. Python's socket module does not name it.
+SO_TIMESTAMPNS = 35
+
+
+def _arrived(sock: Any) -> float | None:
+    """When the first unread bytes reached ``sock`` (the kernel's receive time of the segment
+    at the head of its queue, peeked, not read), on ``time.perf_counter``'s clock; None if the
+    kernel gave no time."""
+    import socket
+    import struct
+
+    _, ancillary, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(16), socket.MSG_PEEK)
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            sec, nsec = struct.unpack("qq", data[:16])
+            # realtime -> perf_counter: both tick together; the offset is read now
+            return time.perf_counter() - (time.time() - (sec + nsec / 1e9))
+    return None
+
+
 def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> None:
     """A client process: one websocket-client connection per ``(id, namespace)``, read in one
-    ``selectors`` loop. Reports ``("state", id, last_seq, t)`` for every state, ``t`` the moment
-    ``select`` found the connection readable; ``("ready", ...)`` once every connection has its
+    ``selectors`` loop. Reports ``("states", [(id, last_seq, arrived, read), ...])`` once all
+    its connections have the same latest state: ``arrived`` the moment the state's first bytes
+    reached the connection's socket (the kernel's receive time, ``_arrived``), ``read`` the
+    moment ``select`` told this process; ``("ready", [])`` once every connection has its
     greeting. Ends when the parent says so (anything on the pipe)."""
     import selectors
     import socket
@@ -351,6 +305,7 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
     for cid, namespace in namespaces:
         ws = websocket.create_connection(base, timeout=10, enable_multithread=False)
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        ws.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         opened = ws.recv()  # Engine.IO open: 0{"sid": ...}
         if not opened.startswith("0"):
             raise RuntimeError(f"not an Engine.IO open packet: {opened[:40]!r}")
@@ -361,6 +316,8 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
     sel.register(conn, selectors.EVENT_READ)
     greeted: set[int] = set()
     told_ready = False
+    latest: dict[int, int] = {}  # each connection's latest state's seq
+    held: list[tuple[int, int, float, float]] = []  # arrivals not yet reported
     while True:
         ready = sel.select(timeout=30)
         t = time.perf_counter()  # every ready connection had its bytes by now
@@ -370,6 +327,7 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
                     ws.close()
                 return
             ws, cid, namespace = conns[key.fd]
+            arrived = _arrived(ws.sock)
             data = ws.recv()
             if data == "2":  # Engine.IO ping: pong, or the server drops us
                 ws.send("3")
@@ -379,10 +337,17 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
                 event = json.loads(data[len(head):])
                 if event[0] == "state":
                     greeted.add(cid)
-                    conn.send(("state", cid, int(event[1].get("last_seq") or 0), t))
+                    latest[cid] = int(event[1].get("last_seq") or 0)
+                    held.append((cid, latest[cid], t if arrived is None else arrived, t))
+        # One report once all of this process's connections have the same latest state: a
+        # message per state per connection would wake the measuring thread, which shares the
+        # server's process (and its GIL), 22 times while the server is still sending.
+        if held and len(latest) == len(conns) and len(set(latest.values())) == 1:
+            conn.send(("states", held))
+            held = []
         if not told_ready and len(greeted) == len(conns):
             told_ready = True
-            conn.send(("ready", -1, 0, 0.0))
+            conn.send(("ready", []))
 
 
 def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
@@ -425,30 +390,29 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
     sel = selectors.DefaultSelector()
     for conn in pipes:
         sel.register(conn, selectors.EVENT_READ)
-    # per client, the first time it had a state at or past each seq: kept as the highest seq
-    # seen and its arrivals in order
-    arrivals: dict[int, list[tuple[int, float]]] = {cid: [] for cid, _ in namespaces}
+    # per client, its states in order: (seq, reached its socket, read by its process)
+    arrivals: dict[int, list[tuple[int, float, float]]] = {cid: [] for cid, _ in namespaces}
     ready = 0
 
     def pump(timeout: float) -> bool:
         nonlocal ready
         got = False
         for key, _ in sel.select(timeout):
-            kind, cid, seq, t = key.fileobj.recv()  # type: ignore[union-attr]
+            kind, states = key.fileobj.recv()  # type: ignore[union-attr]
             if kind == "ready":
                 ready += 1
-            else:
-                arrivals[cid].append((seq, t))
+            for cid, seq, reached, read in states:
+                arrivals[cid].append((seq, reached, read))
             got = True
         return got
 
-    def arrived(cid: int, seq: int) -> float | None:
-        for s, t in arrivals[cid]:
+    def arrived(cid: int, seq: int) -> tuple[float, float] | None:
+        for s, reached, read in arrivals[cid]:
             if s >= seq:
-                return t
+                return reached, read
         return None
 
-    def everyone(seq: int, timeout: float = 10.0) -> list[float] | None:
+    def everyone(seq: int, timeout: float = 10.0) -> list[tuple[float, float]] | None:
         deadline = time.monotonic() + timeout
         while True:
             times = [arrived(cid, seq) for cid, _ in namespaces]
@@ -462,8 +426,8 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
     led_ms: list[float] = []
     first_ms: list[float] = []
     slowest_ms: list[float] = []
-    # the slowest client of each namespace: /broadcast (at delay 0 here) goes through the delay
-    # line's thread, one more hop than the live views
+    read_ms: list[float] = []  # the slowest client's process reading it (see the docstring)
+    # the slowest client of each namespace
     per_namespace: dict[str, list[float]] = {ns: [] for _, ns in namespaces}
     deadline = time.monotonic() + 60
     while ready < procs:
@@ -489,11 +453,13 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                     if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
                         raise RuntimeError(f"frame for seq {seq} never applied")
                     if len(led_changes) > n_led and times is not None:
+                        reached = [r for r, _ in times]
                         led_ms.append((led_changes[n_led] - t0) * 1000)
-                        first_ms.append((min(times) - t0) * 1000)
-                        slowest_ms.append((max(times) - t0) * 1000)
+                        first_ms.append((min(reached) - t0) * 1000)
+                        slowest_ms.append((max(reached) - t0) * 1000)
+                        read_ms.append((max(r for _, r in times) - t0) * 1000)
                         for ns, ms in per_namespace.items():
-                            ms.append((max(t for t, (_, n) in zip(times, namespaces,
+                            ms.append((max(r for r, (_, n) in zip(reached, namespaces,
                                                                   strict=True) if n == ns)
                                        - t0) * 1000)
                     for cid in arrivals:  # keep only what later frames may still need
@@ -507,7 +473,7 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                     worker.terminate()
             leds.close()
     return {"led": led_ms, "first": first_ms, "slowest": slowest_ms,
-            **{ns: ms for ns, ms in per_namespace.items()}}
+            **{ns: ms for ns, ms in per_namespace.items()}, "read": read_ms}
 
 
 @contextlib.contextmanager
@@ -646,9 +612,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gap", type=float, default=0.0,
                         help="ms between card frames (default 0: back to back)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--server", choices=("werkzeug", "gunicorn", "both"), default="werkzeug",
-                        help="the web server: Werkzeug's (development), gunicorn's threaded "
-                             "worker (feltguard run's production server), or both in each run")
     parser.add_argument("--clients", type=int, default=0,
                         help="the fan-out: N clients on /table plus one on /dealer and one on "
                              "/broadcast (default 0: the single /dealer client above)")
@@ -656,33 +619,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes the --clients connections are spread over (default 2)")
     parser.add_argument("--switch-interval", type=float, default=None, metavar="MS",
                         help="the server process's GIL switch interval (sys.setswitchinterval; "
-                             "default: the live view's, display.server.SWITCH_INTERVAL_S; 5 is "
-                             "CPython's own)")
+                             "default: CPython's own, 5 ms, as feltguard run has it)")
     args = parser.parse_args(argv)
     if args.clients < 0 or args.client_procs < 1 or args.cards < 1 or args.runs < 1:
         parser.error("--clients must be >= 0; --client-procs, --cards and --runs >= 1")
-    # the Werkzeug server runs in this process (gunicorn's worker is forked from it): tuned as
-    # the product tunes the process that serves the live view, or as --switch-interval says
-    from display.server import tune_for_live_view
-
-    tune_for_live_view()
+    # the server runs in this process: as feltguard run has it, or as --switch-interval says
     if args.switch_interval is not None:
         if not 0 < args.switch_interval <= 100:
             parser.error("--switch-interval must be 0..100 ms")
         import sys
 
         sys.setswitchinterval(args.switch_interval / 1000)
-    # Werkzeug logs every WebSocket close as a bad request (python-engineio#457): noise here.
-    logging.getLogger("werkzeug").disabled = True
-    servers = ("werkzeug", "gunicorn") if args.server == "both" else (args.server,)
     runs: list[dict[str, list[float]]] = []
     for i in range(args.runs):
-        each_run: dict[str, list[float]] = {}
-        for server in servers:  # the same run, the same machine state, one after the other
-            times = run(args.cards, args.seed + i, args.gap / 1000, server, args.clients,
-                        args.client_procs)
-            prefix = f"{server}:" if len(servers) > 1 else ""
-            each_run.update({prefix + k: v for k, v in times.items()})
+        each_run = run(args.cards, args.seed + i, args.gap / 1000, args.clients,
+                       args.client_procs)
         each_run["floor"] = floor(args.cards, args.gap / 1000)
         runs.append(each_run)
     paths = [("led", "frame -> LED pin"), ("socketio", "frame -> Socket.IO"),
@@ -690,15 +641,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.clients:
         paths = [("led", "frame -> LED pin"), ("first", "frame -> first client"),
                  ("slowest", "frame -> slowest client"), ("/table", "  (slowest /table)"),
-                 ("/dealer", "  (/dealer)"), ("/broadcast", "  (/broadcast, delay 0)")]
-        measured = {key.split(":", 1)[-1] for key in runs[0]}  # "gunicorn:/table" with both
-        paths = [(k, label) for k, label in paths if k in measured]
-    if len(servers) > 1:
-        paths = [(f"{s}:{k}", f"{s}: {label.strip()}") for s in servers for k, label in paths]
+                 ("/dealer", "  (/dealer)"), ("/broadcast", "  (/broadcast, delay 0)"),
+                 ("read", "slowest client's process reads it")]
+        paths = [(k, label) for k, label in paths if k in runs[0]]
     paths.append(("floor", "machine floor"))
     frames = sum(len(r[paths[0][0]]) for r in runs)
-    print(f"card frame -> output latency: {frames} card frames in {len(runs)} run(s) "
-          f"({' and '.join(servers)}), {args.gap:g} ms apart (target: p99 < "
+    print(f"card frame -> output latency: {frames} card frames in {len(runs)} run(s), "
+          f"{args.gap:g} ms apart (target: p99 < "
           f"{TARGET_P99_MS:.0f} ms)")
     if args.clients:
         print(f"clients: {args.clients} on /table, 1 on /dealer, 1 on /broadcast (delay 0), in "

@@ -335,10 +335,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     at_terminal = sys.stdin is not None and sys.stdin.isatty()  # (None: started with none)
     stdin = sys.stdin if args.console or at_terminal else None
     try:
-        if config.server == "gunicorn" and config.port:
-            from controller.gunicorn_app import serve
-
-            return serve(config, stdin)
         return run_table(config, stdin)
     except JournalError as exc:  # journal.path: not a journal, damaged, another key, ...
         return fail("run", f"{exc} (journal.path of {args.config})")
@@ -578,7 +574,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if not args.verbose:
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per poll otherwise
+        # a line per request and per screen otherwise (the access log; WebSocket accepts)
+        for name in ("uvicorn.access", "uvicorn.error"):
+            logging.getLogger(name).setLevel(logging.WARNING)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

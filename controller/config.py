@@ -30,9 +30,11 @@ from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_ant
 from drivers.chip_protocol import DEVICE_KINDS
 
 LED_DRIVERS = ("gpio", "shift_register")
-# display.server: gunicorn's threaded worker (Flask-SocketIO's deployment.rst) or Werkzeug's
-# development server (tests, the simulator)
-SERVERS = ("gunicorn", "werkzeug")
+# display.server: the live view's server (display/live.py: uvicorn, in the daemon's process).
+# gunicorn and Werkzeug served it before (threading mode); a config that still names them
+# is told so.
+SERVERS = ("uvicorn",)
+FORMER_SERVERS = ("gunicorn", "werkzeug")
 # sensing.lost_after_ms: above the readers' 250 ms repeat (with room for one missed repeat), at
 # most a minute.
 LOST_AFTER_MS = (500, 60_000)
@@ -142,7 +144,7 @@ class Config:
     # and the public view's whitelist (docs/display.md, "Where it listens").
     host: str = "0.0.0.0"
     port: int = 5000
-    server: str = "gunicorn"  # display.server: SERVERS
+    server: str = "uvicorn"  # display.server: SERVERS
     dealer_token: str = ""
     floor_token: str = ""
     # [broadcast]: the /broadcast view's secure delay (docs/security.md); 0 only when not public
@@ -375,6 +377,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         kw["port"] = port
     if "server" in display:
         kw["server"] = _typed(display, "server", str, "display")
+        if kw["server"] in FORMER_SERVERS:
+            raise ConfigError(f"display.server: {kw['server']!r} no longer serves the live view: "
+                              f"uvicorn does, in the daemon's process (remove the key)")
         if kw["server"] not in SERVERS:
             raise ConfigError(f"display.server: unknown server {kw['server']!r} "
                               f"(known: {', '.join(SERVERS)})")

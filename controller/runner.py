@@ -6,8 +6,8 @@ notify protocol (``controller.service``) and the live view, and runs until SIGTE
 It needs no standard input: the typed dealer console (``controller.console``) runs only when
 ``feltguard run`` is given one (a terminal, or ``--console``). On restart the journal is
 checked and replayed, so the table resumes exactly where it stopped (``_resume``).
-``open_table`` is the table without its web server: this module serves it with Werkzeug
-(``run_table``), ``controller.gunicorn_app`` with gunicorn.
+``open_table`` is the table without its web server; ``run_table`` serves the live view from the
+same process (display/live.py: uvicorn on the live server's event loop).
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ class RunningTable:
         self.service.ready()
 
     def close(self) -> None:
-        # held for the whole close: a second caller (gunicorn's exit hook after its SIGTERM
+        # held for the whole close: a second caller (a signal's stop racing the normal one
         # handler's) returns only once the journal is closed
         with self._closed:
             if self._done:
@@ -348,12 +348,11 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     ``attach_console(app, daemon)`` once ``open_table`` has made it; ``on_choose`` hears the
     card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
     from controller.console_submit import ConsoleLink
-    from display.server import create_app, tune_for_live_view
+    from display.server import create_app
 
     accounts, audit = open_accounts(config)
     journal = Path(config.journal_path).resolve()  # the surveillance review reads it
     link = ConsoleLink()
-    tune_for_live_view()  # this process serves the live view (Werkzeug or gunicorn's worker)
     if accounts is not None:
         app, sio, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
                                          on_choose=on_choose, review_journal=journal,
@@ -433,8 +432,7 @@ def start_console(daemon: TableDaemon, stdin: TextIO | None) -> None:
 def run_table(
     config: Config, stdin: TextIO | None = None, halt: threading.Event | None = None
 ) -> int:
-    """The table in this process, the live view (if ``display.port``) on Werkzeug's server
-    (``display.server = "werkzeug"``; gunicorn is ``controller.gunicorn_app``), the typed
+    """The table in this process, the live view (if ``display.port``) served from it, the typed
     console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
     publisher = app = sio = None
     choice = ChosenCard()
@@ -455,7 +453,12 @@ def run_table(
 
             attach_console(app, table.daemon)
 
-            server = run_server(app, sio, config.host, config.port)
+            try:
+                server = run_server(app, sio, config.host, config.port)
+            except OSError as exc:  # taken since the start's check, or refused
+                print(f"feltguard run: display: cannot serve on {config.host}:{config.port}: "
+                      f"{exc.strerror or exc}", file=sys.stderr)
+                return 2
             print(live_view_line(config.host, server.port, where), flush=True)
         halt = halt or threading.Event()
         if threading.current_thread() is threading.main_thread():

@@ -267,9 +267,8 @@ class SimulatedTable:
         self.token_file: Path | None = None
         self.accounts: Any = None
         if opts.web:
-            from display.server import create_app, run_server, tune_for_live_view
+            from display.server import create_app, run_server
 
-            tune_for_live_view()
             if opts.accounts_path:
                 app, sio, self.publisher = self._accounts_app(Path(opts.accounts_path))
             else:

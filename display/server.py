@@ -1,4 +1,4 @@
-"""The live table view: a Flask-SocketIO server with one namespace per role, and the dealer's login.
+"""The live table view: a Socket.IO server with one namespace per role, the pages, and the logins.
 
 - `/table` (public, no auth): the broadcast / table screen; gets `payloads.table_payload`.
 - `/broadcast` (public, no auth): the broadcast screen; gets `payloads.broadcast_payload`, hole
@@ -18,37 +18,37 @@ Non-browser clients send the token as Socket.IO auth instead (the handshake payl
 is never accepted, and the request log is written without query strings.
 
 The daemon pushes every new snapshot with `Publisher.publish(snapshot)` from whatever thread
-applied the event (usually the card reader's); the Publisher's own thread builds and emits. Each
-client gets the latest payload as a `state` event when it connects, then the published ones in
-order (`/table` skips to the latest when it falls behind; see Publisher).
+applied the event (usually the card reader's); the live server's event loop builds and emits
+(display/live.py: python-socketio's AsyncServer on a loop thread of its own, served by uvicorn
+with the Flask app's pages). Each client gets the latest payload as a `state` event when it
+connects, then the published ones in order (`/table` skips to the latest when it falls behind;
+see Publisher).
 
-Threading mode is set explicitly: auto-detection would prefer a transitively installed eventlet
-or gevent, which turn the hardware threads into greenlets (ecosystem.md §3.1).
+The Flask app serves the pages and the logins; the namespaces' handlers are python-socketio's
+own, on the loop. What they decide with the Flask app's helpers (the session cookie, the
+client's address) runs in a Flask request context made from the handshake, on the loop's
+executor: a password hash or the daemon's submit path never blocks the loop.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import json
 import logging
 import os
 import re
-import socket
-import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_socketio import ConnectionRefusedError, SocketIO
+from socketio.exceptions import ConnectionRefusedError
 from socketio.packet import Packet
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from controller.accounts import (
     SEND_INPUT,
@@ -69,6 +69,7 @@ from display.access import (
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
 from display.delay import DelayLine
+from display.live import LiveServer, ServerHandle, serve
 from display.login import AUDIT, SESSION_COOKIE, LoginDesk, client_address
 from display.payloads import (
     Payload,
@@ -85,11 +86,11 @@ __all__ = [
     "DEALER",
     "SESSION_COOKIE",
     "TABLE",
+    "LiveServer",
     "Publisher",
     "ServerHandle",
     "create_app",
     "run_server",
-    "tune_for_live_view",
 ]
 
 log = logging.getLogger(__name__)
@@ -107,22 +108,6 @@ _BACK = re.compile(r"/dealer|/dealer/console|/audit|/review(?:/hand/[0-9]{1,9}\.
 EVENT = "state"
 # Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
 DEVICE_DOWN = ("offline", "silent", "fault")
-
-# The GIL switch interval of a process that serves the live view (CPython's default: 5 ms). Each
-# WebSocket client has a writer thread of its own (python-engineio, threading mode); a state wakes
-# all of them, and each waits for the GIL while another thread runs Python: up to the whole
-# interval. At 0.5 ms the slowest of 20 /table clients got a state at p99 18-27 ms instead of
-# 34-61 ms in the same machine state (docs/display.md, The fan-out).
-SWITCH_INTERVAL_S = 0.0005
-
-
-def tune_for_live_view() -> None:
-    """Set this process's GIL switch interval for the live view's many writer threads
-    (``SWITCH_INTERVAL_S``). Called by the processes that serve it (``feltguard run``'s
-    Werkzeug or gunicorn worker, ``feltguard sim``), not by ``create_app``: a library call does
-    not change its caller's interpreter."""
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
@@ -155,34 +140,39 @@ class JsonPacket(Packet):  # type: ignore[misc]
     uses_binary_events = False
 
 
+class Loop(Protocol):
+    """What the Publisher needs of the live server (LiveServer; a test's stand-in)."""
+
+    def call_soon(self, fn: Callable[..., Any], *args: Any) -> bool: ...
+
+    def emit(self, event: str, data: Any, namespace: str, to: str | None = None) -> None: ...
+
+
 class Publisher:
-    """Builds the role payloads of each snapshot and emits them off the caller's thread; keeps
+    """Builds the role payloads of each snapshot and emits them on the live server's loop; keeps
     the latest for new clients.
 
     `publish` may be called from any thread and only queues the snapshot: the card reader's
-    thread (which sets the LEDs) never waits on the display. One fan-out thread then builds and
-    emits, per namespace as its role allows when it falls behind:
+    thread (which sets the LEDs) never waits on the display. The loop then builds and emits,
+    per namespace as its role allows when it falls behind:
 
     - `/dealer`: every snapshot, in order (a finding raised in an event the fan-out was behind
       on must still reach the dealer, and the next hand's snapshot no longer lists it);
     - `/table`: only the latest queued snapshot (a state view: a newer state replaces an older
       one, and an older one is never sent after a newer one);
     - `/broadcast`: every snapshot, into the secure delay line (display/delay.py), stamped with
-      the time `publish` was called, each emitted exactly `broadcast_delay_s` later.
+      the time `publish` was called, each emitted exactly `broadcast_delay_s` later (at 0, a
+      table that is not public, each at once, with the live views).
 
     python-socketio encodes an emit to a namespace once for all its clients (its manager's
-    `emit`); each client's WebSocket then has its own Engine.IO queue and writer thread.
-
-    The lock makes the stored latest payloads and the emitted sequence agree, so a client that
-    connects mid-stream gets the latest state once (possibly twice, never an older one after a
-    newer one).
+    `emit`). Payloads, emits and a new client's greeting all happen on the loop's one thread,
+    in order: a client that connects mid-stream gets the latest state, then only newer ones.
     """
 
-    def __init__(self, socketio: SocketIO, broadcast_delay_s: float = BROADCAST_DELAY_S,
+    def __init__(self, live: Loop, broadcast_delay_s: float = BROADCAST_DELAY_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._socketio = socketio
+        self._live = live
         self._clock = clock
-        self._lock = threading.Lock()
         self._snapshot: Mapping[str, Any] = {}
         self._last_seq: int | None = None
         self.broadcast_delay_s = float(broadcast_delay_s)
@@ -192,19 +182,18 @@ class Publisher:
             # before the first state is old enough: an idle table ("waiting for a hand")
             BROADCAST: broadcast_payload({}, self.broadcast_delay_s),
         }
-        # the queue between publish and the fan-out thread: (publish time, snapshot)
+        # the queue between publish and the loop: (publish time, snapshot)
         self._pending: deque[tuple[float, Mapping[str, Any]]] = deque()
         self._cond = threading.Condition()
+        self._scheduled = False  # a fan-out is asked of the loop and has not taken the queue
         self._done = 0  # snapshots the fan-out has finished with
-        self.broadcast = DelayLine[str](self.broadcast_delay_s, self._emit_broadcast,
+        self.broadcast = DelayLine[str](self.broadcast_delay_s, self._from_delay_line,
                                         clock=clock)
         self.published = 0
         self.emit_errors = 0
         self.coalesced = 0  # /table states skipped because a newer one was already queued
-        self._thread = threading.Thread(target=self._fan_out, name="feltguard-publisher",
-                                        daemon=True)
-        self._thread.start()
-        self.broadcast.start()
+        if self.broadcast_delay_s > 0:
+            self.broadcast.start()
 
     def publish(self, snapshot: Mapping[str, Any]) -> None:
         """Queue `snapshot` for `/table`, `/dealer` and `/broadcast` and return at once.
@@ -222,7 +211,9 @@ class Publisher:
             self._last_seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
             self.published += 1
             self._pending.append((at, snapshot))
-            self._cond.notify()
+            ask, self._scheduled = not self._scheduled, True
+        if ask and not self._live.call_soon(self._fan_out):
+            log.debug("a snapshot published after the live view closed")
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every snapshot published so far has been emitted (the broadcast's: put
@@ -235,6 +226,10 @@ class Publisher:
                     return False
                 self._cond.wait(left)
         return True
+
+    def close(self) -> None:
+        """Stop the broadcast's delay line (what it holds is dropped: never sent early)."""
+        self.broadcast.stop()
 
     @property
     def snapshot(self) -> Mapping[str, Any]:
@@ -250,84 +245,74 @@ class Publisher:
         return self._payloads[namespace]
 
     def send_latest(self, namespace: str, sid: str) -> None:
-        """Send the latest payload to one client (a connect handler's greeting)."""
-        with self._lock:
-            self._emit(self._payloads[namespace], namespace, to=sid)
+        """On the loop: send the latest payload to one client (its greeting)."""
+        self._live.emit(EVENT, self._payloads[namespace], namespace, to=sid)
 
     def _fan_out(self) -> None:
-        while True:
-            with self._cond:
-                while not self._pending:
-                    self._cond.wait()
-                batch = list(self._pending)
-                self._pending.clear()
-            try:
-                # every live payload built before the first emit: once an emit has woken the
-                # clients' writer threads, any Python work here holds the GIL they wait for
-                dealer = [dealer_payload(snap) for _, snap in batch]
-                table = table_payload(batch[-1][1])
-                for payload in dealer:
-                    self._send(DEALER, payload)
-                self._send(TABLE, table)
-                self.coalesced += len(batch) - 1
-                for at, snap in batch:  # not live: after the live emits
-                    # kept as compact JSON text: a few KB each for the whole delay
-                    self.broadcast.push(json.dumps(
-                        broadcast_payload(snap, self.broadcast_delay_s),
-                        separators=(",", ":")), at)
-            except Exception:  # never let one bad snapshot stop the live views
-                self.emit_errors += 1
-                log.exception("publishing a snapshot failed")
-            with self._cond:
-                self._done += len(batch)
-                self._cond.notify_all()
+        """On the loop: everything queued since the last fan-out."""
+        with self._cond:
+            batch = list(self._pending)
+            self._pending.clear()
+            self._scheduled = False
+        try:
+            dealer = [dealer_payload(snap) for _, snap in batch]
+            for payload in dealer:
+                self._send(DEALER, payload)
+            self._send(TABLE, table_payload(batch[-1][1]))
+            self.coalesced += len(batch) - 1
+            for at, snap in batch:  # after the live views
+                broadcast = broadcast_payload(snap, self.broadcast_delay_s)
+                if self.broadcast_delay_s == 0:
+                    self._send(BROADCAST, broadcast)
+                else:  # kept as compact JSON text: a few KB each for the whole delay
+                    self.broadcast.push(json.dumps(broadcast, separators=(",", ":")), at)
+        except Exception:  # never let one bad snapshot stop the live views
+            self.emit_errors += 1
+            log.exception("publishing a snapshot failed")
+        with self._cond:
+            self._done += len(batch)
+            self._cond.notify_all()
 
     def _send(self, namespace: str, payload: Payload) -> None:
-        with self._lock:
-            self._payloads[namespace] = payload
-            self._emit(payload, namespace, to=None)
-
-    def _emit_broadcast(self, text: str) -> None:
-        self._send(BROADCAST, json.loads(text))
-
-    def _emit(self, payload: Payload, namespace: str, to: str | None) -> None:
+        self._payloads[namespace] = payload
         try:
-            self._socketio.emit(EVENT, payload, namespace=namespace, to=to)
-        except Exception:  # a broken client must not take the publishing thread down
+            self._live.emit(EVENT, payload, namespace)
+        except Exception:  # a broken client must not take the fan-out down
             self.emit_errors += 1
             log.exception("emit of %r on %s failed", EVENT, namespace)
+
+    def _from_delay_line(self, text: str) -> None:
+        # the delay line's thread: the emit happens on the loop, in the line's order
+        self._live.call_soon(self._send, BROADCAST, json.loads(text))
 
 
 class _DealerSockets:
     """The `/dealer` sockets admitted by a login, so logout and expiry can close them.
 
-    A socket admitted by its cookie holds the dealer view only as long as the login: a timer
-    disconnects it when the login expires, and logout disconnects it at once. Sockets admitted by
-    a Socket.IO auth token carry the secret itself and are not tracked.
+    A socket admitted by its cookie holds the dealer view only as long as the login: a timer on
+    the loop disconnects it when the login expires, and logout disconnects it at once. Sockets
+    admitted by a Socket.IO auth token carry the secret itself and are not tracked. ``admit``
+    and ``forget`` run on the loop (the namespace's handlers); ``close_login`` from any thread.
     """
 
-    def __init__(self, socketio: SocketIO) -> None:
-        self._socketio = socketio
-        self._lock = threading.Lock()
-        self._by_sid: dict[str, tuple[str, threading.Timer]] = {}
+    def __init__(self, live: LiveServer) -> None:
+        self._live = live
+        self._by_sid: dict[str, tuple[str, asyncio.TimerHandle]] = {}
 
     def admit(self, sid: str, login: Login, remaining: float) -> None:
-        timer = threading.Timer(max(remaining, 0.0), self._expire, args=(sid,))
-        timer.daemon = True
-        with self._lock:
-            self._by_sid[sid] = (login.id, timer)
-        timer.start()
+        timer = self._live.loop.call_later(max(remaining, 0.0), self._expire, sid)
+        self._by_sid[sid] = (login.id, timer)
 
     def forget(self, sid: str) -> None:
-        with self._lock:
-            entry = self._by_sid.pop(sid, None)
+        entry = self._by_sid.pop(sid, None)
         if entry is not None:
             entry[1].cancel()
 
     def close_login(self, login_id: str) -> None:
-        with self._lock:
-            sids = [sid for sid, (lid, _) in self._by_sid.items() if lid == login_id]
-        for sid in sids:
+        self._live.call_soon(self._close_login, login_id)
+
+    def _close_login(self, login_id: str) -> None:
+        for sid in [sid for sid, (lid, _) in self._by_sid.items() if lid == login_id]:
             self._disconnect(sid)
 
     def _expire(self, sid: str) -> None:
@@ -336,10 +321,20 @@ class _DealerSockets:
 
     def _disconnect(self, sid: str) -> None:
         self.forget(sid)
-        try:
-            self._socketio.server.disconnect(sid, namespace=DEALER)
-        except Exception:  # already gone; the disconnect handler has forgotten it too
-            log.debug("closing a dealer socket that was already closed", exc_info=True)
+        self._live._disconnect(sid, DEALER)
+
+
+def _handshake(environ: Mapping[str, Any]) -> dict[str, Any]:
+    """The Socket.IO handshake's environ as a WSGI environ for a Flask request context.
+
+    python-engineio's ASGI environ says every client is 127.0.0.1 and has no URL scheme; the
+    ASGI scope it carries has both (the login limit's key is the address)."""
+    scope = environ.get("asgi.scope") or {}
+    client = scope.get("client")
+    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", ""), scope.get("scheme"))
+    return {**environ,
+            "REMOTE_ADDR": client[0] if client else "unknown",
+            "wsgi.url_scheme": scheme or "http"}
 
 
 def create_app(
@@ -356,8 +351,9 @@ def create_app(
     audit: AuditLog | None = None,
     review_journal: str | os.PathLike[str] | None = None,
     broadcast_delay_s: float = BROADCAST_DELAY_S,
-) -> tuple[Flask, SocketIO, Publisher]:
-    """A fresh app, its SocketIO server in threading mode, and the Publisher that feeds it.
+) -> tuple[Flask, LiveServer, Publisher]:
+    """A fresh app (the pages), its live Socket.IO server (display/live.py: on an event loop
+    thread of its own from now on; ``run_server`` serves both) and the Publisher that feeds it.
 
     Who may see the dealer view is decided by one `authenticate` function (display/access.py):
     given the login form's fields, or a Socket.IO auth dict, it returns an Identity or None.
@@ -399,9 +395,7 @@ def create_app(
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # the login form is one short field
-    socketio = SocketIO(
-        app,
-        async_mode="threading",
+    live = LiveServer(
         serializer=JsonPacket,
         ping_interval=PING_INTERVAL,
         ping_timeout=PING_TIMEOUT,
@@ -409,75 +403,96 @@ def create_app(
         logger=False,
         engineio_logger=False,
     )
-    publisher = Publisher(socketio, broadcast_delay_s)
-    dealer_sockets = _DealerSockets(socketio)
+    sio = live.sio
+    publisher = Publisher(live, broadcast_delay_s)
+    dealer_sockets = _DealerSockets(live)
     desk = LoginDesk(authenticate=authenticate, accounts=accounts, audit=audit, limiter=limiter,
                      session_lifetime=session_lifetime, back=_BACK, home=DEALER,
                      on_close=lambda login: dealer_sockets.close_login(login.id))
     desk.install(app, aliases=(DEALER,))
     logins = desk.logins
     inputs = ConsoleInputs(submit, floor=floor, limiter=limiter, on_choose=on_choose)
-    # Who each admitted /dealer socket is: inputs are judged by role, never by the page's word.
+    # Who each admitted /dealer socket is, and from where: inputs are judged by role, never by
+    # the page's word. Kept on the loop's thread (the handlers).
     identities: dict[str, Identity] = {}
+    addresses: dict[str, str] = {}
 
-    @socketio.on("connect", namespace=TABLE)
-    def table_connect(auth: Any = None) -> None:
-        publisher.send_latest(TABLE, request.sid)  # type: ignore[attr-defined]
+    def greet(namespace: str, sid: str) -> None:
+        # After the connect handler has returned and python-socketio has sent the client its
+        # CONNECT: the state is the first event the client sees on the namespace.
+        live.loop.call_soon(publisher.send_latest, namespace, sid)
 
-    @socketio.on("connect", namespace=BROADCAST)
-    def broadcast_connect(auth: Any = None) -> None:
-        publisher.send_latest(BROADCAST, request.sid)  # type: ignore[attr-defined]
+    async def table_connect(sid: str, environ: Any, auth: Any = None) -> None:
+        greet(TABLE, sid)
 
-    @socketio.on("connect", namespace=DEALER)
-    def dealer_connect(auth: Any = None) -> None:
-        sid: str = request.sid  # type: ignore[attr-defined]
-        identity: Identity | None = DEALER_IDENTITY  # an open /dealer (development only)
-        login: Login | None = None
-        if authenticate is not None:
-            login = desk.current()
-            if login is not None:
-                identity = login.identity
-            elif auth is None:
-                log.warning("refused a /dealer client without a login")
-                raise ConnectionRefusedError("unauthorized")
-            else:
-                got = desk.check(auth if isinstance(auth, Mapping) else {})
-                if not isinstance(got, Identity):
+    async def broadcast_connect(sid: str, environ: Any, auth: Any = None) -> None:
+        greet(BROADCAST, sid)
+
+    def admit_dealer(environ: Mapping[str, Any], auth: Any
+                     ) -> tuple[Identity | None, Login | None, float, str]:
+        """Who this /dealer handshake is (in a request context, off the loop). Raises
+        ConnectionRefusedError."""
+        with app.request_context(_handshake(environ)):
+            address = client_address(request)
+            identity: Identity | None = DEALER_IDENTITY  # an open /dealer (development only)
+            login: Login | None = None
+            if authenticate is not None:
+                login = desk.current()
+                if login is not None:
+                    identity = login.identity
+                elif auth is None:
+                    log.warning("refused a /dealer client without a login")
                     raise ConnectionRefusedError("unauthorized")
-                identity = got
-        if not may(identity, VIEW_DEALER):  # e.g. an admin: the accounts, never the cards
-            assert identity is not None
-            log.warning("refused /dealer to a %s login from %s", identity.role,
-                        client_address(request))
-            desk.record(identity.name, identity.role, "refused", DEALER)
-            raise ConnectionRefusedError("forbidden")
+                else:
+                    got = desk.check(auth if isinstance(auth, Mapping) else {})
+                    if not isinstance(got, Identity):
+                        raise ConnectionRefusedError("unauthorized")
+                    identity = got
+            if not may(identity, VIEW_DEALER):  # e.g. an admin: the accounts, never the cards
+                assert identity is not None
+                log.warning("refused /dealer to a %s login from %s", identity.role, address)
+                desk.record(identity.name, identity.role, "refused", DEALER)
+                raise ConnectionRefusedError("forbidden")
+            remaining = logins.remaining(login) if login is not None else 0.0
+            return identity, login, remaining, address
+
+    async def dealer_connect(sid: str, environ: Any, auth: Any = None) -> None:
+        identity, login, remaining, address = await live.in_thread(admit_dealer, environ, auth)
         if login is not None:
-            dealer_sockets.admit(sid, login, logins.remaining(login))
+            dealer_sockets.admit(sid, login, remaining)
         if identity is not None:
             identities[sid] = identity
-        publisher.send_latest(DEALER, sid)
+        addresses[sid] = address
+        greet(DEALER, sid)
 
-    @socketio.on("disconnect", namespace=DEALER)
-    def dealer_disconnect(*_reason: Any) -> None:
-        dealer_sockets.forget(request.sid)  # type: ignore[attr-defined]
-        identities.pop(request.sid, None)  # type: ignore[attr-defined]
+    async def dealer_disconnect(sid: str, *_reason: Any) -> None:
+        dealer_sockets.forget(sid)
+        identities.pop(sid, None)
+        addresses.pop(sid, None)
 
-    @socketio.on("input", namespace=DEALER)
-    def dealer_input(data: Any = None) -> dict[str, Any]:
+    async def dealer_input(sid: str, data: Any = None) -> dict[str, Any]:
         # the returned dict is the Socket.IO acknowledgement the page shows
-        sid: str = request.sid  # type: ignore[attr-defined]
-        return inputs.input(identities.get(sid), data, client_address(request))
+        answer: dict[str, Any] = await live.in_thread(
+            inputs.input, identities.get(sid), data, addresses.get(sid, "unknown"))
+        return answer
 
-    @socketio.on("choose", namespace=DEALER)
-    def dealer_choose(data: Any = None) -> dict[str, Any]:
-        return inputs.choose(identities.get(request.sid), data)  # type: ignore[attr-defined]
+    async def dealer_choose(sid: str, data: Any = None) -> dict[str, Any]:
+        answer: dict[str, Any] = await live.in_thread(inputs.choose, identities.get(sid), data)
+        return answer
 
-    @socketio.on("input", namespace=TABLE)
-    @socketio.on("input", namespace=BROADCAST)
-    def table_input(data: Any = None) -> dict[str, Any]:
+    async def public_input(sid: str, data: Any = None) -> dict[str, Any]:
         # said out loud: the public namespaces send nothing to the table
-        log.warning("refused an input on a public namespace from %s", client_address(request))
+        log.warning("refused an input on a public namespace")
         return {"ok": False, "reason": "the public view cannot send inputs", "findings": []}
+
+    sio.on("connect", table_connect, namespace=TABLE)
+    sio.on("connect", broadcast_connect, namespace=BROADCAST)
+    sio.on("connect", dealer_connect, namespace=DEALER)
+    sio.on("disconnect", dealer_disconnect, namespace=DEALER)
+    sio.on("input", dealer_input, namespace=DEALER)
+    sio.on("choose", dealer_choose, namespace=DEALER)
+    sio.on("input", public_input, namespace=TABLE)
+    sio.on("input", public_input, namespace=BROADCAST)
 
     @app.get("/")
     def table_page() -> str:
@@ -515,7 +530,7 @@ def create_app(
             status="down" if down else "degraded" if "noisy" in states else "ok",
             readers=readers,
             journal=journal,
-            async_mode=socketio.async_mode,
+            async_mode=live.async_mode,
             published=publisher.published,
             last_seq=publisher.last_seq,
             emit_errors=publisher.emit_errors,
@@ -534,89 +549,27 @@ def create_app(
             Path(review_journal), identity=desk.identity, audit=audit, login_form=desk.form))
     app.extensions["feltguard.publisher"] = publisher
     app.extensions["feltguard.console"] = inputs
-    return app, socketio, publisher
+    app.extensions["feltguard.live"] = live
+    return app, live, publisher
 
 
 def close_app(app: Flask) -> None:
-    """Stop what an app runs beside its server: the review's worker process."""
+    """Stop what an app runs beside its server (after ``ServerHandle.stop``): the review's
+    worker process, the broadcast's delay line and the live server's loop thread."""
     review = app.extensions.get("feltguard.review")
     if review is not None:
         review.close()
+    publisher = app.extensions.get("feltguard.publisher")
+    if publisher is not None:
+        publisher.close()
+    live = app.extensions.get("feltguard.live")
+    if live is not None:
+        live.close()
 
 
-@dataclass
-class ServerHandle:
-    """A running server: where it listens, and how to stop it."""
-
-    server: BaseWSGIServer
-    thread: threading.Thread
-    host: str = field(init=False)
-    port: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.host = self.server.host
-        self.port = self.server.server_port
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self.server.shutdown()
-        self.thread.join(timeout)
-        self.server.server_close()
-
-
-# From a "?" to the end of the URL: the query string. Engine.IO's polling URLs carry the sid
-# (whoever has it can poll that client's packets), and a mistaken ?token= would carry a secret.
-_QUERY = re.compile(r"\?[^\s\"'\x1b]*")
-
-
-def _without_query(value: Any) -> Any:
-    return _QUERY.sub("?", value) if isinstance(value, str) else value
-
-
-class _Handler(WSGIRequestHandler):
-    """Werkzeug's handler with Nagle's algorithm off, logging request lines without queries.
-
-    A table update is one small WebSocket frame; with Nagle on, a second update written before
-    the client ACKs the first waits for the client's delayed ACK (about 40 ms on Linux), which
-    put the frame -> browser p99 at ~46 ms in bench/latency.py. With TCP_NODELAY it is sent at once.
-
-    Every line Werkzeug logs for a request (the access line, and errors that quote a bad request
-    line) passes through `log`, which cuts each query string down to its "?": what `feltguard -v`
-    shows and journald keeps holds no sid, token or other query value. Headers (the session
-    cookie) are never logged by Werkzeug.
-    """
-
-    def setup(self) -> None:
-        super().setup()
-        with contextlib.suppress(OSError):
-            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log(self, type: str, message: str, *args: Any) -> None:
-        super().log(type, _without_query(message), *(_without_query(a) for a in args))
-
-
-def run_server(
-    app: Flask, socketio: SocketIO, host: str = "127.0.0.1", port: int = 5000
-) -> ServerHandle:
-    """Serve `app` with Werkzeug's threaded server in a daemon thread and return at once.
-
-    This is what `socketio.run(app, allow_unsafe_werkzeug=True)` runs in threading mode, minus
-    its refusal to start without a TTY (under systemd) and its blocking: the daemon keeps its
-    main thread, gets the bound port (port 0 picks a free one) and can stop the server. WebSocket
-    works through simple-websocket. For gunicorn instead, see docs/display.md.
-    """
-    if socketio.async_mode != "threading":
-        raise ValueError(f"run_server needs async_mode='threading', got {socketio.async_mode!r}")
-    server = make_server(host, port, app, threaded=True, request_handler=_Handler)
-    # A short poll interval only bounds how long stop() waits; the loop itself is idle select().
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="feltguard-display",
-        daemon=True,
-    )
-    thread.start()
-    handle = ServerHandle(server, thread)
-    log.info("display serving on %s", handle.url)
-    return handle
+def run_server(app: Flask, live: LiveServer, host: str = "127.0.0.1", port: int = 5000
+               ) -> ServerHandle:
+    """Serve `app`'s pages and `live`'s namespaces on one port (display/live.py: uvicorn on the
+    live server's loop) and return once it listens; port 0 picks a free one. OSError if the
+    port cannot be bound. ``handle.stop()`` closes the screens and stops serving."""
+    return serve(live, app, host, port)

@@ -145,7 +145,7 @@ def dealer_tablet(port: int, token: str, run: Run, timeout: float = 30) -> socke
         except socketio.exceptions.ConnectionError:
             if time.monotonic() > deadline or run.proc.poll() is not None:
                 raise
-            time.sleep(0.2)  # gunicorn's worker is still opening the table
+            time.sleep(0.2)  # the table is still opening
 
 
 def tap(client: socketio.Client, body: dict[str, Any]) -> dict[str, Any]:

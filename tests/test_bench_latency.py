@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import logging
-
 from bench.latency import floor, run
 
 
 def test_every_frame_is_timed_at_the_socket_then_the_read_loop_then_the_handler() -> None:
-    logging.getLogger("werkzeug").disabled = True
     times = run(cards=20, seed=3)
     assert len(times["led"]) >= 20
     assert {len(v) for v in times.values()} == {len(times["led"])}
@@ -20,16 +17,6 @@ def test_the_floor_times_every_frame() -> None:
     times = floor(20)
     assert len(times) == 20
     assert all(t > 0 for t in times)
-
-
-def test_under_gunicorn_every_frame_is_timed_too() -> None:
-    """``--server gunicorn``: the table and the measuring loop inside gunicorn's one threaded
-    worker, as ``feltguard run`` serves it."""
-    times = run(cards=20, seed=3, server="gunicorn")
-    assert len(times["led"]) >= 20
-    assert {len(v) for v in times.values()} == {len(times["led"])}
-    for sock, loop, handler in zip(times["socketio"], times["loop"], times["handler"], strict=True):
-        assert 0 < sock <= loop <= handler
 
 
 def test_the_fan_out_bench_runs_and_prints_its_rows() -> None:
@@ -53,9 +40,10 @@ def test_the_fan_out_bench_runs_and_prints_its_rows() -> None:
 
 
 def test_the_slowest_client_is_never_ahead_of_the_first() -> None:
-    logging.getLogger("werkzeug").disabled = True
     times = run(cards=20, seed=3, clients=2, procs=2)
     assert len(times["led"]) >= 20
     assert {len(v) for v in times.values()} == {len(times["led"])}
-    for first, slowest in zip(times["first"], times["slowest"], strict=True):
-        assert 0 < first <= slowest
+    for first, slowest, read in zip(times["first"], times["slowest"], times["read"],
+                                    strict=True):
+        # reached the first socket, then the last, then the last client's process read it
+        assert 0 < first <= slowest <= read

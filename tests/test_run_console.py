@@ -1,5 +1,5 @@
-"""``feltguard run`` under gunicorn (its production server, in a child process as systemd runs
-it) takes the dealer's touch console inputs: a real Socket.IO client on ``/dealer`` logged in
+"""``feltguard run`` (in a child process as systemd runs it, its live view served from that
+process) takes the dealer's touch console inputs: a real Socket.IO client on ``/dealer`` logged in
 with the dealer token sends an event body, the table journals it, a ruling without the floor's
 token is refused, and the random floor token is kept in a 0600 file, never printed."""
 
@@ -11,7 +11,7 @@ from controller.journal import read_events
 from tests.run_harness import dealer_tablet, feltguard_run, free_port, table_config, tap
 
 
-def test_gunicorn_served_table_takes_console_inputs_through_the_journal(tmp_path: Path) -> None:
+def test_the_served_table_takes_console_inputs_through_the_journal(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite"
     port = free_port()
     config = table_config(tmp_path, seats=6, display=f'host = "127.0.0.1"\nport = {port}\n'
@@ -31,4 +31,4 @@ def test_gunicorn_served_table_takes_console_inputs_through_the_journal(tmp_path
     floor = tmp_path / "floor-token"
     assert floor.stat().st_mode & 0o777 == 0o600
     assert floor.read_text().strip() not in out and "Traceback" not in out
-    assert "served by gunicorn" in out
+    assert f"127.0.0.1:{port}" in out  # the start-up line says where the live view is

@@ -3,7 +3,7 @@ notify protocol holds against a real ``NOTIFY_SOCKET`` that the test binds (rese
 ecosystem.md §5.2): READY=1 once the journal is recovered and the reader is open, STATUS= with
 the hand and the reader's health, WATCHDOG=1 on and on, STOPPING=1 at SIGTERM, and the journal
 checkpointed and closed. The daemon is started the way the unit starts it: stdin /dev/null, the
-production server (gunicorn, the table inside its one worker), a reader on a pty fed by the
+live view served from its own process (display/live.py), a reader on a pty fed by the
 simulated twin, LEDs on gpiozero's mock pins."""
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import socketio
 
 from controller.daemon import TableDaemon
 from controller.events import Action, HandStart, SeatTake, TableSetup
-from controller.gunicorn_app import GRACEFUL_S
 from controller.journal import (
     Journal,
     anchor_path_for,
@@ -41,6 +40,9 @@ from tests.conftest import REPO
 from tests.run_harness import free_port
 
 UNIT = REPO / "hardware" / "feltguard.service"
+# The table stops at SIGTERM in about a second (screens, readers, journal); the unit would wait
+# TimeoutStopSec before a SIGKILL.
+STOP_S = 5.0
 
 
 def test_the_unit_passes_systemd_analyze_verify(tmp_path):
@@ -48,7 +50,7 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path):
     if analyze is None:
         pytest.skip("systemd-analyze is absent (Debian: apt-get install systemd)")
     text = UNIT.read_text()
-    for key in ("Type=notify", "NotifyAccess=all", "WatchdogSec=", "Restart=on-failure",
+    for key in ("Type=notify", "NotifyAccess=main", "WatchdogSec=", "Restart=on-failure",
                 "NoNewPrivileges=yes", "ProtectSystem=strict", "StandardInput=null"):
         assert f"\n{key}" in text, key
     assert "\nPrivateDevices" not in text  # it would hide the readers and the GPIO chip
@@ -161,8 +163,6 @@ path = "{journal}"
             assert notify.wait_for(lambda m: "READY=1" in lines(m)), lines(notify.messages)
             got = lines(notify.messages)
             ready = got.index("READY=1")
-            # gunicorn's arbiter said nothing: its own READY=1 would come before the table
-            assert not any("Gunicorn" in line for line in got), got
             # the STATUS just before READY: the journal recovered (hand 1, in play when the
             # table stopped, resumed) and the reader open
             status = [line for line in got[:ready] if line.startswith("STATUS=")]
@@ -171,10 +171,8 @@ path = "{journal}"
             # the web server listens at READY=1
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
                 assert r.status == 200
-            # READY came from the worker that holds the table, not the main pid (gunicorn's
-            # arbiter): the unit's NotifyAccess=all
-            sender = next(m[1] for m in notify.messages if m[2] == "READY=1")
-            assert sender not in (0, proc.pid)
+            # every message from the main pid: the unit's NotifyAccess=main
+            assert {m[1] for m in notify.messages} == {proc.pid}
             # the watchdog keeps being pinged, every half second (WATCHDOG_USEC / 2)
             t_ready = next(m[0] for m in notify.messages if m[2] == "READY=1")
             assert notify.wait_for(lambda m: lines(m).count("WATCHDOG=1") >= 4, 10)
@@ -219,7 +217,7 @@ path = "{journal}"
     stop_s = time.monotonic() - stopped_at
     assert proc.returncode == 0, out[-3000:]
     assert states and states[0]["last_seq"] == 8  # the live view served the resumed table
-    assert stop_s < GRACEFUL_S  # the table closed its screens: no wait for gunicorn's grace
+    assert stop_s < STOP_S  # the table closed its screen: nothing held the stop
     got = [m[2] for m in notify.messages]
     assert got.count("STOPPING=1") == 1 and got[-1] == "STOPPING=1"
     assert "hand 1 was in play when the table stopped" in out
@@ -234,9 +232,8 @@ path = "{journal}"
     assert [e.type for e in read_events(journal)][-1] == "shoe.draw"
 
 
-def test_a_table_that_cannot_start_under_gunicorn_says_why_and_fails(tmp_path):
-    """The worker says why in one line and exits with gunicorn's boot error: the arbiter stops
-    (no restart loop of its own), and the command fails for systemd to see."""
+def test_a_table_that_cannot_start_says_why_and_fails(tmp_path):
+    """One line says why, and the command fails for systemd to see."""
     (tmp_path / "journal.sqlite").write_text("not a journal")
     config = tmp_path / "table.toml"
     config.write_text(f'[leds]\nenabled = false\n[display]\nport = {free_port()}\n'
@@ -248,12 +245,12 @@ def test_a_table_that_cannot_start_under_gunicorn_says_why_and_fails(tmp_path):
     ours = [line for line in proc.stderr.splitlines() if line.startswith("feltguard run:")]
     assert ours == [f"feltguard run: {tmp_path / 'journal.sqlite'}: not an SQLite journal; "
                     "refusing to write into it"]
-    assert proc.stderr.count("Booting worker") == 1 and "Traceback" not in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
-def test_werkzeug_serves_the_same_protocol_in_one_process(tmp_path, monkeypatch):
-    """``display.server = "werkzeug"`` (development): the table, the server and the notify
-    protocol in this process; no console without one."""
+def test_run_table_speaks_the_protocol_from_the_calling_process(tmp_path, monkeypatch):
+    """``run_table`` in this process (as ``feltguard run`` calls it): the table, the server and
+    the notify protocol here; no console without one."""
     from controller.config import load
     from controller.runner import run_table
 
@@ -262,7 +259,7 @@ def test_werkzeug_serves_the_same_protocol_in_one_process(tmp_path, monkeypatch)
     monkeypatch.setenv("WATCHDOG_USEC", "400000")
     config = tmp_path / "table.toml"
     config.write_text(f'[leds]\nenabled = false\n[display]\nport = {free_port()}\n'
-                      f'server = "werkzeug"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+                      f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
     halt = threading.Event()
     runner = threading.Thread(target=run_table, args=(load(config), None, halt))
     runner.start()

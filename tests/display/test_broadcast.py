@@ -134,18 +134,30 @@ def test_the_delay_lines_thread_releases_everything_in_order() -> None:
 
 
 class Recorder:
-    """Stands in for the SocketIO server: records each emit; can hold the fan-out thread
-    inside an emit so that snapshots queue up behind it (the fan-out falling behind)."""
+    """Stands in for the live server's loop: records each emit, and keeps what the Publisher
+    asks the loop to run until the test runs it (``run``), so that snapshots can queue up
+    behind a loop that is busy (the fan-out falling behind)."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
-        self.gate = threading.Event()
-        self.gate.set()
-        self.inside = threading.Event()
+        self.asked: list[tuple[Any, tuple[Any, ...]]] = []
+        self.lock = threading.Lock()
 
-    def emit(self, event: str, payload: dict[str, Any], namespace: str, to: str | None) -> None:
-        self.inside.set()
-        assert self.gate.wait(WAIT)
+    def call_soon(self, fn: Any, *args: Any) -> bool:
+        with self.lock:
+            self.asked.append((fn, args))
+        return True
+
+    def run(self) -> int:
+        """Run what was asked of the loop, in order; how many."""
+        with self.lock:
+            asked, self.asked = self.asked, []
+        for fn, args in asked:
+            fn(*args)
+        return len(asked)
+
+    def emit(self, event: str, payload: dict[str, Any], namespace: str,
+             to: str | None = None) -> None:
         self.sent.append((namespace, payload))
 
     def on(self, namespace: str) -> list[dict[str, Any]]:
@@ -153,46 +165,63 @@ class Recorder:
 
 
 def test_a_publisher_behind_sends_the_dealer_every_state_and_the_table_the_latest() -> None:
-    sio, clock = Recorder(), Clock()
-    publisher = Publisher(sio, broadcast_delay_s=60, clock=clock)  # type: ignore[arg-type]
+    loop, clock = Recorder(), Clock()
+    publisher = Publisher(loop, broadcast_delay_s=60, clock=clock)
     snaps = short_hand()
-    sio.gate.clear()
     publisher.publish(snaps[0])
-    assert sio.inside.wait(WAIT)  # the fan-out is stuck in its first emit...
+    assert loop.run() == 1  # the first state goes out at once...
     for snap in snaps[1:]:
-        publisher.publish(snap)   # ...so these queue up, and publish still returns at once
-    sio.gate.set()
+        publisher.publish(snap)  # ...the rest queue up while the loop is busy elsewhere
+    assert not publisher.flush(0.01)  # nothing has taken them yet; publish returned at once
+    assert loop.run() == 1  # one fan-out for the whole queue
     assert publisher.flush(WAIT)
     # the dealer: every state, in order
-    assert sio.on(DEALER) == [dealer_payload(s) for s in snaps]
+    assert loop.on(DEALER) == [dealer_payload(s) for s in snaps]
     # the table: a state view; skipped ahead, never an older state after a newer one, and the
     # final state last
-    table_seqs = [p["last_seq"] for p in sio.on(TABLE)]
-    assert table_seqs == sorted(set(table_seqs)) and len(table_seqs) < len(snaps)
-    assert sio.on(TABLE)[-1] == table_payload(snaps[-1]) == publisher.latest(TABLE)
+    table_seqs = [p["last_seq"] for p in loop.on(TABLE)]
+    assert table_seqs == sorted(set(table_seqs)) and len(table_seqs) == 2
+    assert loop.on(TABLE)[-1] == table_payload(snaps[-1]) == publisher.latest(TABLE)
     assert publisher.coalesced == len(snaps) - len(table_seqs)
     # the broadcast: nothing yet (the clock has not moved), then every state, once due
-    assert sio.on(BROADCAST) == []
+    assert loop.on(BROADCAST) == []
     assert publisher.latest(BROADCAST)["last_seq"] is None  # "waiting for a hand"
     publisher.broadcast.release(clock.now + 60)
-    assert sio.on(BROADCAST) == [broadcast_payload(s, 60) for s in snaps]
+    assert loop.run() == len(snaps)  # the delay line hands each to the loop, in order
+    assert loop.on(BROADCAST) == [broadcast_payload(s, 60) for s in snaps]
     assert publisher.latest(BROADCAST) == broadcast_payload(snaps[-1], 60)
+    publisher.close()
+
+
+def test_at_delay_0_the_broadcast_goes_out_with_the_live_views() -> None:
+    loop = Recorder()
+    publisher = Publisher(loop, broadcast_delay_s=0)
+    snaps = short_hand()[:3]
+    for snap in snaps:
+        publisher.publish(snap)
+    loop.run()
+    assert loop.on(BROADCAST) == [broadcast_payload(s, 0) for s in snaps]
+    assert len(publisher.broadcast) == 0  # no delay line in between
 
 
 def test_the_broadcast_delay_counts_from_the_moment_of_publish() -> None:
-    sio, clock = Recorder(), Clock()
-    publisher = Publisher(sio, broadcast_delay_s=60, clock=clock)  # type: ignore[arg-type]
+    loop, clock = Recorder(), Clock()
+    publisher = Publisher(loop, broadcast_delay_s=60, clock=clock)
     first, second = short_hand()[1:3]
     publisher.publish(first)   # at 100
     clock.now = 130.0
     publisher.publish(second)  # at 130
+    loop.run()
     assert publisher.flush(WAIT)
     clock.now = 1000.0  # the line's own thread would release everything: release by hand first
     assert publisher.broadcast.release(159.9) == 0
     assert publisher.broadcast.release(160.0) == 1
-    assert sio.on(BROADCAST) == [broadcast_payload(first, 60)]
+    loop.run()
+    assert loop.on(BROADCAST) == [broadcast_payload(first, 60)]
     assert publisher.broadcast.release(190.0) == 1
-    assert sio.on(BROADCAST)[-1]["last_seq"] == second["last_seq"]
+    loop.run()
+    assert loop.on(BROADCAST)[-1]["last_seq"] == second["last_seq"]
+    publisher.close()
 
 
 # -- real clients ---------------------------------------------------------------------------

@@ -196,8 +196,8 @@ def test_websocket_transport(live: tuple[ServerHandle, Publisher]) -> None:
 def test_a_state_goes_out_as_one_json_event_packet() -> None:
     # The server's packets skip python-socketio's scan for binary attachments (JsonPacket): a
     # state must still be a single plain EVENT packet of JSON text, which the pages parse.
-    _, sio, _ = create_app(dealer_token=TOKEN)
-    assert sio.server.packet_class is JsonPacket
+    _, live, _ = create_app(dealer_token=TOKEN)
+    assert live.sio.packet_class is JsonPacket
     payload = dealer_payload(short_hand()[2])
     encoded = JsonPacket(data=["state", payload], namespace=DEALER).encode()
     assert isinstance(encoded, str) and encoded.startswith("2/dealer,")
@@ -226,7 +226,7 @@ def test_pages_health_and_headers() -> None:
     health = http.get("/healthz")
     assert health.status_code == 200
     assert health.get_json() == {
-        "status": "ok", "async_mode": "threading", "published": 1, "last_seq": 8, "emit_errors": 0,
+        "status": "ok", "async_mode": "asgi", "published": 1, "last_seq": 8, "emit_errors": 0,
         "readers": [], "journal": None,
     }
 

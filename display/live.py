@@ -1,0 +1,268 @@
+"""The live views' Socket.IO server on an asyncio event loop of its own, and the ASGI server
+(uvicorn) that serves it beside the Flask app's pages on one port.
+
+Why an event loop: a state goes to every screen at once. In python-engineio's threading mode
+each WebSocket had a writer thread (and a reader thread, and a request thread), so a state woke
+60 threads for 20 screens, each waiting its turn for a CPU and the GIL: the slowest of 20
+``/table`` clients had a state at p99 21 ms. Here one loop thread writes every screen's frame in
+turn with no thread in between (docs/display.md, "The fan-out", has the figures).
+
+The loop runs on a daemon thread from the moment the server is made, so the Publisher can hand
+it states before the port is served and after (``call_soon`` from any thread). Everything that
+touches python-socketio runs on that thread: its AsyncServer is not thread-safe. Work that may
+block (a password hash, the daemon's submit path) goes to the loop's executor, never runs on it.
+
+``serve`` binds the port itself (port 0 picks a free one, and a port in use is an OSError the
+caller can name), then runs uvicorn's ``Server.serve`` on the same loop: python-socketio's
+``ASGIApp`` takes ``/socket.io/``, everything else goes to the Flask app through a2wsgi's
+thread pool (each request on a worker thread, as under a WSGI server).
+
+No secret reaches a log: uvicorn logs each request's path with its query (the access line, and
+the WebSocket's "[accepted]" line); a filter on its two loggers cuts each query down to its "?"
+(Engine.IO's sid is in the query, and a mistaken ``?token=`` would be a secret). Its loggers are
+held at INFO: at DEBUG they would log each handshake's headers, the session cookie among them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import re
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import socketio
+import uvicorn
+from a2wsgi import WSGIMiddleware
+
+__all__ = ["LiveServer", "ServerHandle", "serve", "without_query"]
+
+log = logging.getLogger(__name__)
+
+# Threads that run the Flask app's requests (pages, logins, the review's exports): the WebSockets
+# never hold one, so a few cover a table's browsers; a slow review page holds one, not the rest.
+WSGI_THREADS = 16
+# How long a stop waits for uvicorn to close its connections.
+STOP_GRACE_S = 2.0
+
+# From a "?" to the end of the URL: the query string. Engine.IO's polling URLs carry the sid
+# (whoever has it can poll that client's packets), and a mistaken ?token= would carry a secret.
+_QUERY = re.compile(r"\?[^\s\"'\x1b]*")
+
+
+def without_query(value: Any) -> Any:
+    """A string with each query string cut down to its "?"; anything else as it is."""
+    return _QUERY.sub("?", value) if isinstance(value, str) else value
+
+
+class _NoQueries(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = without_query(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(without_query(a) for a in record.args)
+        return True
+
+
+for _name in ("uvicorn.access", "uvicorn.error"):
+    logging.getLogger(_name).addFilter(_NoQueries())
+# Never DEBUG, even under ``feltguard -v``: there the WebSocket implementation logs each
+# handshake's headers (the session cookie) and every frame (hole cards).
+for _name in ("uvicorn.error", "websockets"):
+    logging.getLogger(_name).setLevel(logging.INFO)
+
+
+def _new_loop() -> asyncio.AbstractEventLoop:
+    try:  # libuv's loop where it is installed (Linux): cheaper wake-ups and writes
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
+class _AsyncServer(socketio.AsyncServer):  # type: ignore[misc]
+    """python-socketio's AsyncServer, waking a closed client's pending long-poll.
+
+    When a polling client closes, python-engineio's threading socket puts a wake-up in the
+    client's queue and its pending GET answers at once; its asyncio socket does not, and the GET
+    (and a Python client's ``disconnect()``, which waits for it) hangs until the ping time-out,
+    10 s here. Browsers drop the GET themselves; this answers it for everyone else."""
+
+    async def _handle_eio_disconnect(self, eio_sid: str, reason: Any = None) -> None:
+        await super()._handle_eio_disconnect(eio_sid, reason)
+        client = self.eio.sockets.get(eio_sid)
+        if client is not None:
+            client.queue.put_nowait(None)  # poll() answers [] to a None, as in threading mode
+
+
+class LiveServer:
+    """A python-socketio ``AsyncServer`` and the loop thread it lives on.
+
+    ``call_soon`` and ``run`` are for other threads; ``emit`` is for code already on the loop
+    (handlers, and what ``call_soon`` runs).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self.sio = _AsyncServer(async_mode="asgi", **options)
+        self.loop = _new_loop()
+        self.emit_errors = 0
+        self._thread = threading.Thread(target=self._run, name="feltguard-live", daemon=True)
+        self._thread.start()
+
+    @property
+    def async_mode(self) -> str:
+        return "asgi"
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def call_soon(self, fn: Callable[..., Any], *args: Any) -> bool:
+        """Run ``fn(*args)`` on the loop, from any thread, in the order asked. False when the
+        loop has stopped (the server is closing): nothing will run."""
+        try:
+            self.loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # the loop is closed
+            return False
+        return True
+
+    def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 5.0) -> Any:
+        """Run ``coro`` on the loop from another thread and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
+        """Run ``coro`` on the loop from another thread without waiting."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def emit(self, event: str, data: Any, namespace: str, to: str | None = None) -> None:
+        """On the loop: send ``event`` to a namespace (or one client). python-socketio encodes
+        it once for every client of the namespace; each client's queue then has it at once."""
+        task = self.loop.create_task(self.sio.emit(event, data, namespace=namespace, to=to))
+        task.add_done_callback(self._emitted)
+
+    def _emitted(self, task: asyncio.Task[Any]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.emit_errors += 1  # a broken client must not take the live views down
+            log.error("emit failed: %s", task.exception())
+
+    def in_thread(self, fn: Callable[..., Any], *args: Any) -> Awaitable[Any]:
+        """On the loop: ``await`` this to run a call that may block on the executor's thread."""
+        return self.loop.run_in_executor(None, fn, *args)
+
+    def disconnect(self, sid: str, namespace: str) -> None:
+        """Close one client's namespace, from any thread."""
+        self.call_soon(self._disconnect, sid, namespace)
+
+    def _disconnect(self, sid: str, namespace: str) -> None:
+        self.loop.create_task(self.sio.disconnect(sid, namespace=namespace))
+
+    def close_screens(self, timeout: float = STOP_GRACE_S) -> None:
+        """Close every client's connection without waiting for each close packet to be written
+        (a client that stopped reading would hold the stop)."""
+        async def close_all() -> None:
+            eio = self.sio.eio
+            for client in list(eio.sockets.values()):
+                with contextlib.suppress(Exception):
+                    await client.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+            eio.sockets = {}
+            await self.sio.shutdown()  # Engine.IO's service task
+
+        if self.loop.is_running():
+            with contextlib.suppress(Exception):
+                self.run(close_all(), timeout)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the loop and its thread (after ``ServerHandle.stop``). Idempotent."""
+        if self.loop.is_closed():
+            return
+        self.call_soon(self.loop.stop)
+        self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
+@dataclass
+class ServerHandle:
+    """A running server: where it listens, and how to stop it."""
+
+    server: uvicorn.Server
+    live: LiveServer
+    serving: concurrent.futures.Future[Any]
+    host: str
+    port: int
+    stopped: bool = field(default=False, init=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close every screen, stop serving and wait for the server to end. Idempotent."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self.live.close_screens()
+        self.server.should_exit = True
+        with contextlib.suppress(Exception):
+            self.serving.result(timeout)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def serve(live: LiveServer, wsgi_app: Any, host: str = "127.0.0.1", port: int = 5000,
+          *, start_timeout: float = 10.0) -> ServerHandle:
+    """Serve ``live``'s Socket.IO and ``wsgi_app``'s pages on ``host:port`` from ``live``'s
+    loop; return once it listens. OSError if the port cannot be bound (in use, no such address).
+    """
+    sock = _bind(host, port)
+    asgi = socketio.ASGIApp(live.sio, other_asgi_app=WSGIMiddleware(wsgi_app,
+                                                                    workers=WSGI_THREADS))
+    config = uvicorn.Config(
+        asgi,
+        lifespan="off",
+        log_config=None,  # the process's own logging (feltguard -v), through the filter above
+        access_log=True,
+        # X-Forwarded-For from anyone on the machine would pick the login limit's key
+        proxy_headers=False,
+        server_header=False,
+        http="h11",
+        ws="websockets-sansio",
+        # A state is 2.5 KB on a LAN: compressing it again for each screen would cost the Pi
+        # more than it saves the network.
+        ws_per_message_deflate=False,
+        ws_ping_interval=None,  # Engine.IO pings (display/server.py: PING_INTERVAL)
+        timeout_graceful_shutdown=STOP_GRACE_S,
+    )
+    server = uvicorn.Server(config)
+    serving = live.spawn(server.serve(sockets=[sock]))
+    deadline = time.monotonic() + start_timeout
+    while not server.started:
+        if serving.done():
+            sock.close()
+            serving.result()  # its error
+            raise OSError("the live view's server stopped as it started")
+        if time.monotonic() > deadline:
+            server.should_exit = True
+            raise OSError(f"the live view's server did not start in {start_timeout:.0f} s")
+        time.sleep(0.01)
+    bound = sock.getsockname()
+    handle = ServerHandle(server, live, serving, host, bound[1])
+    log.info("display serving on %s", handle.url)
+    return handle
