@@ -1,9 +1,10 @@
-"""The issue-12 experiment, repeated: ``feltguard run`` started the way the systemd unit starts
-it (its command line, standard input /dev/null, the live view served from it, a pty shoe reader
+"""The issue-12 experiment, repeated: ``feltguard run`` started the way the systemd unit starts it
+(its command line, standard input /dev/null, the live view served from it, a pty shoe reader
 speaking the wire protocol) judges a hand whose only inputs are the cards through the real
-serial driver and the dealer's touch console (a real Socket.IO client on ``/dealer``). Before issue 12 the same run
-journaled the cards, stayed at hand 0 and raised nothing; now a flop dealt with no burn is
-FLOP_BURN_ERROR (or BURN_MISSING_OR_EXTRA), and a card key named by its card reaches the core."""
+serial driver and the dealer's touch console (a real Socket.IO client on ``/dealer``). Before
+issue 12 the same run journaled the cards, stayed at hand 0 and raised nothing; now a flop dealt
+with no burn is FLOP_BURN_ERROR (or BURN_MISSING_OR_EXTRA), and a card key named by its card
+reaches the core."""
 
 from __future__ import annotations
 
