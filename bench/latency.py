@@ -7,7 +7,8 @@ Clean simulated hands are dealt through the whole real path: each card movement 
 wire-protocol frame into the simulated reader's pty; the real ``CardReader`` thread parses it,
 sensing makes the event, the daemon journals it (SQLite WAL, a real file), applies it to the
 rules core, sets the LEDs (gpiozero mock pins) and publishes the snapshot through the real
-Flask-SocketIO server to a real ``socketio.Client`` on ``/dealer`` over WebSocket.
+live server (display/live.py, as ``feltguard run`` serves it) to a real ``socketio.Client`` on
+``/dealer`` over WebSocket.
 
 The client runs in a process of its own, as a browser does: in the server's process its reader
 threads would take the server's GIL and CPU time, and the figure would be the bench's, not the

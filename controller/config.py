@@ -30,11 +30,13 @@ from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_ant
 from drivers.chip_protocol import DEVICE_KINDS
 
 LED_DRIVERS = ("gpio", "shift_register")
-# display.server: the live view's server (display/live.py: uvicorn, in the daemon's process).
-# gunicorn and Werkzeug served it before (threading mode); a config that still names them
-# is told so.
-SERVERS = ("uvicorn",)
-FORMER_SERVERS = ("gunicorn", "werkzeug")
+# Keys that were settings once: a config that still has one is told why it is gone, not that
+# the key is unknown.
+RETIRED_KEYS = {
+    # gunicorn or Werkzeug served the live view in threading mode; now uvicorn does, always
+    ("display", "server"): "no longer a setting: the live view is served by uvicorn in the "
+                           "daemon's own process (display/live.py); remove the key",
+}
 # sensing.lost_after_ms: above the readers' 250 ms repeat (with room for one missed repeat), at
 # most a minute.
 LOST_AFTER_MS = (500, 60_000)
@@ -144,7 +146,6 @@ class Config:
     # and the public view's whitelist (docs/display.md, "Where it listens").
     host: str = "0.0.0.0"
     port: int = 5000
-    server: str = "uvicorn"  # display.server: SERVERS
     dealer_token: str = ""
     floor_token: str = ""
     # [broadcast]: the /broadcast view's secure delay (docs/security.md); 0 only when not public
@@ -199,7 +200,7 @@ _SECTIONS = {
     "antennas": None,
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
-    "display": {"host", "port", "server", "dealer_token", "floor_token"},
+    "display": {"host", "port", "dealer_token", "floor_token"},
     "broadcast": {"delay_s", "public"},
     "journal": {"path", "key_file", "anchor_file"},
     "accounts": {"file", "audit_file", "session_hours"},
@@ -268,6 +269,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not isinstance(sec, Mapping):
             raise ConfigError(f"{name}: must be a table")
         for key in sec:
+            if (name, key) in RETIRED_KEYS:
+                raise ConfigError(f"{name}.{key}: {RETIRED_KEYS[name, key]}")
             if key not in keys:
                 raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(sorted(keys))})")
 
@@ -375,14 +378,6 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if not 0 <= port <= 65535:
             raise ConfigError(f"display.port: must be 0..65535, got {port}")
         kw["port"] = port
-    if "server" in display:
-        kw["server"] = _typed(display, "server", str, "display")
-        if kw["server"] in FORMER_SERVERS:
-            raise ConfigError(f"display.server: {kw['server']!r} no longer serves the live view: "
-                              f"uvicorn does, in the daemon's process (remove the key)")
-        if kw["server"] not in SERVERS:
-            raise ConfigError(f"display.server: unknown server {kw['server']!r} "
-                              f"(known: {', '.join(SERVERS)})")
     if "dealer_token" in display:  # "": a random token
         kw["dealer_token"] = _typed(display, "dealer_token", str, "display", empty=True)
     if "floor_token" in display:  # "": a random token

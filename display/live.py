@@ -19,8 +19,8 @@ thread pool (each request on a worker thread, as under a WSGI server).
 
 No secret reaches a log: uvicorn logs each request's path with its query (the access line, and
 the WebSocket's "[accepted]" line); a filter on its two loggers cuts each query down to its "?"
-(Engine.IO's sid is in the query, and a mistaken ``?token=`` would be a secret). Its loggers are
-held at INFO: at DEBUG they would log each handshake's headers, the session cookie among them.
+(Engine.IO's sid is in the query, and a mistaken ``?token=`` would be a secret). Their DEBUG
+records are dropped: they would hold each handshake's headers, the session cookie among them.
 """
 
 from __future__ import annotations
@@ -61,20 +61,24 @@ def without_query(value: Any) -> Any:
     return _QUERY.sub("?", value) if isinstance(value, str) else value
 
 
-class _NoQueries(logging.Filter):
+class _Scrubbed(logging.Filter):
+    """Each query string cut to its "?"; no DEBUG record at all, even under ``feltguard -v``:
+    there the WebSocket implementation logs each handshake's headers (the session cookie) and
+    every frame (hole cards). A filter, not a level: the level stays the process's to set
+    (``feltguard`` without ``-v`` holds these loggers at WARNING)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.INFO:
+            return False
         record.msg = without_query(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(without_query(a) for a in record.args)
         return True
 
 
-for _name in ("uvicorn.access", "uvicorn.error"):
-    logging.getLogger(_name).addFilter(_NoQueries())
-# Never DEBUG, even under ``feltguard -v``: there the WebSocket implementation logs each
-# handshake's headers (the session cookie) and every frame (hole cards).
-for _name in ("uvicorn.error", "websockets"):
-    logging.getLogger(_name).setLevel(logging.INFO)
+for _name in ("uvicorn.access", "uvicorn.error", "websockets", "websockets.server",
+              "websockets.protocol"):
+    logging.getLogger(_name).addFilter(_Scrubbed())
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
@@ -155,10 +159,7 @@ class LiveServer:
         return self.loop.run_in_executor(None, fn, *args)
 
     def disconnect(self, sid: str, namespace: str) -> None:
-        """Close one client's namespace, from any thread."""
-        self.call_soon(self._disconnect, sid, namespace)
-
-    def _disconnect(self, sid: str, namespace: str) -> None:
+        """On the loop: close one client's namespace."""
         self.loop.create_task(self.sio.disconnect(sid, namespace=namespace))
 
     def close_screens(self, timeout: float = STOP_GRACE_S) -> None:
@@ -180,6 +181,16 @@ class LiveServer:
         """Stop the loop and its thread (after ``ServerHandle.stop``). Idempotent."""
         if self.loop.is_closed():
             return
+
+        async def finish() -> None:  # Engine.IO's ping timers and the like: cancelled, awaited
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        if self.loop.is_running():
+            with contextlib.suppress(Exception):
+                self.run(finish(), timeout)
         self.call_soon(self.loop.stop)
         self._thread.join(timeout)
         if not self._thread.is_alive():

@@ -321,7 +321,7 @@ class _DealerSockets:
 
     def _disconnect(self, sid: str) -> None:
         self.forget(sid)
-        self._live._disconnect(sid, DEALER)
+        self._live.disconnect(sid, DEALER)
 
 
 def _handshake(environ: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The browser (headless chromium, one per test module), and a live display server per test: a
-fresh app (the Socket.IO test client patches its server, research/ecosystem.md §3.4) on
-Werkzeug at 127.0.0.1 and a free port. The dealer token is the test module's ``TOKEN``."""
+fresh app served as ``feltguard run`` serves it (display/live.py) at 127.0.0.1 and a free port,
+closed after the test. The dealer token is the test module's ``TOKEN``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from display.server import Publisher, ServerHandle, create_app, run_server
+from display.server import Publisher, ServerHandle, close_app, create_app, run_server
 from tests.display.chromium import ARGS, CHROMIUM
 
 
@@ -33,3 +33,4 @@ def live(request: pytest.FixtureRequest) -> Iterator[tuple[ServerHandle, Publish
         yield handle, publisher
     finally:
         handle.stop()
+        close_app(app)

@@ -24,7 +24,7 @@ WAIT = 10.0
 ROOT = Path(__file__).resolve().parents[2]
 
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")  # werkzeug colours its request lines
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a terminal's colours, if a logger adds them
 
 
 @pytest.fixture
