@@ -267,6 +267,9 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
     return {"led": led_ms, "socketio": sio_ms, "loop": loop_ms, "handler": handler_ms}
 
 
+# The floor's state: about the size of a real one (a table payload is 1.5 to 2.5 KB).
+FAN_OUT_PAYLOAD = 2300
+
 # Linux's SO_TIMESTAMPNS (asm-generic/socket.h; also the control message's type): the kernel
 # stamps each received segment with CLOCK_REALTIME. Python's socket module does not name it.
 SO_TIMESTAMPNS = 35
@@ -351,14 +354,102 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
             conn.send(("ready", []))
 
 
+class _Fleet:
+    """The fan-out's clients: ``clients`` on ``/table``, one on ``/dealer`` and one on
+    ``/broadcast``, spread over ``procs`` processes (``_fan_out_clients``), and what they report.
+    """
+
+    def __init__(self, url: str, clients: int, procs: int) -> None:
+        import multiprocessing
+        import selectors
+
+        self.namespaces = [(i, "/table") for i in range(clients)]
+        self.namespaces += [(clients, "/dealer"), (clients + 1, "/broadcast")]
+        self.procs = max(1, min(procs, len(self.namespaces)))
+        context = multiprocessing.get_context("spawn")
+        self._pipes, self._workers = [], []
+        for p in range(self.procs):
+            conn, child = context.Pipe()
+            worker = context.Process(target=_fan_out_clients,
+                                     args=(url, self.namespaces[p::self.procs], child),
+                                     name=f"bench-clients-{p}", daemon=True)
+            worker.start()
+            self._pipes.append(conn)
+            self._workers.append(worker)
+        self._sel = selectors.DefaultSelector()
+        for conn in self._pipes:
+            self._sel.register(conn, selectors.EVENT_READ)
+        # per client, its states in order: (seq, reached its socket, read by its process)
+        self._arrivals: dict[int, list[tuple[int, float, float]]] = {
+            cid: [] for cid, _ in self.namespaces}
+        self._ready = 0
+        deadline = time.monotonic() + 60
+        while self._ready < self.procs:
+            if time.monotonic() > deadline:
+                self.close()
+                raise RuntimeError("the client processes did not connect")
+            self._pump(1.0)
+
+    def _pump(self, timeout: float) -> None:
+        for key, _ in self._sel.select(timeout):
+            kind, states = key.fileobj.recv()  # type: ignore[union-attr]
+            if kind == "ready":
+                self._ready += 1
+            for cid, seq, reached, read in states:
+                self._arrivals[cid].append((seq, reached, read))
+
+    def _arrived(self, cid: int, seq: int) -> tuple[float, float] | None:
+        for s, reached, read in self._arrivals[cid]:
+            if s >= seq:
+                return reached, read
+        return None
+
+    def everyone(self, seq: int, timeout: float = 10.0) -> list[tuple[float, float]] | None:
+        """Each client's (reached, read) times of its first state at or past ``seq``, in
+        ``namespaces`` order, once all have one (None on timeout)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            times = [self._arrived(cid, seq) for cid, _ in self.namespaces]
+            if all(t is not None for t in times):
+                return [t for t in times if t is not None]
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._pump(left)
+
+    def forget(self) -> None:
+        """Keep only what later frames may still need."""
+        for cid in self._arrivals:
+            self._arrivals[cid] = self._arrivals[cid][-1:]
+
+    def record(self, t0: float, times: list[tuple[float, float]],
+               into: dict[str, list[float]]) -> None:
+        """The first and slowest client, the slowest of each namespace (reached), and the
+        slowest client's process reading it, in ms after ``t0``."""
+        reached = [r for r, _ in times]
+        into.setdefault("first", []).append((min(reached) - t0) * 1000)
+        into.setdefault("slowest", []).append((max(reached) - t0) * 1000)
+        into.setdefault("read", []).append((max(r for _, r in times) - t0) * 1000)
+        for ns in dict.fromkeys(n for _, n in self.namespaces):
+            into.setdefault(ns, []).append(
+                (max(r for r, (_, n) in zip(reached, self.namespaces, strict=True) if n == ns)
+                 - t0) * 1000)
+
+    def close(self) -> None:
+        for conn in self._pipes:
+            with contextlib.suppress(OSError):
+                conn.send("stop")
+        for worker in self._workers:
+            worker.join(5)
+            if worker.is_alive():
+                worker.terminate()
+
+
 def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                   clients: int, procs: int) -> dict[str, list[float]]:
     """``_measure`` with ``clients`` on ``/table`` plus one on ``/dealer`` and one on
     ``/broadcast`` (see the module's docstring): per frame, the LED, the first and the slowest
     client."""
-    import multiprocessing
-    import selectors
-
     from gpiozero.pins.mock import MockFactory, MockPin
 
     from controller.ledplan import led_plan
@@ -374,107 +465,105 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                 led_changes.append(time.perf_counter())
             return did
 
-    namespaces = [(i, "/table") for i in range(clients)]
-    namespaces += [(clients, "/dealer"), (clients + 1, "/broadcast")]
-    total = len(namespaces)
-    procs = max(1, min(procs, total))
-    context = multiprocessing.get_context("spawn")
-    pipes, workers = [], []
-    for p in range(procs):
-        conn, child = context.Pipe()
-        worker = context.Process(target=_fan_out_clients,
-                                 args=(url, namespaces[p::procs], child),
-                                 name=f"bench-clients-{p}", daemon=True)
-        worker.start()
-        pipes.append(conn)
-        workers.append(worker)
-    sel = selectors.DefaultSelector()
-    for conn in pipes:
-        sel.register(conn, selectors.EVENT_READ)
-    # per client, its states in order: (seq, reached its socket, read by its process)
-    arrivals: dict[int, list[tuple[int, float, float]]] = {cid: [] for cid, _ in namespaces}
-    ready = 0
-
-    def pump(timeout: float) -> bool:
-        nonlocal ready
-        got = False
-        for key, _ in sel.select(timeout):
-            kind, states = key.fileobj.recv()  # type: ignore[union-attr]
-            if kind == "ready":
-                ready += 1
-            for cid, seq, reached, read in states:
-                arrivals[cid].append((seq, reached, read))
-            got = True
-        return got
-
-    def arrived(cid: int, seq: int) -> tuple[float, float] | None:
-        for s, reached, read in arrivals[cid]:
-            if s >= seq:
-                return reached, read
-        return None
-
-    def everyone(seq: int, timeout: float = 10.0) -> list[tuple[float, float]] | None:
-        deadline = time.monotonic() + timeout
-        while True:
-            times = [arrived(cid, seq) for cid, _ in namespaces]
-            if all(t is not None for t in times):
-                return [t for t in times if t is not None]
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            pump(left)
-
-    led_ms: list[float] = []
-    first_ms: list[float] = []
-    slowest_ms: list[float] = []
-    read_ms: list[float] = []  # the slowest client's process reading it (see the docstring)
-    # the slowest client of each namespace
-    per_namespace: dict[str, list[float]] = {ns: [] for _, ns in namespaces}
-    deadline = time.monotonic() + 60
-    while ready < procs:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the client processes did not connect")
-        pump(1.0)
+    fleet = _Fleet(url, clients, procs)
+    out: dict[str, list[float]] = {"led": []}
     with tempfile.TemporaryDirectory(prefix="feltguard-bench-") as tmp:
         leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=MockFactory(pin_class=TimedPin))
         try:
             with _bench_table(Path(tmp), [lambda s: leds.show(led_plan(s)),
                                           publisher.publish]) as (daemon, shoe):
                 for rid, ant, uid, face_up in _card_frames(daemon, seed):
-                    if len(led_ms) >= cards:
+                    if len(out["led"]) >= cards:
                         break
-                    everyone(daemon.seq)  # every client has the state before this frame
+                    fleet.everyone(daemon.seq)  # every client has the state before this frame
                     seq = daemon.seq + 1
                     n_led = len(led_changes)
                     if gap:
                         time.sleep(gap)
                     t0 = time.perf_counter()
                     shoe.send_read(rid, ant, uid, face_up)
-                    times = everyone(seq)
+                    times = fleet.everyone(seq)
                     if not daemon.wait_until(lambda s=seq: daemon.seq >= s, 5):
                         raise RuntimeError(f"frame for seq {seq} never applied")
                     if len(led_changes) > n_led and times is not None:
-                        reached = [r for r, _ in times]
-                        led_ms.append((led_changes[n_led] - t0) * 1000)
-                        first_ms.append((min(reached) - t0) * 1000)
-                        slowest_ms.append((max(reached) - t0) * 1000)
-                        read_ms.append((max(r for _, r in times) - t0) * 1000)
-                        for ns, ms in per_namespace.items():
-                            ms.append((max(r for r, (_, n) in zip(reached, namespaces,
-                                                                  strict=True) if n == ns)
-                                       - t0) * 1000)
-                    for cid in arrivals:  # keep only what later frames may still need
-                        arrivals[cid] = arrivals[cid][-1:]
+                        out["led"].append((led_changes[n_led] - t0) * 1000)
+                        fleet.record(t0, times, out)
+                    fleet.forget()
         finally:
-            for conn in pipes:
-                conn.send("stop")
-            for worker in workers:
-                worker.join(5)
-                if worker.is_alive():
-                    worker.terminate()
+            fleet.close()
             leds.close()
-    return {"led": led_ms, "first": first_ms, "slowest": slowest_ms,
-            **{ns: ms for ns, ms in per_namespace.items()}, "read": read_ms}
+    return out
+
+
+def fan_out_floor(frames: int, clients: int, procs: int = 2,
+                  gap: float = 0.0) -> dict[str, list[float]]:
+    """The peer of the fan-out: the same client processes on a bare WebSocket server that
+    speaks just enough Engine.IO/Socket.IO for them (open, namespace connect) and writes each
+    state with ``websockets.broadcast``: one prepared message per namespace, written to every
+    connection in turn on one event loop thread, nothing else in between. Per state, from the
+    moment before the first write: the first and the slowest client (reached, as the product's
+    rows) and the slowest client's process reading it. What the product's ``LED -> slowest``
+    adds beyond this is the product's; this much is the machine's and the clients'."""
+    import asyncio
+
+    from websockets.asyncio.server import broadcast, serve
+
+    loop = asyncio.new_event_loop()
+    groups: dict[str, set[Any]] = {"/dealer": set(), "/table": set(), "/broadcast": set()}
+    pad = "x" * FAN_OUT_PAYLOAD
+
+    def state(namespace: str, seq: int) -> str:
+        return f'42{namespace},["state",{{"last_seq":{seq},"pad":"{pad}"}}]'
+
+    async def handler(ws: Any) -> None:
+        await ws.send('0{"sid":"floor","upgrades":[],"pingInterval":25000,'
+                      '"pingTimeout":20000,"maxPayload":1000000}')
+        async for message in ws:
+            if isinstance(message, str) and message.startswith("40"):
+                namespace = message[2:].split(",", 1)[0]
+                await ws.send(f'40{namespace},{{"sid":"floor"}}')
+                await ws.send(state(namespace, 0))
+                groups[namespace].add(ws)
+
+    ready = threading.Event()
+    port: list[int] = []
+
+    async def main(stop: asyncio.Future[None]) -> None:
+        async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None) as srv:
+            port.append(srv.sockets[0].getsockname()[1])
+            ready.set()
+            await stop
+
+    stop = loop.create_future()
+    thread = threading.Thread(target=loop.run_until_complete, args=(main(stop),),
+                              name="bench-fan-out-floor", daemon=True)
+    thread.start()
+    if not ready.wait(10):
+        raise RuntimeError("the floor's server did not start")
+    fleet = _Fleet(f"http://127.0.0.1:{port[0]}", clients, procs)
+    out: dict[str, list[float]] = {}
+
+    def send(seq: int, sent: list[float]) -> None:  # on the loop, as the product's fan-out
+        sent.append(time.perf_counter())
+        for namespace in ("/dealer", "/table", "/broadcast"):
+            broadcast(groups[namespace], state(namespace, seq))
+
+    try:
+        for seq in range(1, frames + 1):
+            if gap:
+                time.sleep(gap)
+            sent: list[float] = []
+            loop.call_soon_threadsafe(send, seq, sent)
+            times = fleet.everyone(seq)
+            if times is None or not sent:
+                raise RuntimeError(f"the floor's state {seq} did not reach every client")
+            fleet.record(sent[0], times, out)
+            fleet.forget()
+    finally:
+        fleet.close()
+        loop.call_soon_threadsafe(stop.set_result, None)
+        thread.join(5)
+    return out
 
 
 @contextlib.contextmanager
@@ -636,6 +725,13 @@ def main(argv: list[str] | None = None) -> int:
         each_run = run(args.cards, args.seed + i, args.gap / 1000, args.clients,
                        args.client_procs)
         each_run["floor"] = floor(args.cards, args.gap / 1000)
+        if args.clients:
+            # the display's own share: from the LED (the table's work done) to the slowest
+            each_run["display"] = [s - led for s, led in zip(each_run["slowest"],
+                                                             each_run["led"], strict=True)]
+            peer = fan_out_floor(args.cards, args.clients, args.client_procs, args.gap / 1000)
+            each_run["peer"] = peer["slowest"]
+            each_run["peer read"] = peer["read"]
         runs.append(each_run)
     paths = [("led", "frame -> LED pin"), ("socketio", "frame -> Socket.IO"),
              ("loop", "  (client read loop)"), ("handler", "  (client handler)")]
@@ -643,7 +739,10 @@ def main(argv: list[str] | None = None) -> int:
         paths = [("led", "frame -> LED pin"), ("first", "frame -> first client"),
                  ("slowest", "frame -> slowest client"), ("/table", "  (slowest /table)"),
                  ("/dealer", "  (/dealer)"), ("/broadcast", "  (/broadcast, delay 0)"),
-                 ("read", "slowest client's process reads it")]
+                 ("read", "slowest client's process reads it"),
+                 ("display", "LED -> slowest client (display)"),
+                 ("peer", "peer: bare fan-out -> slowest"),
+                 ("peer read", "  (peer: its process reads it)")]
         paths = [(k, label) for k, label in paths if k in runs[0]]
     paths.append(("floor", "machine floor"))
     frames = sum(len(r[paths[0][0]]) for r in runs)
@@ -655,6 +754,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{min(args.client_procs, args.clients + 2)} client process(es)")
     print("machine floor: the same hops (pty, a reader thread, loopback TCP to another process)"
           " with no product in them")
+    if args.clients:
+        print("peer: the same client processes on a bare WebSocket server (websockets.broadcast "
+              "of one prepared state per namespace, one loop thread): what the machine and the "
+              "clients cost, to set beside the display's share")
     width = max(28, *(len(label) + 2 for _, label in paths))
     print(f"{'path':<{width}}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           f"{'p99 per run: min / median / max':>36}{'p99/target':>12}{'p99/floor':>11}")
@@ -666,6 +769,10 @@ def main(argv: list[str] | None = None) -> int:
         spread = f"{min(each):.3f} / {statistics.median(each):.3f} / {max(each):.3f}"
         print(f"{label:<{width}}{_percentile(pooled, 0.5):>9.3f}{p99:>9.3f}{max(pooled):>9.3f}"
               f"{spread:>36}{p99 / TARGET_P99_MS:>12.2f}{p99 / floor_p99:>11.1f}")
+    if args.clients:
+        ours = _percentile([x for r in runs for x in r["display"]], 0.99)
+        peer = _percentile([x for r in runs for x in r["peer"]], 0.99)
+        print(f"display p99 {ours:.3f} ms, peer p99 {peer:.3f} ms: ratio {ours / peer:.1f}")
     return 0
 
 
