@@ -533,7 +533,7 @@ def create_app(
             async_mode=live.async_mode,
             published=publisher.published,
             last_seq=publisher.last_seq,
-            emit_errors=publisher.emit_errors,
+            emit_errors=publisher.emit_errors + live.emit_errors,
         )
 
     @app.after_request

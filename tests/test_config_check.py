@@ -96,7 +96,9 @@ file = "{deck}"
 @pytest.mark.parametrize(("toml", "line"), [
     ("[table]\nseats = 12\n", "table.seats: must be 2..10, got 12"),
     ("[display]\nhots = \"0.0.0.0\"\n", "display.hots: unknown key (known: dealer_token, "
-                                        "floor_token, host, port, server)"),
+                                        "floor_token, host, port)"),
+    ("[display]\nserver = \"gunicorn\"\n", "display.server: no longer a setting: the live "
+                                           "view is served by uvicorn"),
     ("[leds.pins]\nalert = \"GPIO99\"\n", "leds.pins: "),
     ("[display]\nhost = \"no-such-host.invalid\"\n", "display.host: cannot resolve "
                                                      "'no-such-host.invalid'"),
