@@ -25,6 +25,7 @@ from display.server import (
     JsonPacket,
     Publisher,
     ServerHandle,
+    close_app,
     create_app,
     run_server,
 )
@@ -245,3 +246,39 @@ def test_pages_health_and_headers() -> None:
     for name in ("socket.io.min.js", "feltguard.js", "feltguard.css"):
         assert http.get(f"/static/{name}").status_code == 200
     assert http.get("/static/nope.js").status_code == 404
+
+
+def test_a_port_in_use_is_an_oserror_and_the_server_stops_clean() -> None:
+    # feltguard run turns the OSError into one line (controller/runner.py); nothing is left
+    # running behind it, and a stopped server's handle can be stopped again
+    app, live, _ = create_app(dealer_token=TOKEN)
+    handle = run_server(app, live, "127.0.0.1", 0)
+    try:
+        other, other_live, _ = create_app(dealer_token=TOKEN)
+        with pytest.raises(OSError):
+            run_server(other, other_live, "127.0.0.1", handle.port)
+        close_app(other)
+    finally:
+        handle.stop()
+        handle.stop()
+        close_app(app)
+    assert live.loop.is_closed()
+
+
+def test_a_polling_client_leaves_at_once() -> None:
+    # python-engineio's asyncio socket left a closed polling client's long-poll waiting for the
+    # ping time-out (10 s); display.live wakes it, so a disconnect is prompt (5 s here, loose
+    # for a loaded machine, and still half the time-out)
+    import time
+
+    app, live, _ = create_app(dealer_token=TOKEN)
+    handle = run_server(app, live, "127.0.0.1", 0)
+    try:
+        client = socketio.Client(reconnection=False)
+        client.connect(handle.url, namespaces=[TABLE], transports=["polling"], wait_timeout=WAIT)
+        started = time.monotonic()
+        client.disconnect()
+        assert time.monotonic() - started < 5
+    finally:
+        handle.stop()
+        close_app(app)
