@@ -307,7 +307,8 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
     sel = selectors.DefaultSelector()
     conns: dict[int, tuple[Any, int, str]] = {}
     for cid, namespace in namespaces:
-        ws = websocket.create_connection(base, timeout=10, enable_multithread=False)
+        ws = websocket.create_connection(base, timeout=10, enable_multithread=False,
+                                         skip_utf8_validation=True)
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         ws.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         opened = ws.recv()  # Engine.IO open: 0{"sid": ...}
