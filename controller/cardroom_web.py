@@ -14,17 +14,16 @@ It reads the store only: a review here cannot disturb any table.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.serving import BaseWSGIServer, make_server
 
 from controller.accounts import REVIEW, Accounts
 from controller.audit import AuditLog
 from controller.central_store import CentralStore
+from display.live import ServerHandle, serve_pages
 
 __all__ = ["CardroomServer", "cardroom_app", "serve_cardroom"]
 
@@ -70,27 +69,24 @@ def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Fl
 
 @dataclass
 class CardroomServer:
-    server: BaseWSGIServer
-    thread: threading.Thread
+    handle: ServerHandle
     app: Flask
 
     @property
     def url(self) -> str:
-        return f"http://{self.server.host}:{self.server.server_port}"
+        return self.handle.url
 
     def stop(self) -> None:
         from display.server import close_app
 
-        self.server.shutdown()
-        self.thread.join(5)
+        self.handle.stop()
         close_app(self.app)  # the review's worker process
 
 
 def serve_cardroom(store: CentralStore, host: str, port: int, accounts: Accounts,
                    audit: AuditLog) -> CardroomServer:
-    """The app on Werkzeug's threaded server, on a thread of its own."""
+    """The app served as a table serves its pages (display/live.py ``serve_pages``: uvicorn,
+    each request on a thread of a2wsgi's pool, the request log without query strings), from a
+    loop thread of its own. OSError if the port cannot be bound."""
     app = cardroom_app(store, accounts, audit)
-    server = make_server(host, port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="cardroom-web", daemon=True)
-    thread.start()
-    return CardroomServer(server, thread, app)
+    return CardroomServer(serve_pages(app, host, port), app)

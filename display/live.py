@@ -16,6 +16,8 @@ block (a password hash, the daemon's submit path) goes to the loop's executor, n
 caller can name), then runs uvicorn's ``Server.serve`` on the same loop: python-socketio's
 ``ASGIApp`` takes ``/socket.io/``, everything else goes to the Flask app through a2wsgi's
 thread pool (each request on a worker thread, as under a WSGI server).
+``serve_pages`` serves an app with no live view (the cardroom's) the same way, on a loop
+thread of its own: one way to serve pages, one request log.
 
 No secret reaches a log: uvicorn logs each request's path with its query (the access line, and
 the WebSocket's "[accepted]" line); a filter on its two loggers cuts each query down to its "?"
@@ -41,7 +43,7 @@ import socketio
 import uvicorn
 from a2wsgi import WSGIMiddleware
 
-__all__ = ["LiveServer", "ServerHandle", "serve", "without_query"]
+__all__ = ["LiveServer", "LoopThread", "ServerHandle", "serve", "serve_pages", "without_query"]
 
 log = logging.getLogger(__name__)
 
@@ -104,23 +106,17 @@ class _AsyncServer(socketio.AsyncServer):  # type: ignore[misc]
             client.queue.put_nowait(None)  # poll() answers [] to a None, as in threading mode
 
 
-class LiveServer:
-    """A python-socketio ``AsyncServer`` and the loop thread it lives on.
+class LoopThread:
+    """An asyncio event loop (uvloop where installed) running on a daemon thread of its own.
 
-    ``call_soon`` and ``run`` are for other threads; ``emit`` is for code already on the loop
-    (handlers, and what ``call_soon`` runs).
+    ``call_soon``, ``run`` and ``spawn`` are for other threads; ``close`` cancels what is left
+    on the loop and stops it.
     """
 
-    def __init__(self, **options: Any) -> None:
-        self.sio = _AsyncServer(async_mode="asgi", **options)
+    def __init__(self, name: str) -> None:
         self.loop = _new_loop()
-        self.emit_errors = 0
-        self._thread = threading.Thread(target=self._run, name="feltguard-live", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
-
-    @property
-    def async_mode(self) -> str:
-        return "asgi"
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -142,6 +138,41 @@ class LiveServer:
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
         """Run ``coro`` on the loop from another thread without waiting."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the loop and its thread (after ``ServerHandle.stop``). Idempotent."""
+        if self.loop.is_closed():
+            return
+
+        async def finish() -> None:  # Engine.IO's ping timers and the like: cancelled, awaited
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        if self.loop.is_running():
+            with contextlib.suppress(Exception):
+                self.run(finish(), timeout)
+        self.call_soon(self.loop.stop)
+        self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
+class LiveServer(LoopThread):
+    """A python-socketio ``AsyncServer`` and the loop thread it lives on.
+
+    ``emit`` is for code already on the loop (handlers, and what ``call_soon`` runs).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self.sio = _AsyncServer(async_mode="asgi", **options)
+        self.emit_errors = 0
+        super().__init__("feltguard-live")
+
+    @property
+    def async_mode(self) -> str:
+        return "asgi"
 
     def emit(self, event: str, data: Any, namespace: str, to: str | None = None) -> None:
         """On the loop: send ``event`` to a namespace (or one client). python-socketio encodes
@@ -177,35 +208,19 @@ class LiveServer:
             with contextlib.suppress(Exception):
                 self.run(close_all(), timeout)
 
-    def close(self, timeout: float = 5.0) -> None:
-        """Stop the loop and its thread (after ``ServerHandle.stop``). Idempotent."""
-        if self.loop.is_closed():
-            return
-
-        async def finish() -> None:  # Engine.IO's ping timers and the like: cancelled, awaited
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-        if self.loop.is_running():
-            with contextlib.suppress(Exception):
-                self.run(finish(), timeout)
-        self.call_soon(self.loop.stop)
-        self._thread.join(timeout)
-        if not self._thread.is_alive():
-            self.loop.close()
-
 
 @dataclass
 class ServerHandle:
     """A running server: where it listens, and how to stop it."""
 
     server: uvicorn.Server
-    live: LiveServer
     serving: concurrent.futures.Future[Any]
     host: str
     port: int
+    # before uvicorn is told to exit (closing the live screens), and after it has (a loop of
+    # the server's own, stopped)
+    before_stop: Callable[[], None] | None = None
+    after_stop: Callable[[], None] | None = None
     stopped: bool = field(default=False, init=False)
 
     @property
@@ -217,10 +232,13 @@ class ServerHandle:
         if self.stopped:
             return
         self.stopped = True
-        self.live.close_screens()
+        if self.before_stop is not None:
+            self.before_stop()
         self.server.should_exit = True
         with contextlib.suppress(Exception):
             self.serving.result(timeout)
+        if self.after_stop is not None:
+            self.after_stop()
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -241,10 +259,31 @@ def serve(live: LiveServer, wsgi_app: Any, host: str = "127.0.0.1", port: int = 
           *, start_timeout: float = 10.0) -> ServerHandle:
     """Serve ``live``'s Socket.IO and ``wsgi_app``'s pages on ``host:port`` from ``live``'s
     loop; return once it listens. OSError if the port cannot be bound (in use, no such address).
-    """
+    The handle's ``stop`` closes every screen first."""
+    asgi = socketio.ASGIApp(live.sio, other_asgi_app=_pages(wsgi_app))
+    return _serve(live, asgi, host, port, start_timeout, before_stop=live.close_screens)
+
+
+def serve_pages(wsgi_app: Any, host: str = "127.0.0.1", port: int = 5000,
+                *, start_timeout: float = 10.0) -> ServerHandle:
+    """Serve a WSGI app with no live view (the cardroom's) the same way, on a loop thread of its
+    own that the handle's ``stop`` ends. OSError as ``serve``."""
+    loop = LoopThread("feltguard-pages")
+    try:
+        return _serve(loop, _pages(wsgi_app), host, port, start_timeout, after_stop=loop.close)
+    except BaseException:
+        loop.close()
+        raise
+
+
+def _pages(wsgi_app: Any) -> Any:
+    # each request on one of a2wsgi's threads, as under any WSGI server
+    return WSGIMiddleware(wsgi_app, workers=WSGI_THREADS)
+
+
+def _serve(loop: LoopThread, asgi: Any, host: str, port: int, start_timeout: float,
+           **hooks: Callable[[], None]) -> ServerHandle:
     sock = _bind(host, port)
-    asgi = socketio.ASGIApp(live.sio, other_asgi_app=WSGIMiddleware(wsgi_app,
-                                                                    workers=WSGI_THREADS))
     config = uvicorn.Config(
         asgi,
         lifespan="off",
@@ -262,18 +301,18 @@ def serve(live: LiveServer, wsgi_app: Any, host: str = "127.0.0.1", port: int = 
         timeout_graceful_shutdown=STOP_GRACE_S,
     )
     server = uvicorn.Server(config)
-    serving = live.spawn(server.serve(sockets=[sock]))
+    serving = loop.spawn(server.serve(sockets=[sock]))
     deadline = time.monotonic() + start_timeout
     while not server.started:
         if serving.done():
             sock.close()
             serving.result()  # its error
-            raise OSError("the live view's server stopped as it started")
+            raise OSError("the server stopped as it started")
         if time.monotonic() > deadline:
             server.should_exit = True
-            raise OSError(f"the live view's server did not start in {start_timeout:.0f} s")
+            sock.close()
+            raise OSError(f"the server did not start in {start_timeout:.0f} s")
         time.sleep(0.01)
-    bound = sock.getsockname()
-    handle = ServerHandle(server, live, serving, host, bound[1])
-    log.info("display serving on %s", handle.url)
+    handle = ServerHandle(server, serving, host, sock.getsockname()[1], **hooks)
+    log.info("serving on %s", handle.url)
     return handle

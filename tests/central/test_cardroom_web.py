@@ -91,3 +91,31 @@ def test_a_dealer_is_refused_the_cardroom(site):
     assert dee.get("/t/t1/review").status_code == 403
     refused = [e.subject for e in audit.entries() if e.action == "refused"]
     assert refused == ["/", "/t/t1/review/api/hands", "/t/t1/review"]
+
+
+def test_the_service_serves_its_pages_as_a_table_does(tmp_path, caplog):
+    """``serve_cardroom``: the same serving as a table's pages (display/live.py
+    ``serve_pages``); the tables' list over real HTTP, the request log without its query."""
+    import logging
+    import urllib.request
+
+    from controller.cardroom_web import serve_cardroom
+
+    store = CentralStore(tmp_path / "central.sqlite")
+    relayed(tmp_path, store, "t1", "flop_premature.jsonl")
+    accounts = Accounts(tmp_path / "accounts.sqlite", create=True, hasher=FAST)
+    audit = AuditLog(tmp_path / "audit.sqlite")
+    caplog.set_level(logging.INFO, logger="uvicorn.access")
+    server = serve_cardroom(store, "127.0.0.1", 0, accounts, audit)
+    try:
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as r:
+            assert r.status == 200 and b'"table":"t1"' in r.read().replace(b" ", b"")
+        with urllib.request.urlopen(f"{server.url}/?seat=3", timeout=10) as r:
+            assert r.url.endswith("/") and b'<form id="login"' in r.read()
+    finally:
+        server.stop()
+        audit.close()
+        store.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "uvicorn.access"]
+    assert any('"GET /? HTTP/1.1" 303' in line for line in lines), lines
+    assert not any("seat=3" in line for line in lines)
