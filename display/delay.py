@@ -39,8 +39,8 @@ class DelayLine(Generic[T]):
     """Items in, each out ``delay_s`` after it went in (by ``clock``), in the order they went in.
 
     ``emit(item)`` is called for each item due, on the line's thread (or the caller of
-    ``release``), never under the line's lock. ``latest`` is the last item emitted (None before
-    the first): what a client that connects now may see.
+    ``release``), never under the line's lock. What a client that connects sees is the
+    emitter's to keep (the Publisher's latest payload), not the line's.
     """
 
     def __init__(self, delay_s: float, emit: Callable[[T], None], *,
@@ -58,7 +58,6 @@ class DelayLine(Generic[T]):
         self._releasing = threading.Lock()
         self._stop = False
         self._thread: threading.Thread | None = None
-        self.latest: T | None = None
         self.dropped = 0
         self.emit_errors = 0
 
@@ -92,7 +91,6 @@ class DelayLine(Generic[T]):
                 while self._items and self._items[0][0] + self.delay_s <= now:
                     due.append(self._items.popleft()[1])
             for item in due:
-                self.latest = item
                 try:
                     self._emit(item)
                 except Exception:  # a failing emit must not stop the broadcast
