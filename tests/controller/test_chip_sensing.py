@@ -257,10 +257,11 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
 
     settled: list[float] = []
     lock = threading.Lock()  # the daemon's: sensing is fed and ticked under it
+    settle_s = 1.0  # long, so a busy machine's scheduling stalls cannot close the window
 
     class Daemon:
         def __init__(self) -> None:
-            self.sensing = _sensing()
+            self.sensing = _sensing(settle_s=settle_s)
 
         def chip_due(self, now: float) -> float | None:
             with lock:
@@ -275,20 +276,30 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
     halt = threading.Event()
     thread = threading.Thread(target=run_chip_clock, args=(d, halt), daemon=True)
     thread.start()
-    start = time.monotonic()
     cycle = 0
     try:
-        # a reader reporting the same chips every 70 ms, a cycle that does not divide the
-        # settle time: the settle comes from the clock, between two cycles
-        while not settled and time.monotonic() < start + 5:
-            with lock:
-                d.sensing.on_inventory(Inv(3, 1, cycle, ("C1",), time.monotonic()))
-            cycle += 1
+        # A reader reports the same chips every 70 ms and falls silent before the settle
+        # time, so no scan cycle can settle the zone: only the clock can. It must do so
+        # from the settle time on, while the antenna still counts as heard (the last report
+        # plus the settle time): a window of about a second.
+        with lock:
+            first = time.monotonic()
+            d.sensing.on_inventory(Inv(3, 1, cycle, ("C1",), first))
+        last = first
+        while time.monotonic() + 0.07 < first + settle_s - 0.1:
             time.sleep(0.07)
+            cycle += 1
+            with lock:
+                last = time.monotonic()
+                assert d.sensing.on_inventory(Inv(3, 1, cycle, ("C1",), last)) == []
+        deadline = last + settle_s
+        while not settled and time.monotonic() < deadline + 2:
+            time.sleep(0.01)
     finally:
         halt.set()
         thread.join(2)
-    assert settled and settled[0] >= start + d.sensing.settle_s
+    assert settled, "the clock never settled the zone"
+    assert first + settle_s - 1e-6 <= settled[0] <= deadline + 1e-6
 
 
 def test_one_scan_cycle_has_one_time_however_its_frames_were_read():
