@@ -43,6 +43,8 @@ import socketio
 import uvicorn
 from a2wsgi import WSGIMiddleware
 
+from display.fan_out import FanOutManager, JsonPacket
+
 __all__ = ["LiveServer", "LoopThread", "ServerHandle", "serve", "serve_pages", "without_query"]
 
 log = logging.getLogger(__name__)
@@ -166,7 +168,11 @@ class LiveServer(LoopThread):
     """
 
     def __init__(self, **options: Any) -> None:
-        self.sio = _AsyncServer(async_mode="asgi", **options)
+        # one encoded state into every client's queue, packets of JSON text by orjson
+        # (display/fan_out.py)
+        self.manager = FanOutManager()
+        self.sio = _AsyncServer(async_mode="asgi", client_manager=self.manager,
+                                serializer=JsonPacket, **options)
         self.emit_errors = 0
         super().__init__("feltguard-live")
 

@@ -301,23 +301,30 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
     }
 
 
-def broadcast_payload(snapshot: Mapping[str, Any], delay_s: float = 0.0) -> Payload:
+def broadcast_payload(snapshot: Mapping[str, Any], delay_s: float = 0.0,
+                      public: Payload | None = None) -> Payload:
     """The broadcast view of a snapshot (the `/broadcast` namespace, sent only after the secure
     delay): `table_payload` with every seat's hole cards in `hole` (in the order dealt), tabled
     or not, as a broadcast's hole-card cameras show them. `shown` still says whether the seat
     tabled its hand. Everything else is the public view's, key for key: no finding detail, no
-    `hand.expect`, no burn or deck, no reader or chip-zone reading."""
-    public = table_payload(snapshot)
+    `hand.expect`, no burn or deck, no reader or chip-zone reading.
+
+    `public`: the snapshot's `table_payload`, where the caller has built it already (the
+    Publisher, for the state it sends to `/table` too). It is not changed: the seats that
+    differ are copies."""
+    if public is None:
+        public = table_payload(snapshot)
     holes: dict[int, list[str]] = {}
     for s in _objs(_require_dict(snapshot).get("seats")):
         seat = _int(s.get("seat"))
         if seat is not None and seat not in holes:
             holes[seat] = _strs(s.get("hole"))
-    for seat in public["seats"]:
-        seat["hole"] = holes.get(seat["seat"], [])
-    public["role"] = "broadcast"
-    public["delay_s"] = float(delay_s)
-    return public
+    return {
+        **public,
+        "role": "broadcast",
+        "seats": [{**seat, "hole": holes.get(seat["seat"], [])} for seat in public["seats"]],
+        "delay_s": float(delay_s),
+    }
 
 
 def _citation(value: Any) -> Payload:

@@ -33,7 +33,6 @@ executor: a password hash or the daemon's submit path never blocks the loop.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import re
@@ -48,7 +47,6 @@ from typing import Any, Protocol
 from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from socketio.exceptions import ConnectionRefusedError
-from socketio.packet import Packet
 
 from controller.accounts import (
     SEND_INPUT,
@@ -69,6 +67,7 @@ from display.access import (
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
 from display.delay import DelayLine
+from display.fan_out import orjson_json
 from display.live import LiveServer, ServerHandle, serve
 from display.login import AUDIT, SESSION_COOKIE, LoginDesk, client_address
 from display.payloads import (
@@ -127,17 +126,6 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
-
-
-class JsonPacket(Packet):  # type: ignore[misc]
-    """Socket.IO packets that never carry binary attachments (python-socketio's ``serializer``).
-
-    A payload is built from a JSON snapshot and never holds bytes, so the scan that the default
-    packet makes of every emitted payload, looking for bytes to send as attachments, is skipped:
-    it walked each value of the payload in Python and was a third of an emit's time, on the card
-    reader's thread, before the state could leave (bench/latency.py)."""
-
-    uses_binary_events = False
 
 
 class Loop(Protocol):
@@ -258,14 +246,17 @@ class Publisher:
             dealer = [dealer_payload(snap) for _, snap in batch]
             for payload in dealer:
                 self._send(DEALER, payload)
-            self._send(TABLE, table_payload(batch[-1][1]))
+            table = table_payload(batch[-1][1])
+            self._send(TABLE, table)
             self.coalesced += len(batch) - 1
             for at, snap in batch:  # after the live views
-                broadcast = broadcast_payload(snap, self.broadcast_delay_s)
+                # the latest snapshot's public view is built: the broadcast's starts from it
+                public = table if snap is batch[-1][1] else None
+                broadcast = broadcast_payload(snap, self.broadcast_delay_s, public)
                 if self.broadcast_delay_s == 0:
                     self._send(BROADCAST, broadcast)
                 else:  # kept as compact JSON text: a few KB each for the whole delay
-                    self.broadcast.push(json.dumps(broadcast, separators=(",", ":")), at)
+                    self.broadcast.push(orjson_json.dumps(broadcast), at)
         except Exception:  # never let one bad snapshot stop the live views
             self.emit_errors += 1
             log.exception("publishing a snapshot failed")
@@ -283,7 +274,7 @@ class Publisher:
 
     def _from_delay_line(self, text: str) -> None:
         # the delay line's thread: the emit happens on the loop, in the line's order
-        self._live.call_soon(self._send, BROADCAST, json.loads(text))
+        self._live.call_soon(self._send, BROADCAST, orjson_json.loads(text))
 
 
 class _DealerSockets:
@@ -396,7 +387,6 @@ def create_app(
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024  # the login form is one short field
     live = LiveServer(
-        serializer=JsonPacket,
         ping_interval=PING_INTERVAL,
         ping_timeout=PING_TIMEOUT,
         # Off (their default), said out loud: at DEBUG they would log every packet.

@@ -6,6 +6,7 @@ newer state), and real Socket.IO clients on /table and /broadcast."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import queue
 import threading
@@ -58,6 +59,15 @@ def test_the_broadcast_shows_every_hole_card_and_otherwise_only_what_the_public_
                     snap["hand"]["board"]:
                 assert burn not in text
         assert "expect" not in broadcast["hand"] and "devices" not in broadcast
+
+
+def test_a_broadcast_built_from_the_public_view_is_the_same_and_leaves_it_unchanged() -> None:
+    # the Publisher builds a state's /table payload once and the broadcast's from it
+    for snap in short_hand():
+        public = table_payload(snap)
+        kept = copy.deepcopy(public)
+        assert broadcast_payload(snap, 60, public) == broadcast_payload(snap, 60)
+        assert public == kept
 
 
 def test_the_broadcast_payload_fails_closed_like_the_others() -> None:

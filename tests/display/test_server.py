@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 import socketio
 
+from display.fan_out import FanOutManager, JsonPacket
 from display.payloads import dealer_payload, table_payload
 from display.server import (
     DEALER,
     SECURITY_HEADERS,
     TABLE,
-    JsonPacket,
     Publisher,
     ServerHandle,
     close_app,
@@ -199,6 +199,7 @@ def test_a_state_goes_out_as_one_json_event_packet() -> None:
     # state must still be a single plain EVENT packet of JSON text, which the pages parse.
     _, live, _ = create_app(dealer_token=TOKEN)
     assert live.sio.packet_class is JsonPacket
+    assert isinstance(live.sio.manager, FanOutManager)
     payload = dealer_payload(short_hand()[2])
     encoded = JsonPacket(data=["state", payload], namespace=DEALER).encode()
     assert isinstance(encoded, str) and encoded.startswith("2/dealer,")
