@@ -46,13 +46,14 @@ card. A misdeal-level finding marks the hand void: it waits for ``misdeal.declar
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol
 
 from controller.rules.catalogue import CATALOGUE, ORDINALS, make_finding
 from controller.rules.findings import Finding
 from controller.rules.initial_deal import KILLED, WrongPlace, passed_over, wrong_place
+from controller.rules.records import replace
 from controller.rules.remedy import (
     PUT,
     RETURN,

@@ -18,12 +18,11 @@ EVENT_OUT_OF_PLACE).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from controller.events import LAST_CARD, CardBoxed, CardKey
 from controller.rules.cards import DeckRegistry
 from controller.rules.game_hand import GameHand
 from controller.rules.procedure import dealt_cards
+from controller.rules.records import replace
 
 
 def resolve(deck: DeckRegistry, hand: GameHand | None, body: CardKey) -> CardKey | str:

@@ -7,8 +7,10 @@ suits c d h s), the notation of PHH and PokerKit.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from controller.rules.records import replace
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

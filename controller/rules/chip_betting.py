@@ -33,7 +33,7 @@ judged by its console alone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.events import Action, ActionKind
@@ -43,6 +43,7 @@ from controller.rules.chips import Chips, ChipZone, zone_seat
 from controller.rules.findings import Finding
 from controller.rules.game_hand import GameHand
 from controller.rules.house_rules import Settings
+from controller.rules.records import replace
 
 _NO_INTS: Mapping[int, int] = MappingProxyType({})
 

@@ -19,11 +19,11 @@ Pure. Judged as a hand starts, from the zones as they lie:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from controller.rules.catalogue import make_finding
 from controller.rules.chips import Chips, zone_seat
 from controller.rules.findings import Finding
+from controller.rules.records import replace
 
 
 def _total(chips: Chips, zone: str) -> int:

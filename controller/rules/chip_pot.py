@@ -26,7 +26,7 @@ read, or whose chips in the middle do not add up to the pot the engine built, is
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.events import ChipsZone
@@ -34,6 +34,7 @@ from controller.rules.catalogue import make_finding
 from controller.rules.chips import Chips, zone_seat
 from controller.rules.findings import Finding
 from controller.rules.pots import PotAward
+from controller.rules.records import replace
 
 HOUSE_ZONES = ("tray", "drop")
 

@@ -15,13 +15,14 @@ sensor's report of where the chips lie, kept across hands and never taken back b
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.events import ChipsRegister, ChipsZone, TrayCounts
 from controller.rules.catalogue import make_finding
 from controller.rules.catalogue_chips import CHIP_ENTRIES
 from controller.rules.findings import Finding
+from controller.rules.records import replace
 
 CHIP_CODES = frozenset(e.code for e in CHIP_ENTRIES)
 # the codes of the tags themselves (a sensor's report, kept across an undo like a reader's

@@ -15,12 +15,13 @@ never deals a hand blind without being told (``hand_findings``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from controller.events import ReaderHealth
 from controller.rules.catalogue import make_finding
 from controller.rules.catalogue_devices import DEVICE_ENTRIES, STATE_CODES
 from controller.rules.findings import Finding
+from controller.rules.records import replace
 
 DEVICE_CODES = frozenset(e.code for e in DEVICE_ENTRIES)
 

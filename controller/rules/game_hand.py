@@ -11,7 +11,7 @@ and the small helpers that record a finding. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TypeVar
 
@@ -19,6 +19,7 @@ from controller.rules import board, engine
 from controller.rules.catalogue import CATALOGUE, make_finding
 from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings
+from controller.rules.records import replace
 from controller.rules.remedy import PUT, Step
 from controller.rules.remedy import zone_name as _zone_name
 from controller.rules.variants import Variant, family

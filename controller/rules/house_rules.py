@@ -11,9 +11,11 @@ default where books disagree. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Literal
+
+from controller.rules.records import replace
 
 RR = "roberts-rules-v11.txt"
 RRH = "roberts-rules-home.txt"

@@ -21,14 +21,13 @@ gathered. Outside a hand the table layer does not ask. Pure: no I/O.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from controller.events import SHOE_ZONE
 from controller.rules import procedure
 from controller.rules.board import POST_DEAL
 from controller.rules.catalogue import CATALOGUE, make_finding
 from controller.rules.findings import Finding
 from controller.rules.game_hand import GameHand, expected, is_void
+from controller.rules.records import replace
 from controller.rules.remedy import RETURN, zone_name
 from controller.rules.variants import JOKER
 

@@ -19,8 +19,9 @@ Pure: ``Mix`` is frozen; each function returns a new one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from controller.rules.records import replace
 from controller.rules.variants import ROTATIONS, Variant, table_game
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from controller.rules.evaluate import hand_name, hand_value
+from controller.rules.records import replace
 
 UNCALLED = "uncalled bet returned"
 

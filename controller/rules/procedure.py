@@ -33,7 +33,6 @@ finding voids the hand: the monitor stops judging until ``misdeal.declared``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 
 from controller.rules import board, engine
@@ -101,6 +100,7 @@ from controller.rules.procedure_stud import (
     _stud_final_up,
     _wrong_bring_in,
 )
+from controller.rules.records import replace
 from controller.rules.remedy import not_followed, went_to
 from controller.rules.variants import JOKER, Variant, family
 

@@ -9,7 +9,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from controller.rules import board, engine
 from controller.rules.catalogue import make_finding
@@ -28,6 +28,7 @@ from controller.rules.game_hand import (
     is_void,
 )
 from controller.rules.pots import PotAward
+from controller.rules.records import replace
 from controller.rules.variants import JOKER
 
 

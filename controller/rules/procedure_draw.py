@@ -6,7 +6,6 @@ Section 12 Badugi). Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from controller.rules.catalogue import make_finding
@@ -28,6 +27,7 @@ from controller.rules.game_hand import (
     _unexpected,
     _unfeed,
 )
+from controller.rules.records import replace
 
 # Exposed before the draw, the ranks a player must take (research §1.N table; RR Section 11
 # Ace-to-Five r.3, Deuce-to-Seven r.2, No-Limit and Pot-Limit Lowball r.2; Section 12 r.4; WSOP

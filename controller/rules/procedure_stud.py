@@ -5,7 +5,6 @@ research/irregularities.md D-12, D-14, D-15). Pure: no I/O.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 
 from controller.rules.catalogue import make_finding
@@ -23,6 +22,7 @@ from controller.rules.game_hand import (
     _set,
     _street_name,
 )
+from controller.rules.records import replace
 
 
 def _back_from_aside(h: GameHand, old: CardSeen) -> bool:

@@ -18,12 +18,13 @@ jamies-poker-notes.md; NIS = not in the rulebooks (a documented house choice).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
 from controller.rules.cards import RANKS, SUITS, is_card
 from controller.rules.house_rules import Settings
+from controller.rules.records import replace
 
 PostKind = Literal["small_blind", "big_blind", "straddle", "kill", "ante", "missed_small",
                    "missed_big", "new_player"]

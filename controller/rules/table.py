@@ -25,7 +25,7 @@ the seats, the button and every blind obligation, under the table's house-rules 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
@@ -99,6 +99,7 @@ from controller.rules.findings import Finding
 from controller.rules.house_rules import Settings, SettingsError, settings_for
 from controller.rules.mixed import Mix
 from controller.rules.pots import PotAward, with_carry
+from controller.rules.records import replace
 from controller.rules.seating import HandPlan, Level, Seating, SeatingError, Stakes
 from controller.rules.variants import VARIANTS, Variant, first_game, game_problem
 

@@ -14,10 +14,11 @@ RRH = roberts-rules-home.txt, WSOP = wsop-2009-live-action-rules.md, JPN = jamie
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.rules.cards import FULL_DECK, RANKS, SUITS
+from controller.rules.records import replace
 
 # --- vocabulary ---------------------------------------------------------------------------------
 
