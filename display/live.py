@@ -173,7 +173,7 @@ class LiveServer(LoopThread):
         self.manager = FanOutManager()
         self.sio = _AsyncServer(async_mode="asgi", client_manager=self.manager,
                                 serializer=JsonPacket, **options)
-        self.emit_errors = 0
+        self._failed_emits = 0
         super().__init__("feltguard-live")
 
     @property
@@ -186,9 +186,14 @@ class LiveServer(LoopThread):
         task = self.loop.create_task(self.sio.emit(event, data, namespace=namespace, to=to))
         task.add_done_callback(self._emitted)
 
+    @property
+    def emit_errors(self) -> int:
+        """Emits that failed, and clients an emit had to skip (``FanOutManager.send_errors``)."""
+        return self._failed_emits + self.manager.send_errors
+
     def _emitted(self, task: asyncio.Task[Any]) -> None:
         if not task.cancelled() and task.exception() is not None:
-            self.emit_errors += 1  # a broken client must not take the live views down
+            self._failed_emits += 1  # a broken client must not take the live views down
             log.error("emit failed: %s", task.exception())
 
     def in_thread(self, fn: Callable[..., Any], *args: Any) -> Awaitable[Any]:

@@ -13,6 +13,7 @@ import socketio
 from engineio import packet as eio_packet
 
 from display.fan_out import FanOutManager, JsonPacket, orjson_json
+from display.live import LiveServer
 from display.payloads import dealer_payload, table_payload
 from tests.display.snapshots import short_hand
 
@@ -95,6 +96,17 @@ def test_skipped_and_failing_clients() -> None:
     assert len(sent) == 3
     sent, _ = _sent(FanOutManager(), data={"n": 1}, namespace="/nobody")
     assert sent == []
+
+
+def test_a_skipped_client_counts_among_the_live_servers_emit_errors() -> None:
+    # what /healthz reports as emit_errors (with the Publisher's)
+    live = LiveServer()
+    try:
+        assert live.emit_errors == 0
+        live.manager.send_errors += 2
+        assert live.emit_errors == 2
+    finally:
+        live.close()
 
 
 def test_a_room_emit_never_gives_the_loop_up_between_clients() -> None:
