@@ -51,7 +51,8 @@ def child(game: str, hands: int, every: int, seed: int, web: bool, leds: bool) -
     from controller.simulator import SimOptions, simulated_table
 
     logging.basicConfig(level=logging.WARNING)
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    for name in ("uvicorn.access", "uvicorn.error"):  # a line per request and screen otherwise
+        logging.getLogger(name).setLevel(logging.ERROR)
     opts = SimOptions(hands=hands, seed=seed, pace=0, web=web, port=0, game=game, leds=leds,
                       seat_changes=0.05 if game == "nlhe" else 0.0)  # the CLI's default
     started = time.monotonic()

@@ -230,8 +230,8 @@ class RunningTable:
         self.service.ready()
 
     def close(self) -> None:
-        # held for the whole close: a second caller (a signal's stop racing the normal one
-        # handler's) returns only once the journal is closed
+        # held for the whole close: a second caller (a signal's stop racing the normal one)
+        # returns only once the journal is closed
         with self._closed:
             if self._done:
                 return
@@ -342,11 +342,12 @@ def journal_health(tables: Sequence[RunningTable]) -> dict[str, Any]:
 def display_app(config: Config, tables: Sequence[RunningTable] = (),
                 on_choose: Callable[[str | None], None] | None = None
                 ) -> tuple[Any, Any, Any, str]:
-    """The live view's app, its SocketIO server, the publisher to feed it, and where the dealer
-    finds the login token (for the start-up line). ``tables``: where the table will be once
-    opened, for /healthz's journal state. The touch console's inputs wait for the table:
-    ``attach_console(app, daemon)`` once ``open_table`` has made it; ``on_choose`` hears the
-    card the dealer chooses on it (the hardware exposed/boxed keys act on it)."""
+    """The live view's app, its live Socket.IO server (display/live.py), the publisher to feed
+    it, and where the dealer finds the login token (for the start-up line). ``tables``: where
+    the table will be once opened, for /healthz's journal state. The touch console's inputs
+    wait for the table: ``attach_console(app, daemon)`` once ``open_table`` has made it;
+    ``on_choose`` hears the card the dealer chooses on it (the hardware exposed/boxed keys act
+    on it)."""
     from controller.console_submit import ConsoleLink
     from display.server import create_app
 
@@ -354,13 +355,13 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     journal = Path(config.journal_path).resolve()  # the surveillance review reads it
     link = ConsoleLink()
     if accounts is not None:
-        app, sio, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
+        app, live, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
                                          on_choose=on_choose, review_journal=journal,
                                          session_lifetime=timedelta(hours=config.session_hours),
                                          journal_health=lambda: journal_health(tables),
                                          broadcast_delay_s=config.broadcast_delay_s)
         app.extensions["feltguard.console_link"] = link
-        return app, sio, publisher, f"your own name and password ({len(accounts)} accounts)"
+        return app, live, publisher, f"your own name and password ({len(accounts)} accounts)"
     from display.access import write_token_file
 
     token = config.dealer_token or secrets.token_urlsafe(12)
@@ -375,14 +376,14 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     floor = config.floor_token or secrets.token_urlsafe(12)
     if not config.floor_token:
         write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
-    app, sio, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
+    app, live, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
                                      on_choose=on_choose, audit=audit,
                                      review_journal=journal,
                                      session_lifetime=timedelta(hours=config.session_hours),
                                      journal_health=lambda: journal_health(tables),
                                      broadcast_delay_s=config.broadcast_delay_s)
     app.extensions["feltguard.console_link"] = link
-    return app, sio, publisher, where
+    return app, live, publisher, where
 
 
 def open_accounts(config: Config) -> tuple[Accounts | None, AuditLog]:
@@ -434,12 +435,12 @@ def run_table(
 ) -> int:
     """The table in this process, the live view (if ``display.port``) served from it, the typed
     console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
-    publisher = app = sio = None
+    publisher = app = live = None
     choice = ChosenCard()
     tables: list[RunningTable] = []
     try:
         if config.port:
-            app, sio, publisher, where = display_app(config, tables, on_choose=choice.set)
+            app, live, publisher, where = display_app(config, tables, on_choose=choice.set)
         table = open_table(config, [publisher.publish] if publisher is not None else [],
                            chosen=choice)
     except StartError as exc:
@@ -454,7 +455,7 @@ def run_table(
             attach_console(app, table.daemon)
 
             try:
-                server = run_server(app, sio, config.host, config.port)
+                server = run_server(app, live, config.host, config.port)
             except OSError as exc:  # taken since the start's check, or refused
                 print(f"feltguard run: display: cannot serve on {config.host}:{config.port}: "
                       f"{exc.strerror or exc}", file=sys.stderr)

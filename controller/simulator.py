@@ -270,19 +270,19 @@ class SimulatedTable:
             from display.server import create_app, run_server
 
             if opts.accounts_path:
-                app, sio, self.publisher = self._accounts_app(Path(opts.accounts_path))
+                app, live, self.publisher = self._accounts_app(Path(opts.accounts_path))
             else:
                 from display.access import write_token_file
 
                 if not opts.dealer_token:
                     self.token_file = write_token_file(self.dealer_token,
                                                        workdir / "dealer-token")
-                app, sio, self.publisher = create_app(
+                app, live, self.publisher = create_app(
                     dealer_token=self.dealer_token, review_journal=journal_path,
                     broadcast_delay_s=opts.broadcast_delay_s)
             outputs.append(self.publisher.publish)
             self.app = app
-            self.server = run_server(app, sio, opts.host, opts.port)
+            self.server = run_server(app, live, opts.host, opts.port)
         self.link = workdir / "shoe"
         self.shoe = SimulatedReader(str(self.link))
         self.reader = CardReader(str(self.link), self.daemon.on_read, name="sim-shoe")

@@ -63,8 +63,9 @@ def _card_name(value: Any) -> bool:
 
 
 class ConsoleInputs:
-    """The `/dealer` namespace's `input` and `choose` handlers, apart from Flask-SocketIO so the
-    rules of who may send what are plain functions of (identity, message, client address)."""
+    """The `/dealer` namespace's `input` and `choose` handlers, apart from the Socket.IO server,
+    so the rules of who may send what are plain functions of (identity, message, client
+    address)."""
 
     def __init__(self, submit: Submit | None, *, floor: Authenticator | None,
                  limiter: LoginLimiter, on_choose: ChooseHook | None = None) -> None:

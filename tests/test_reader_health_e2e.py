@@ -72,10 +72,10 @@ class Table:
         self.leds, output = build_leds(self.config)
         assert output is not None
         self.daemon.outputs.append(output)
-        app, sio, publisher = create_app(dealer_token="t0ken", journal_health=lambda: {
+        app, live, publisher = create_app(dealer_token="t0ken", journal_health=lambda: {
             "ok": self.daemon.journal_error is None, "last_seq": self.daemon.seq})
         self.daemon.outputs.append(publisher.publish)
-        self.server = run_server(app, sio, "127.0.0.1", 0)
+        self.server = run_server(app, live, "127.0.0.1", 0)
         self.readers = [CardReader(str(link), self.daemon.on_read, backoff=(0.01, 0.05))]
         for r in self.readers:
             r.start()

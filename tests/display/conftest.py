@@ -27,8 +27,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def live(request: pytest.FixtureRequest) -> Iterator[tuple[ServerHandle, Publisher]]:
-    app, sio, publisher = create_app(dealer_token=request.module.TOKEN)
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live_server, publisher = create_app(dealer_token=request.module.TOKEN)
+    handle = run_server(app, live_server, "127.0.0.1", 0)
     try:
         yield handle, publisher
     finally:

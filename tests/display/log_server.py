@@ -17,8 +17,8 @@ from tests.display.snapshots import short_hand
 def main() -> None:
     logging.basicConfig(level=logging.DEBUG, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    app, sio, publisher = create_app(dealer_token=os.environ["FELTGUARD_TEST_TOKEN"])
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, publisher = create_app(dealer_token=os.environ["FELTGUARD_TEST_TOKEN"])
+    handle = run_server(app, live, "127.0.0.1", 0)
     publisher.publish(short_hand()[2])
     print(handle.port, flush=True)
     sys.stdin.read()  # until the test closes our stdin

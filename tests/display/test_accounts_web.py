@@ -2,7 +2,7 @@
 login, failure and refusal is in the audit log, and no password reaches a log or the audit.
 
 HTTP through Flask's test client; Socket.IO through real python-socketio clients against the
-live Werkzeug server.
+live server (display/live.py, as `feltguard run` serves).
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def table(tmp_path) -> Iterator[tuple[Any, Accounts, AuditLog]]:
     for name, password in PASSWORDS.items():
         accounts.add(name, ROLES[name], password)
     audit = AuditLog(tmp_path / "audit.sqlite")
-    app, sio, publisher = create_app(accounts=accounts, audit=audit)
-    yield (app, sio, publisher), accounts, audit
+    app, live, publisher = create_app(accounts=accounts, audit=audit)
+    yield (app, live, publisher), accounts, audit
     audit.close()
 
 
@@ -137,8 +137,8 @@ def test_the_audit_page_lists_newest_first_and_says_the_chain_is_intact(table):
 
 
 def test_the_dealer_namespace_admits_by_role_over_real_socketio(table):
-    (app, sio, _), _, audit = table
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    (app, live, _), _, audit = table
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
         def connect(user: str, password: str) -> socketio.Client | str:
             client = socketio.Client(reconnection=False)

@@ -242,7 +242,7 @@ class Listener:
         self.got: queue.Queue[dict[str, Any]] = queue.Queue()
         self.client = socketio.Client(reconnection=False)
         self.client.on("state", self.got.put, namespace=namespace)
-        # polling: a WebSocket close costs 3 s under Werkzeug (tests/display/test_server.py)
+        # polling, as most of tests/display/test_server.py's clients (WebSocket is tested there)
         self.client.connect(url, namespaces=[namespace], transports=["polling"],
                             wait_timeout=WAIT)
 
@@ -260,8 +260,8 @@ class Listener:
 
 
 def test_every_client_on_table_and_broadcast_gets_the_final_state() -> None:
-    app, sio, publisher = create_app(dealer_token="t", broadcast_delay_s=0.2)
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, publisher = create_app(dealer_token="t", broadcast_delay_s=0.2)
+    handle = run_server(app, live, "127.0.0.1", 0)
     snaps = short_hand()
     final = snaps[-1]["last_seq"]
     tables = [Listener(handle.url, TABLE) for _ in range(4)]

@@ -27,8 +27,8 @@ def test_a_hole_card_appears_on_the_broadcast_only_after_the_delay(
 ) -> None:
     from playwright.sync_api import expect
 
-    app, sio, publisher = create_app(dealer_token="t", broadcast_delay_s=DELAY_S)
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, publisher = create_app(dealer_token="t", broadcast_delay_s=DELAY_S)
+    handle = run_server(app, live, "127.0.0.1", 0)
     broadcast, table = browser.new_page(), browser.new_page()
     console: list[str] = []
     for page in (broadcast, table):

@@ -82,10 +82,10 @@ def table(tmp_path: Path) -> Iterator[Table]:
     journal = Journal(path)
     daemon = TableDaemon(journal, sensing=Sensing(dict(ANTENNAS)))
     chosen: list[str | None] = []
-    app, sio, publisher = create_app(dealer_token=TOKEN, floor_token=FLOOR,
+    app, live, publisher = create_app(dealer_token=TOKEN, floor_token=FLOOR,
                                      submit=console_submit(daemon), on_choose=chosen.append)
     daemon.outputs.append(publisher.publish)
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
         yield Table(daemon, path, handle, chosen)
     finally:

@@ -10,7 +10,6 @@ will behind create_app's per-user login. Skipped where /usr/bin/chromium is abse
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,12 +18,12 @@ from typing import Any
 import pytest
 from flask import Flask, redirect, session
 from flask.typing import ResponseReturnValue
-from werkzeug.serving import make_server
 
 from controller.accounts import Identity
 from controller.audit import AuditLog, read_audit
 from controller.journal import create_key, read_events
 from controller.review import Review
+from display.live import serve_pages
 from display.review import STATIC, review_blueprint
 from tests.controller.review_journal import PREMATURE_HAND, simulated_journal
 from tests.display.chromium import BROWSER_MARKS
@@ -67,14 +66,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, 
     audit_path = folder / "audit.sqlite"
     audit = AuditLog(audit_path, create_key(folder / "audit.key"))
     app = _app(journal, audit)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    handle = serve_pages(app, "127.0.0.1", 0)  # as a table and the cardroom serve their pages
     try:
-        yield f"http://127.0.0.1:{server.server_port}", journal, audit_path
+        yield handle.url, journal, audit_path
     finally:
-        server.shutdown()
-        thread.join(5)
+        handle.stop()
         app.extensions["feltguard.review"].close()
         audit.close()
 

@@ -36,10 +36,10 @@ class Recorder:
 @pytest.fixture
 def server() -> Iterator[tuple[ServerHandle, Recorder]]:
     rec = Recorder()
-    app, sio, _ = create_app(dealer_token=TOKEN, floor_token=FLOOR, submit=rec.submit,
+    app, live, _ = create_app(dealer_token=TOKEN, floor_token=FLOOR, submit=rec.submit,
                              on_choose=rec.chosen.append,
                              login_limiter=LoginLimiter(max_failures=3))
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
         yield handle, rec
     finally:
@@ -138,8 +138,8 @@ def test_the_chosen_card_goes_to_the_hook(server: Any) -> None:
 
 
 def test_no_submit_wired_refuses_inputs() -> None:
-    app, sio, _ = create_app(dealer_token=TOKEN)
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, _ = create_app(dealer_token=TOKEN)
+    handle = run_server(app, live, "127.0.0.1", 0)
     c = client(handle.url, DEALER, auth={"token": TOKEN})
     try:
         reply = ask(c, "input", json.dumps({"type": "hand.end"}))

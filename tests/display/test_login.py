@@ -1,7 +1,8 @@
 """The dealer's login: the form, the session cookie, and the `/dealer` namespace admitting it.
 
-HTTP through Flask's test client (unit level) and through `requests` against the live Werkzeug
-server; Socket.IO through real python-socketio clients carrying the cookie in their handshake.
+HTTP through Flask's test client (unit level) and through `requests` against the live server
+(display/live.py); Socket.IO through real python-socketio clients carrying the cookie in their
+handshake.
 """
 
 from __future__ import annotations
@@ -273,8 +274,8 @@ def test_logout_closes_the_live_socket_and_the_cookie(live: tuple[ServerHandle, 
 
 
 def test_a_session_expires_and_its_socket_is_closed() -> None:
-    app, sio, _ = create_app(dealer_token=TOKEN, session_lifetime=timedelta(seconds=1))
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, _ = create_app(dealer_token=TOKEN, session_lifetime=timedelta(seconds=1))
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
         started = time.monotonic()
         cookie = log_in(handle.url)
@@ -295,8 +296,8 @@ def test_a_session_expires_and_its_socket_is_closed() -> None:
 
 
 def test_socket_auth_failures_count_towards_the_limit() -> None:
-    app, sio, _ = create_app(dealer_token=TOKEN, login_limiter=LoginLimiter(max_failures=2))
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, _ = create_app(dealer_token=TOKEN, login_limiter=LoginLimiter(max_failures=2))
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
         assert refused(handle.url, auth={"token": "guess1"})
         assert refused(handle.url, auth={"token": "guess2"})

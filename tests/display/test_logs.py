@@ -94,7 +94,7 @@ def test_no_secret_in_any_log_record(
                          *((sid, "an Engine.IO session id") for sid in sids)]:
         assert secret not in logs, f"{what} is in the log"
 
-    # The capture really holds the request log (werkzeug at DEBUG/INFO), or this proves nothing.
+    # The capture really holds the request log (uvicorn's access log), or this proves nothing.
     assert '"POST /dealer/login HTTP/1.1" 303' in logs
     assert '"POST /dealer/login HTTP/1.1" 401' in logs
     assert '"GET /dealer? HTTP/1.1" 303' in logs  # the request line, its query cut

@@ -1,8 +1,8 @@
-"""The Socket.IO server against real clients over a live Werkzeug server on 127.0.0.1:0.
+"""The Socket.IO server against real clients over the live server (display/live.py, uvicorn as
+`feltguard run` serves) on 127.0.0.1:0.
 
-A fresh app per test: the Flask-SocketIO test client patches its server, so it is not used here
-(research/ecosystem.md §3.4). Clients use the polling transport (a WebSocket disconnect costs
-3 s under Werkzeug), except one WebSocket test.
+A fresh app per test, real python-socketio clients (no test client). Clients use the polling
+transport, except the WebSocket test.
 """
 
 from __future__ import annotations
@@ -163,8 +163,8 @@ def test_dealer_refuses_a_client_without_the_token(
 
 
 def test_dealer_is_open_without_a_configured_token() -> None:
-    app, sio, publisher = create_app()
-    handle = run_server(app, sio, "127.0.0.1", 0)
+    app, live, publisher = create_app()
+    handle = run_server(app, live, "127.0.0.1", 0)
     try:
         publisher.publish(short_hand()[2])
         dealer = Listener(handle.url, DEALER)
