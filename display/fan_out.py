@@ -11,7 +11,9 @@ touches a packet's bytes: Socket.IO and Engine.IO framing stay python-socketio's
   put into every client's queue in turn, in the emit's own turn of the loop. Each client's
   Engine.IO writer then sends it as before; a client that cannot take it (gone, timed out) is
   counted and skipped, never stops the others. With a callback the upstream path is kept:
-  each client then needs a packet of its own.
+  each client then needs a packet of its own. Given a ``DirectFrames``
+  (display/direct_frames.py), the packet is framed once and written straight to every idle
+  WebSocket connection instead; the others get it through their queue as above.
 - ``JsonPacket`` (python-socketio's ``serializer=``): Socket.IO packets that never carry binary
   attachments. A payload is built from a JSON snapshot and never holds bytes, so the scan the
   default packet makes of every emitted payload, walking each value in Python to find bytes to
@@ -34,6 +36,8 @@ import socketio
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
 
+from display.direct_frames import DirectFrames
+
 __all__ = ["FanOutManager", "JsonPacket", "orjson_json"]
 
 
@@ -41,8 +45,9 @@ class FanOutManager(socketio.AsyncManager):  # type: ignore[misc]
     """python-socketio's in-process client manager with a room emit that makes no task per
     client (module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, direct: DirectFrames | None = None) -> None:
         super().__init__()
+        self.direct = direct
         self.send_errors = 0  # clients skipped by an emit: gone or failed in between
 
     async def emit(self, event: str, data: Any, namespace: str, room: Any = None,
@@ -60,13 +65,19 @@ class FanOutManager(socketio.AsyncManager):  # type: ignore[misc]
         skip = set(skip_sid) if isinstance(skip_sid, list) else {skip_sid}
         encoded = self.server.packet_class(sio_packet.EVENT, namespace=namespace,
                                            data=[event, *args]).encode()
-        packets = [eio_packet.Packet(eio_packet.MESSAGE, p)
-                   for p in (encoded if isinstance(encoded, list) else [encoded])]
+        texts = encoded if isinstance(encoded, list) else [encoded]
+        packets = [eio_packet.Packet(eio_packet.MESSAGE, p) for p in texts]
+        direct = self.direct
+        # one frame for every idle connection; JsonPacket's are always one text
+        frame = (direct.frame(texts[0]) if direct is not None and len(texts) == 1
+                 and isinstance(texts[0], str) else None)
         # get_participants copies the room, so a client leaving mid-emit changes nothing here
         for sid, eio_sid in self.get_participants(namespace, room):
             if sid in skip:
                 continue
             try:
+                if frame is not None and direct is not None and await direct.write(eio_sid, frame):
+                    continue
                 for p in packets:
                     # Engine.IO's send: a time-out check, then an unbounded queue's put, so it
                     # does not give the loop up between clients

@@ -43,6 +43,7 @@ import socketio
 import uvicorn
 from a2wsgi import WSGIMiddleware
 
+from display.direct_frames import DirectFrames
 from display.fan_out import FanOutManager, JsonPacket
 
 __all__ = ["LiveServer", "LoopThread", "ServerHandle", "serve", "serve_pages", "without_query"]
@@ -173,6 +174,9 @@ class LiveServer(LoopThread):
         self.manager = FanOutManager()
         self.sio = _AsyncServer(async_mode="asgi", client_manager=self.manager,
                                 serializer=JsonPacket, **options)
+        # ... framed once and written straight to every idle WebSocket
+        # (display/direct_frames.py)
+        self.manager.direct = DirectFrames.install(self.sio.eio)
         self._failed_emits = 0
         super().__init__("feltguard-live")
 
@@ -185,6 +189,15 @@ class LiveServer(LoopThread):
         it once for every client of the namespace; each client's queue then has it at once."""
         task = self.loop.create_task(self.sio.emit(event, data, namespace=namespace, to=to))
         task.add_done_callback(self._emitted)
+
+    @property
+    def fan_out(self) -> dict[str, Any]:
+        """How the states reached the screens (``/healthz``): ``direct`` packets written straight
+        to an idle WebSocket, ``queued`` through python-engineio's writer (``direct`` None: the
+        direct path is not installed, display/direct_frames.py says why in the log)."""
+        direct = self.manager.direct
+        return {"direct": None if direct is None else direct.written,
+                "queued": None if direct is None else direct.queued}
 
     @property
     def emit_errors(self) -> int:

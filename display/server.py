@@ -524,6 +524,7 @@ def create_app(
             published=publisher.published,
             last_seq=publisher.last_seq,
             emit_errors=publisher.emit_errors + live.emit_errors,
+            fan_out=live.fan_out,
         )
 
     @app.after_request

@@ -230,6 +230,8 @@ def test_pages_health_and_headers() -> None:
     assert health.get_json() == {
         "status": "ok", "async_mode": "asgi", "published": 1, "last_seq": 8, "emit_errors": 0,
         "readers": [], "journal": None,
+        # no screen connected: nothing written either way (display/direct_frames.py)
+        "fan_out": {"direct": 0, "queued": 0},
     }
 
     table = http.get("/")
