@@ -59,9 +59,9 @@ bytes were in that client's socket, as ``_TimedSocket`` times it. A state counts
 frame at the first state whose ``last_seq`` is at or past the frame's event (``/table`` may skip
 to the latest). The next frame goes once every client has its state. It prints, per frame, the
 LED, the first client and the slowest client (the last of the N + 2 to have the state), then
-the slowest of each namespace apart: the ``/broadcast`` client at delay 0 gets each state
-through the delay line's thread, a hop the live views do not have (at a real delay its emits
-come half an hour later, at no particular moment).
+the slowest of each namespace apart: the ``/broadcast`` client at delay 0 gets each state in
+the same turn of the loop, after the live views (at a real delay its emits come half an hour
+later, at no particular moment).
 """
 
 from __future__ import annotations

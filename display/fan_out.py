@@ -1,8 +1,9 @@
 """One state to many screens through python-socketio's own extension points.
 
 Each piece plugs into ``socketio.AsyncServer`` where its documentation says one may: a client
-manager (``client_manager=``) and a packet class (``serializer=``) with its JSON module. None
-touches a packet's bytes: Socket.IO and Engine.IO framing stay python-socketio's.
+manager (``client_manager=``) and a packet class (``serializer=``) with its JSON module. The
+Socket.IO and Engine.IO packets stay python-socketio's and python-engineio's encoding; only the
+last step, the WebSocket frame to an idle screen, may be ``DirectFrames``' (below).
 
 - ``FanOutManager``: python-socketio's ``AsyncManager.emit`` encodes a packet once for a whole
   room, then makes one asyncio task per client to put it into that client's queue and waits for
