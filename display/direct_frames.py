@@ -107,10 +107,6 @@ class DirectFrames:
         eio._async = {**eio._async, "websocket": tracked}  # this server's driver table only
         return direct
 
-    def __len__(self) -> int:
-        """WebSocket connections open."""
-        return len(self._connections)
-
     @staticmethod
     def frame(text: str) -> bytes:
         """An Engine.IO message carrying ``text`` (an encoded Socket.IO packet), as one
