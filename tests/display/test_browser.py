@@ -8,8 +8,10 @@ install`). Flags from research/ecosystem.md §4.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +117,10 @@ def test_public_table_page_shows_the_hand_without_leaking(
             assert page.locator(f'.seat[data-seat="{seat}"] .hole .card').count() == 0
         expect(page.locator("#results")).to_contain_text("Pair of aces")
         assert page.locator("body").get_attribute("data-transport") == "websocket"
+        # once upgraded, the page's WebSocket had its states written straight to it
+        # (display/direct_frames.py), as /healthz counts them
+        with urllib.request.urlopen(handle.url + "/healthz", timeout=5) as r:
+            assert json.load(r)["fan_out"]["direct"] > 0
 
         page.screenshot(path=str(tmp_path / "table.png"), full_page=True)
         page.screenshot(path="/tmp/feltguard-table.png", full_page=True)
