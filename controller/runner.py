@@ -356,10 +356,10 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     link = ConsoleLink()
     if accounts is not None:
         app, live, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
-                                         on_choose=on_choose, review_journal=journal,
-                                         session_lifetime=timedelta(hours=config.session_hours),
-                                         journal_health=lambda: journal_health(tables),
-                                         broadcast_delay_s=config.broadcast_delay_s)
+                                          on_choose=on_choose, review_journal=journal,
+                                          session_lifetime=timedelta(hours=config.session_hours),
+                                          journal_health=lambda: journal_health(tables),
+                                          broadcast_delay_s=config.broadcast_delay_s)
         app.extensions["feltguard.console_link"] = link
         return app, live, publisher, f"your own name and password ({len(accounts)} accounts)"
     from display.access import write_token_file
@@ -377,11 +377,11 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
     if not config.floor_token:
         write_token_file(floor, Path(config.journal_path).resolve().with_name("floor-token"))
     app, live, publisher = create_app(dealer_token=token, floor_token=floor, submit=link.submit,
-                                     on_choose=on_choose, audit=audit,
-                                     review_journal=journal,
-                                     session_lifetime=timedelta(hours=config.session_hours),
-                                     journal_health=lambda: journal_health(tables),
-                                     broadcast_delay_s=config.broadcast_delay_s)
+                                      on_choose=on_choose, audit=audit,
+                                      review_journal=journal,
+                                      session_lifetime=timedelta(hours=config.session_hours),
+                                      journal_health=lambda: journal_health(tables),
+                                      broadcast_delay_s=config.broadcast_delay_s)
     app.extensions["feltguard.console_link"] = link
     return app, live, publisher, where
 

@@ -89,7 +89,6 @@ class DirectFrames:
         self._connections: dict[str, _TrackedWebSocket] = {}
         self.written = 0  # packets written straight to a connection
         self.queued = 0  # packets sent through a client's queue instead (it was not idle)
-        self.write_errors = 0  # direct writes the transport refused (the packet was queued)
         self._other_protocol_logged = False
 
     @classmethod
@@ -118,40 +117,43 @@ class DirectFrames:
         the packet is dealt with: written, or dropped because the client stopped answering
         pings (python-engineio's ``send`` drops it then, and closes the client). False: send it
         through the client's queue (counted in ``queued``)."""
-        if self._idle(eio_sid):
-            ws = self._connections[eio_sid]
-            assert ws.socket is not None  # only sockets' own WebSockets are tracked
+        idle = self._idle(eio_sid)
+        if idle is not None:
+            sock, transport = idle
             # python-engineio's check, as in its send; it yields only to close a silent client
-            if not await ws.socket.check_ping_timeout():
+            if not await sock.check_ping_timeout():
                 return True
             try:
-                ws.asgi_send.__self__.transport.write(frame)
-            except Exception:  # a transport that refuses: the queue's path will say why
-                self.write_errors += 1
+                transport.write(frame)
+            except Exception:  # pragma: no cover - the queue's path then says why, in order
+                pass
             else:
                 self.written += 1
                 return True
         self.queued += 1
         return False
 
-    def _idle(self, eio_sid: str) -> bool:
+    def _idle(self, eio_sid: str) -> tuple[AsyncSocket, asyncio.WriteTransport] | None:
+        """The client's Engine.IO socket and transport if its connection is idle, else None."""
         ws = self._connections.get(eio_sid)
         if ws is None or ws.sending:
-            return False
-        sock = ws.socket
+            return None
+        sock = ws.socket  # never None here: only sockets' own WebSockets are tracked
         if (sock is None or not sock.upgraded or sock.upgrading or sock.closing or sock.closed
                 or sock.queue._unfinished_tasks):
-            return False
+            return None
         proto = getattr(ws.asgi_send, "__self__", None)  # ASGI send is the protocol's method
         if not isinstance(proto, WebSocketsSansIOProtocol):
             if not self._other_protocol_logged:
                 self._other_protocol_logged = True
                 log.warning("screens get every packet through python-engineio's writer: the "
                             "WebSocket is served by %s", type(proto).__name__)
-            return False
-        return bool(proto.handshake_complete and not proto.close_sent and not proto.disconnected
-                    and proto.writable.is_set() and proto.conn.state is State.OPEN
-                    and not proto.transport.is_closing())
+            return None
+        if (not proto.handshake_complete or proto.close_sent or proto.disconnected
+                or not proto.writable.is_set() or proto.conn.state is not State.OPEN
+                or proto.transport.is_closing()):
+            return None
+        return sock, proto.transport
 
 
 def _missing_seams(eio: Any) -> str:

@@ -83,7 +83,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
     daemon = TableDaemon(journal, sensing=Sensing(dict(ANTENNAS)))
     chosen: list[str | None] = []
     app, live, publisher = create_app(dealer_token=TOKEN, floor_token=FLOOR,
-                                     submit=console_submit(daemon), on_choose=chosen.append)
+                                      submit=console_submit(daemon), on_choose=chosen.append)
     daemon.outputs.append(publisher.publish)
     handle = run_server(app, live, "127.0.0.1", 0)
     try:

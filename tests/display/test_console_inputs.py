@@ -37,8 +37,8 @@ class Recorder:
 def server() -> Iterator[tuple[ServerHandle, Recorder]]:
     rec = Recorder()
     app, live, _ = create_app(dealer_token=TOKEN, floor_token=FLOOR, submit=rec.submit,
-                             on_choose=rec.chosen.append,
-                             login_limiter=LoginLimiter(max_failures=3))
+                              on_choose=rec.chosen.append,
+                              login_limiter=LoginLimiter(max_failures=3))
     handle = run_server(app, live, "127.0.0.1", 0)
     try:
         yield handle, rec

@@ -17,7 +17,6 @@ import pytest
 import socketio
 import websocket
 from engineio import packet as eio_packet
-from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
@@ -105,17 +104,20 @@ def test_a_server_without_the_seams_keeps_python_engineios_path(
     assert "not python-engineio's ASGI driver" in caplog.text
 
 
-@pytest.mark.parametrize("size", [0, 1, 120, 125, 126, 1000, 65535, 65536, 200_000])
-def test_the_frame_is_the_one_uvicorns_websocket_protocol_writes(size: int) -> None:
-    # the length's three encodings (RFC 6455 §5.2: 7 bits, 16 bits, 64 bits) and text outside
-    # ASCII; the protocol uvicorn serves with (websockets' sans-I/O server side) frames the same
-    text = '2/t,["state",' + json.dumps("é" * (size // 2) + "x" * (size % 2)) + "]"
+@pytest.mark.parametrize("length", [17, 125, 126, 65535, 65536, 200_001])
+def test_the_frame_is_the_one_uvicorns_websocket_protocol_writes(length: int) -> None:
+    # A message of ``length`` bytes at each edge of the length's three encodings (RFC 6455
+    # §5.2: 7 bits up to 125, 16 bits up to 65535, 64 bits above), with text outside ASCII:
+    # the protocol uvicorn serves with (websockets' sans-I/O server side) frames it the same.
+    head, tail = '2/t,["state","', '"]'
+    room = length - len(("4" + head + tail).encode())
+    text = head + "é" * (room // 2) + "x" * (room % 2) + tail
+    message = ("4" + text).encode()
+    assert len(message) == length
     proto = ServerProtocol()
     proto.state = State.OPEN
-    proto.send_text(("4" + text).encode())
+    proto.send_text(message)
     assert DirectFrames.frame(text) == b"".join(proto.data_to_send())
-    assert Frame(Opcode.TEXT, ("4" + text).encode()).serialize(mask=False) == \
-        DirectFrames.frame(text)
 
 
 def test_every_client_gets_every_state_once_in_order_by_either_path(
@@ -205,8 +207,7 @@ def test_a_slow_reader_is_queued_and_the_others_stay_direct(
         live.run(flood(60), timeout=20)
         direct = live.manager.direct
         assert direct is not None
-        queued_while_slow = direct.queued
-        assert queued_while_slow > 0  # the slow reader's, once its transport paused
+        assert direct.queued > 0  # the slow reader's, once its transport paused
         assert _states(fast, 60) == list(range(1, 61))
         written_before = direct.written
         live.run(flood(1))
