@@ -13,7 +13,7 @@ mistake of ``controller/sim/chip_mistakes.py`` is made (a string raise, a bindin
 bet, an oversized-chip call with right or wrong change, the award paid short or to the wrong
 seat, a skim), recorded with the codes the core must raise. Each motion becomes the
 ``chips.zone`` events chip sensing would settle it into (``chip_table.ChipTable.motion``, held
-to ``controller/chip_sensing.py`` by tests/rules/test_sim_chips.py), applied to the dealer's
+to ``controller/sensing/chips.py`` by tests/rules/test_sim_chips.py), applied to the dealer's
 shadow table (the pure core); its findings are scored against the truth per hand and code
 (``controller.sim.score``): recall = caught / made, precision = caught / raised, target 100%.
 ``--hands`` are spread over ``--games`` (every family: board, stud, draw, a mixed game), each
@@ -21,14 +21,14 @@ at one table. Then the players' chips are checked against the core's stacks afte
 The figures are counts: they do not depend on the machine.
 
 **Latency** (the real path): clean hands with chips through ``feltguard sim``'s table
-(``controller.simulator.SimulatedTable``): the chip reader's pty twin scanning every
+(``controller.processes.sim.SimulatedTable``): the chip reader's pty twin scanning every
 ``CHIP_CYCLE_MS``, the real ``ChipReader``, the daemon's ``ChipSensing`` (settle time
 ``CHIP_SETTLE_S``), journal, core, LED plan and gpiozero mock pins. For each bet whose chips
 move the action, from the moment just before the last frame of the bet zone's first inventory
 holding the bet's chips is written into the pty (the bet is complete from that frame on; the
 frames of the cycles after it say the same) to the to-act LED pin's change: p50, p99 and max,
 and the same less the settle time ("beyond the settle time": what the product adds; chip
-sensing's settle clock, ``controller/chip_clock.py``, settles the zone at its settle time rather
+sensing's settle clock, ``controller/sensing/chip_clock.py``, settles the zone at its settle time rather
 than at the next scan cycle). ``--runs`` runs, each a fresh table: the p99 of each run as
 min / median / max (the machine is shared and noisy). Target: p99 under 5 ms beyond the settle
 time.
@@ -130,14 +130,14 @@ def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
     (s) and the scan cycle (ms)."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    from controller.sim.chip_moves import ChipMove
-    from controller.simulator import (
+    from controller.processes.sim import (
         CHIP_ANTENNA_OF,
         CHIP_CYCLE_MS,
         CHIP_SETTLE_S,
         SimOptions,
         SimulatedTable,
     )
+    from controller.sim.chip_moves import ChipMove
     from drivers.chip_protocol import encode_inventory_part
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from controller.events import SeatLeave, SeatTake
-from controller.rules.variants import ROTATIONS, VARIANTS, structure_name
+from controller.poker.variants import ROTATIONS, VARIANTS, structure_name
 from controller.sim import SIM_GAMES, SimDealer, sim_seats
 
 TABLE_HANDS = 50  # hands per table: each game is dealt at several tables

@@ -3,7 +3,7 @@
 Run as ``.venv/bin/python -m bench.differential [--hands 1000000] [--ranking NAME] [--jobs 2]``.
 For each ranking, random deals (fixed seed) give pairs of hands as they meet at a showdown (hold'em
 and Omaha pairs share the board; stud, draw and badugi hands come from one deck). Each pair is
-ordered by ``controller.rules.rankings`` and by the peer, and the two orders must agree, ties
+ordered by ``controller.poker.hands.rankings`` and by the peer, and the two orders must agree, ties
 included (PokerKit's ``Hand`` comparison; a disagreement is printed with its hands). On top of the
 pairs, every hand seen is checked globally: equal values of ours must be equal entries of the
 peer's and the order of our distinct values must be the order of the peer's entries, which covers
@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from controller.rules.cards import FULL_DECK
-from controller.rules.rankings import JOKER, omaha_strength, strength
+from controller.poker.cards import FULL_DECK
+from controller.poker.hands.rankings import JOKER, omaha_strength, strength
 
 Hand = tuple[tuple[str, ...], tuple[str, ...]]
 """A hand as (hole or whole hand, board)."""

@@ -13,8 +13,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from controller.rules.cards import FULL_DECK
-from controller.rules.evaluate import CARD_CODES, hand_value, hand_value_ints, value_of_code
+from controller.poker.cards import FULL_DECK
+from controller.poker.hands.evaluate import CARD_CODES, hand_value, hand_value_ints, value_of_code
 
 TARGET = 500_000
 

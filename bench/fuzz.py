@@ -129,12 +129,12 @@ from controller.events import (
     parse_event,
 )
 from controller.journal import load_events
+from controller.poker.cards import FULL_DECK
+from controller.poker.house_rules import PROFILES as HOUSE_PROFILES
+from controller.poker.house_rules import setting_choices, setting_names
+from controller.poker.variants import GAME_IDS, VARIANTS, family
 from controller.rules import TableState, apply, initial_state, snapshot
-from controller.rules.cards import FULL_DECK
-from controller.rules.catalogue import CATALOGUE
-from controller.rules.house_rules import PROFILES as HOUSE_PROFILES
-from controller.rules.house_rules import setting_choices, setting_names
-from controller.rules.variants import GAME_IDS, VARIANTS, family
+from controller.rules.findings.catalogue import CATALOGUE
 from controller.sim import SimDealer, expand
 
 # The stud and draw games, each a base stream of its own (the hold'em streams cover the board).
@@ -151,7 +151,7 @@ PROFILES = tuple(HOUSE_PROFILES)  # in the order house_rules lists them
 
 
 def random_settings(rng: random.Random) -> dict[str, Any]:
-    """A few house-rules settings (controller/rules/house_rules.py) with random values."""
+    """A few house-rules settings (controller/poker/house_rules.py) with random values."""
     names = rng.sample(sorted(setting_names()), k=rng.randint(1, 4))
     return {n: rng.choice(setting_choices(n)) for n in names}
 

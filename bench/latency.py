@@ -183,7 +183,7 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
 
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    from controller.ledplan import led_plan
+    from controller.daemon.ledplan import led_plan
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
 
     activity_pin = int(str(DEFAULT_PIN_MAP_6_SEATS["activity"]).removeprefix("GPIO"))
@@ -453,7 +453,7 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
     client."""
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    from controller.ledplan import led_plan
+    from controller.daemon.ledplan import led_plan
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds
 
     activity_pin = f"GPIO{str(DEFAULT_PIN_MAP_6_SEATS['activity']).removeprefix('GPIO')}"
@@ -572,7 +572,7 @@ def _bench_table(tmp: Path, outputs: list[Any]) -> Iterator[tuple[Any, Any]]:
     """The table both runs time: a journal in ``tmp``, the daemon feeding ``outputs``, the
     simulated shoe's pty read by the real ``CardReader``; (daemon, shoe), stopped and closed
     on exit."""
-    from controller.daemon import TableDaemon
+    from controller.daemon.table_daemon import TableDaemon
     from controller.journal import Journal
     from drivers.card_reader import CardReader
     from drivers.simulated_reader import SimulatedReader
@@ -596,7 +596,7 @@ def _card_frames(daemon: Any, seed: int) -> Iterator[tuple[int, int, str, bool]]
     """Clean simulated hands, dealt for as long as the caller reads: every step that is not a
     card move is submitted here, and each card move gives its frames, (reader, antenna, uid,
     face up): the shoe's read, then the zone's."""
-    from controller.sensing import DEFAULT_ANTENNAS, SHOE
+    from controller.sensing.cards import DEFAULT_ANTENNAS, SHOE
     from controller.sim.dealer import CardMove, SimDealer
 
     antenna_of = {zone: key for key, zone in DEFAULT_ANTENNAS.items()}

@@ -4,7 +4,7 @@
                                      [--games nlhe,stud,badugi] [--web] [--no-leds]
 
 Each run is a fresh process that deals hands on the real simulated table of ``feltguard sim
---no-web --pace 0`` (``controller.simulator``: the simulated dealer's card movements go as
+--no-web --pace 0`` (``controller.processes.sim``: the simulated dealer's card movements go as
 wire-protocol frames through a pty into the real ``CardReader``, sensing, the SQLite journal,
 the rules core and the LEDs on gpiozero mock pins), one hand after the other exactly as
 ``SimulatedTable.run`` does, and reads its own VmRSS from ``/proc/self/status`` every
@@ -48,7 +48,7 @@ def child(game: str, hands: int, every: int, seed: int, web: bool, leds: bool) -
     """Deal ``hands`` hands on one simulated table; print {"hand", "rss_mb"} every ``every``."""
     import logging
 
-    from controller.simulator import SimOptions, simulated_table
+    from controller.processes.sim import SimOptions, simulated_table
 
     logging.basicConfig(level=logging.WARNING)
     for name in ("uvicorn.access", "uvicorn.error"):  # a line per request and screen otherwise

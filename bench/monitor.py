@@ -5,7 +5,7 @@ every game the table deals.
                                       [--seat-changes 0.05] [--games nlhe,razz,...]
 
 The simulated dealer (``controller/sim/dealer.py``) plays ``--hands`` hands of each game (every
-variant of ``controller/rules/variants.py`` and both mixed games, HORSE and dealer's choice),
+variant of ``controller/poker/variants.py`` and both mixed games, HORSE and dealer's choice),
 spread over one table per structure the game is dealt at and one table whose monitor alert is
 not the attention call (house setting ``attention_on_alert`` off: the floor calls attention, and
 notices some errors only after the misdeal cut-off). At the given rate it makes a dealing
@@ -34,7 +34,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from controller.rules.variants import ROTATIONS, VARIANTS, family, structure_name
+from controller.poker.variants import ROTATIONS, VARIANTS, family, structure_name
 from controller.sim import SIM_GAMES, SimDealer, sim_seats
 from controller.sim.mistakes import KINDS
 from controller.sim.score import Tally, rows, score

@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.chip_sensing import (
+from controller.console.keypad import DEFAULT_PINS, KEYS
+from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
+from controller.poker.house_rules import PROFILES, SettingsError, setting_names, settings_for
+from controller.poker.variants import game_problem
+from controller.sensing.cards import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
+from controller.sensing.chips import (
     DEFAULT_CHIP_ANTENNAS,
     DEFAULT_SETTLE_MS,
     SETTLE_MS,
     parse_chip_antenna_map,
 )
-from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
-from controller.keypad import DEFAULT_PINS, KEYS
-from controller.rules.house_rules import PROFILES, SettingsError, setting_names, settings_for
-from controller.rules.variants import game_problem
-from controller.sensing import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
 from drivers.chip_protocol import DEVICE_KINDS
 
 LED_DRIVERS = ("gpio", "shift_register")
@@ -57,7 +57,7 @@ class PlayerConfig:
 class ReaderConfig:
     url: str
     baudrate: int = 115200
-    # The USB adapter, for `feltguard udev-rules` (controller/udev.py); "" when not given.
+    # The USB adapter, for `feltguard udev-rules` (controller/cli/udev.py); "" when not given.
     serial: str = ""
     vendor: str = "0403"
     product: str = "6001"
@@ -68,7 +68,7 @@ class ReaderConfig:
 @dataclass(frozen=True)
 class ChipReaderConfig:
     """One ``[[chip_readers]]`` table: a chip device (hardware/chip-protocol.md), opened by
-    ``feltguard run``; its scan cycles go to chip sensing (controller/chip_sensing.py)."""
+    ``feltguard run``; its scan cycles go to chip sensing (controller/sensing/chips.py)."""
 
     url: str
     baudrate: int = 115200
@@ -79,7 +79,7 @@ class ChipReaderConfig:
     vendor: str = "0403"
     product: str = "6001"
     symlink: str = ""
-    # the reader id of its frames, its health reported under it (controller/health.py);
+    # the reader id of its frames, its health reported under it (controller/sensing/health.py);
     # default 3, 4, ... in file order, unique across card and chip readers
     id: int = 3
 
@@ -89,7 +89,7 @@ class ChipReaderConfig:
 CHIP_CYCLE_MS = (50, 10_000)
 
 
-# [health]: (default, lowest, highest) of each key (controller/health.py, docs/events.md).
+# [health]: (default, lowest, highest) of each key (controller/sensing/health.py, docs/events.md).
 HEALTH_KEYS = {
     "heartbeat_ms": (500, 50, 60_000),
     "missed_heartbeats": (3, 1, 100),
@@ -107,7 +107,7 @@ KEY_HOLD_MS = (100, 10_000)
 
 @dataclass(frozen=True)
 class KeysConfig:
-    """The ``[keys]`` section: the dealer console keys (controller/dealer_keys.py)."""
+    """The ``[keys]`` section: the dealer console keys (controller/daemon/dealer_keys.py)."""
 
     enabled: bool = False
     pin_factory: str = ""  # "" gpiozero's default, "mock" the twin
@@ -154,11 +154,11 @@ class Config:
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
-    # per-user logins (controller/accounts.py) and the audit log (controller/audit.py)
+    # per-user logins (controller/security/accounts.py) and the audit log (controller/security/audit.py)
     accounts_file: str = ""  # "": accounts.sqlite beside the journal
     audit_file: str = ""  # "": audit.sqlite beside the journal
     session_hours: int = 12
-    # the cardroom's surveillance (controller/relay.py): "" relays nothing
+    # the cardroom's surveillance (controller/surveillance/relay.py): "" relays nothing
     central_url: str = ""
     table_id: str = "table"
     deck_file: str = ""
@@ -405,7 +405,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             raise ConfigError("central.url: must be a redis://, rediss:// or unix:// URL, "
                               f"got {kw['central_url']!r}")
     if "table" in central:
-        from controller.relay import table_id
+        from controller.surveillance.relay import table_id
 
         try:
             kw["table_id"] = table_id(_typed(central, "table", str, "central"))

@@ -39,7 +39,7 @@ ACTION_KINDS: tuple[str, ...] = ("post", "bet", "call", "raise", "check", "fold"
 # games) carries the number of cards the player asks for, 0 = standing pat.
 ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "raise", "draw"})
 
-# The games a table is set up for are every variant of controller/rules/variants.py and its
+# The games a table is set up for are every variant of controller/poker/variants.py and its
 # mixed games (``GAME_IDS``); ``structure`` names one of these (docs/games.md).
 STRUCTURES: tuple[str, ...] = ("", "limit", "pot-limit", "no-limit", "spread")
 
@@ -80,7 +80,7 @@ class TableSetup:
     small_bet: int = 0
     big_bet: int = 0
     profile: str = "roberts"
-    # House-rules setting overrides on top of the profile (controller/rules/house_rules.py);
+    # House-rules setting overrides on top of the profile (controller/poker/house_rules.py);
     # an unknown setting or value is an error naming it.
     settings: Mapping[str, Any] = field(default_factory=dict)
     # The house's rake of each hand's pots: ``rake_percent`` of them, at most ``rake_cap``
@@ -396,14 +396,14 @@ class DrawQuery:
     asked_by: int | None = None
 
 
-# A reader's health as the shell's monitor judges it (controller/health.py; docs/events.md,
+# A reader's health as the shell's monitor judges it (controller/sensing/health.py; docs/events.md,
 # reader.health): the states, from healthy to the loudest.
 READER_STATES: tuple[str, ...] = ("ok", "noisy", "fault", "silent", "offline")
 
 
 @dataclass(frozen=True)
 class ReaderHealth:
-    """A reader's health changed (submitted on each change only, by controller/health.py):
+    """A reader's health changed (submitted on each change only, by controller/sensing/health.py):
     ``reader`` is its protocol id (1 the shoe, 2 the felt, 3, 4, ... the chip devices by
     default), ``name`` what the dealer calls it ("shoe", "felt"; "chip", "counting tray"),
     ``state`` one of READER_STATES, ``antenna`` the antenna when one is known to be at fault,
@@ -438,7 +438,7 @@ class ChipsRegister:
 
 @dataclass(frozen=True)
 class ChipsZone:
-    """A chip zone's settled content (controller/chip_sensing.py): the ``total`` and the count
+    """A chip zone's settled content (controller/sensing/chips.py): the ``total`` and the count
     of each denomination (``counts``) of the set in play's chips read there, every tag read
     there (``uids``, chips of no set in play too), and the tags that came (``added``) and went
     (``removed``) since the zone's last settled content."""
@@ -673,7 +673,7 @@ def _check_types(body: Body) -> None:
 def _check_game(game: str, structure: str, *, mixed: bool) -> None:
     """An unknown game, or a structure the game is not dealt at, names it."""
     # imported here: the rules core imports this module
-    from controller.rules.variants import game_problem
+    from controller.poker.variants import game_problem
 
     problem = game_problem(game, structure, mixed=mixed)
     if problem is not None:
@@ -942,7 +942,7 @@ def _check_settings(body: TableSetup) -> None:
     """The profile and setting overrides must name a known profile, settings and values."""
     # Imported here: controller.rules imports this module, so a module-level import would be
     # circular. house_rules is pure data and functions.
-    from controller.rules.house_rules import SettingsError, settings_for
+    from controller.poker.house_rules import SettingsError, settings_for
 
     try:
         settings_for(body.profile, body.settings)

@@ -5,7 +5,7 @@ The secret never travels in a URL. A browser types it into the login form, which
 server answers with a session cookie (HttpOnly, SameSite=Strict) holding only a signed random
 login id. Non-browser clients (tests, bench/latency.py) send it as Socket.IO auth, which travels
 in the handshake payload. Either way the check is one `Authenticator`: per-user logins with roles
-(`controller.accounts.Accounts.authenticate`: the fields `user` and `password`), or, on a table
+(`controller.security.accounts.Accounts.authenticate`: the fields `user` and `password`), or, on a table
 with no accounts yet, `token_authenticator` (the one shared dealer token, the field `token`).
 
 Nothing here logs or returns a secret: log lines name the client address only.
@@ -28,7 +28,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from controller.accounts import Identity
+from controller.security.accounts import Identity
 
 __all__ = [
     "DEALER_IDENTITY",

@@ -4,7 +4,7 @@ The console page (`/console`, display/static/console.html) sends each tap as a S
 event on the `/dealer` namespace carrying one table event body as JSON (docs/events.md), and a
 card chosen for the hardware keys as a `choose` event. The page is never trusted:
 
-- only a socket admitted as the dealer (a role that may ``SEND_INPUT``: controller/accounts.py)
+- only a socket admitted as the dealer (a role that may ``SEND_INPUT``: controller/security/accounts.py)
   may send inputs;
 - only the event types a dealer console key or betting entry makes (``CONSOLE_TYPES``) pass:
   card reads, deck set-up and seating come from the readers and the config, never the page;
@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.accounts import RULE, SEND_INPUT, may
+from controller.security.accounts import RULE, SEND_INPUT, may
 from display.access import Authenticator, Identity, LoginLimiter
 
 __all__ = ["CONSOLE_TYPES", "ChooseHook", "ConsoleInputs", "Submit"]

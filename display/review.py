@@ -1,6 +1,6 @@
-"""The surveillance review screen: a Flask blueprint over one journal (controller/review.py).
+"""The surveillance review screen: a Flask blueprint over one journal (controller/surveillance/review.py).
 
-Routes (every one needs the ``review`` permission, controller/accounts.py):
+Routes (every one needs the ``review`` permission, controller/security/accounts.py):
 
 - ``GET /review``: the page (display/static/review.html and review.js);
 - ``GET /review/api/hands``: the hand index, newest first, searched by the query parameters
@@ -11,7 +11,7 @@ Routes (every one needs the ``review`` permission, controller/accounts.py):
 - ``GET /review/hand/<n>.phh`` and ``/review/hand/<n>.jsonl``: the hand exported, as an
   attachment (audited: ``export_hand``).
 
-The journal is replayed in a worker process (``controller.review.ReviewProcess``, started at
+The journal is replayed in a worker process (``controller.surveillance.review.ReviewProcess``, started at
 the first request; ``app.extensions["feltguard.review"].close()`` stops it), never in the
 table's own threads. Nobody logged in gets the login form; a role without ``review`` (the
 dealer) gets 403 and an audit ``refused`` entry. The data is built from the journal alone,
@@ -31,12 +31,12 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request, send_from_directory
 from flask.typing import ResponseReturnValue
 
-from controller.accounts import REVIEW, Identity, may
-from controller.audit import AuditError, AuditLog
-from controller.central_store import StoreError, store_tables
 from controller.events import EventError
 from controller.journal import JournalError
-from controller.review import QueryError, ReviewError, ReviewProcess, parse_query
+from controller.security.accounts import REVIEW, Identity, may
+from controller.security.audit import AuditError, AuditLog
+from controller.surveillance.central_store import StoreError, store_tables
+from controller.surveillance.review import QueryError, ReviewError, ReviewProcess, parse_query
 from display.login import client_address
 from display.server import SECURITY_HEADERS
 

@@ -48,13 +48,13 @@ from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from socketio.exceptions import ConnectionRefusedError
 
-from controller.accounts import (
+from controller.security.accounts import (
     SEND_INPUT,
     VIEW_DEALER,
     Accounts,
     may,
 )
-from controller.audit import AuditLog
+from controller.security.audit import AuditLog
 from display.access import (
     DEALER_IDENTITY,
     DEFAULT_SESSION_LIFETIME,
@@ -105,7 +105,7 @@ CONSOLE = "/dealer/console"
 # export of the review.
 _BACK = re.compile(r"/dealer|/dealer/console|/audit|/review(?:/hand/[0-9]{1,9}\.(?:phh|jsonl))?")
 EVENT = "state"
-# Reader states in which cards go unseen: /healthz says the table is down (controller/health.py).
+# Reader states in which cards go unseen: /healthz says the table is down (controller/sensing/health.py).
 DEVICE_DOWN = ("offline", "silent", "fault")
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
@@ -360,10 +360,10 @@ def create_app(
     The touch console's inputs go to `submit` (the daemon's one submit path; None: the server
     refuses inputs), rulings only with `floor_token` given in the same message, and the card the
     dealer chooses to `on_choose` (display/console_inputs.py).
-    `accounts` (controller/accounts.py): each person logs in with their own name and password
+    `accounts` (controller/security/accounts.py): each person logs in with their own name and password
     and their role decides what they may open (``may``); the shared `dealer_token` and
     `floor_token` are then not accepted. `audit` records logins, failed and rate-limited logins,
-    logouts and refusals (controller/audit.py).
+    logouts and refusals (controller/security/audit.py).
     `review_journal`: the surveillance review of this journal at `/review` (display/review.py;
     `close_app(app)` stops its worker process).
     `/healthz` (public) says whether the table can be trusted now: each card reader's state

@@ -39,7 +39,7 @@ __all__ = ["ChipReader", "ChipReaderStats"]
 @dataclass(frozen=True, slots=True)
 class ChipReaderStats:
     """A consistent snapshot of a ``ChipReader``'s counters (hardware/chip-protocol.md,
-    "Error counters"). The fields ``controller.health`` reads of a card reader's stats
+    "Error counters"). The fields ``controller.sensing.health`` reads of a card reader's stats
     (connected, frames_bad, last_heartbeat, last_error, last_status) are here too."""
 
     connected: bool

@@ -7,7 +7,7 @@ lgpio on the Pi) and pull-up or pull-down per the config. A key acts on press,
 ``MockFactory``, the thread that drives the pin). A key listed in ``long_press`` acts only when
 held for ``hold_s`` (gpiozero's ``hold_time`` and ``when_held``, from its hold thread): a key
 brushed, pressed and released before the hold time, does nothing. Which keys those are is the
-controller's choice (``controller.keypad``); this module only knows pins.
+controller's choice (``controller.console.keypad``); this module only knows pins.
 
 The keys' twin is gpiozero's mock pin factory. ``MockPin`` stores ``bounce`` and never applies it
 (gpiozero 2.0.1, pins/mock.py), so ``mock_factory()`` gives pins that apply it the way gpiozero

@@ -3,7 +3,7 @@
 ``LedPlan`` says what the table's lights show: per seat the button, small blind, big blind,
 straddle, kill, missed-blind and to-act roles and an alert colour, and for the table an alert
 colour and a reader-activity light that toggles with every card the core applies. The controller
-computes the plan from the table snapshot (``controller.ledplan``); drivers only know wiring.
+computes the plan from the table snapshot (``controller.daemon.ledplan``); drivers only know wiring.
 
 ``TableLeds(pin_map)`` builds one gpiozero ``LED`` per configured pin and ``show(plan)`` lights
 the roles it has pins for (the default 6-seat map wires button, blinds and to act at each seat,

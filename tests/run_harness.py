@@ -48,7 +48,7 @@ def journal_codes(path: Path) -> list[str]:
 def full_deck(named: dict[str, str]) -> dict[str, str]:
     """A whole 52-card deck (the deck file must hold one): ``named`` (uid -> card) and a made-up
     uid for every other card."""
-    from controller.rules.cards import FULL_DECK
+    from controller.poker.cards import FULL_DECK
 
     rest = [c for c in FULL_DECK if c not in named.values()]
     return {**named, **{f"04D0{i:08X}": c for i, c in enumerate(rest)}}

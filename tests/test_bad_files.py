@@ -12,7 +12,7 @@ enrol``), and for each pair: exit status 2, exactly one line on
 stderr, the line names the file, no traceback anywhere, and nothing journaled. A case that
 hangs instead (a bad journal taken, and ``run`` starting the table) meets the suite's timeout.
 
-``controller.cli.main`` is called in-process (capsys) for speed; two cases go through the real
+``controller.cli.main.main`` is called in-process (capsys) for speed; two cases go through the real
 entry point, ``.venv/bin/feltguard``, in a subprocess.
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.cli.main import main
 from controller.events import DeckRegister, Event, iter_lines
 from controller.journal import SQLITE_MAGIC, Journal
 

@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config, from_mapping
-from controller.daemon import TableDaemon
+from controller.daemon.table_daemon import TableDaemon
 from controller.journal import Journal
-from controller.runner import _health_monitor
+from controller.processes.table import _health_monitor
 from drivers.chip_reader import ChipReader
 from drivers.simulated_chip_reader import SimulatedChipReader
 from tests.test_reader_health_e2e import HEARTBEAT_S, journaled, wait_for
 
 
 class ChipTable:
-    """The daemon, one chip reader and the health monitor, as controller/runner.py wires them."""
+    """The daemon, one chip reader and the health monitor, as controller/processes/table.py wires them."""
 
     def __init__(self, tmp_path: Path, link: Path) -> None:
         self.config: Config = from_mapping({

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.cli.main import main
 from controller.config import Config
-from controller.rules.cards import FULL_DECK
+from controller.poker.cards import FULL_DECK
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
 
@@ -134,7 +134,7 @@ def test_version_is_the_installed_packages(capsys):
 def test_run_listens_on_every_interface_by_default_and_sim_on_this_machine_only():
     """The tablet must reach the table; the demo shows nothing to the network unless asked
     (docs/display.md, "Where it listens")."""
-    from controller.cli import build_parser
+    from controller.cli.main import build_parser
 
     assert Config().host == "0.0.0.0"
     assert build_parser().parse_args(["sim"]).host == "127.0.0.1"

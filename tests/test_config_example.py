@@ -20,7 +20,7 @@ from controller.config import (
     from_mapping,
     load,
 )
-from controller.rules.house_rules import PROFILES, setting_choices, setting_names, settings_for
+from controller.poker.house_rules import PROFILES, setting_choices, setting_names, settings_for
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
 

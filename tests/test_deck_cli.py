@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import build_parser, main
-from controller.deck_enrol import NEW_DECK_ORDER
-from controller.deckfile import Registry, load_registry, write_registry
-from controller.rules.cards import FULL_DECK
+from controller.cli.main import build_parser, main
+from controller.poker.cards import FULL_DECK
+from controller.tags.deck_enrol import NEW_DECK_ORDER
+from controller.tags.deckfile import Registry, load_registry, write_registry
 from drivers.simulated_reader import SimulatedReader
 
 DEADLINE = 20.0  # seconds; generous for a loaded box, never reached when things work

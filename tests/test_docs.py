@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.events import BODY_TYPES
-from controller.rules.catalogue import CATALOGUE
-from controller.rules.house_rules import setting_names
+from controller.poker.house_rules import setting_names
+from controller.rules.findings.catalogue import CATALOGUE
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

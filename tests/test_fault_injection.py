@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from bench.monitor import Tally, run
-from controller.rules.variants import VARIANTS, family
+from controller.poker.variants import VARIANTS, family
 
 BOARD = tuple(g for g, v in VARIANTS.items() if family(v) == "board")
 PINEAPPLES = ("pineapple", "crazy_pineapple", "lazy_pineapple")

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from controller.config import from_mapping, load
-from controller.daemon import TableDaemon
-from controller.dealer_keys import build_keys
+from controller.daemon.dealer_keys import build_keys
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import Action, ActionKind, DeckRegister, SeatTake, TableSetup
 from controller.journal import Journal, JournalError, read_events, read_findings
-from controller.runner import run_table
+from controller.processes.table import run_table
 from drivers.card_reader import TagRead
 from drivers.console_keys import ConsoleKeys
 from tests.drivers.conftest import wait_until

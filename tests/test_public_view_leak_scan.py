@@ -34,8 +34,8 @@ from typing import Any
 import socketio
 
 from controller.events import CardExposed, HandStart
+from controller.processes.sim import SimOptions, simulated_table
 from controller.sim.dealer import CardMove
-from controller.simulator import SimOptions, simulated_table
 
 Snapshot = dict[str, Any]
 

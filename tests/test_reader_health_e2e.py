@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from controller.config import Config, from_mapping
-from controller.daemon import TableDaemon
+from controller.daemon.table_daemon import TableDaemon
 from controller.journal import Journal, JournalError, read_events
-from controller.runner import _health_monitor, build_leds, run_table
-from controller.sensing import Sensing
+from controller.processes.table import _health_monitor, build_leds, run_table
+from controller.sensing.cards import Sensing
 from display.server import create_app, run_server
 from drivers.card_reader import CardReader
 from drivers.simulated_reader import SimulatedReader
@@ -58,7 +58,7 @@ def journaled(path: Path) -> list[tuple[str, str]]:
 
 
 class Table:
-    """The daemon and its parts, wired as controller/runner.py wires them."""
+    """The daemon and its parts, wired as controller/processes/table.py wires them."""
 
     def __init__(self, tmp_path: Path, link: Path) -> None:
         self.config: Config = from_mapping({

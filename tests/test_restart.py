@@ -118,7 +118,7 @@ def test_sim_prints_where_the_dealer_token_is_never_the_token(tmp_path, monkeypa
     import stat
 
     import display.access
-    from controller.simulator import SimOptions, run_simulation
+    from controller.processes.sim import SimOptions, run_simulation
 
     written = {}
     real = display.access.write_token_file

@@ -11,8 +11,8 @@ from functools import partial
 
 from controller.config import load
 from controller.journal import read_events
+from controller.processes.table import run_table
 from controller.rules import apply, initial_state
-from controller.runner import run_table
 from tests.run_harness import journal_types, table_config
 from tests.test_run_daemon import _wait_for
 
@@ -68,7 +68,7 @@ def test_run_registers_the_chip_sets_at_start_and_again_when_the_file_changes(tm
 
 
 def test_run_refuses_a_bad_chip_file_in_one_line(tmp_path, capsys):
-    from controller.runner import StartError, open_table
+    from controller.processes.table import StartError, open_table
 
     chips = tmp_path / "chips.json"
     chips.write_text(json.dumps({"sets": {"house": {"chips": {"04C1000001": -5}}}}))

@@ -11,7 +11,7 @@ import time
 
 from controller.config import load
 from controller.journal import check, read_events, read_findings
-from controller.runner import run_table
+from controller.processes.table import run_table
 from drivers.simulated_reader import SimulatedReader
 from tests.run_harness import journal_codes, journal_types, table_config
 
@@ -45,7 +45,7 @@ def test_run_reads_cards_and_console_and_journals_them(tmp_path, capsys):
             runner.join(10)
     assert not runner.is_alive()
     # (a reader that sends no heartbeat is journaled silent once the health monitor's limit
-    # passes: controller/health.py; its timing is not this test's)
+    # passes: controller/sensing/health.py; its timing is not this test's)
     events = [e for e in read_events(journal) if e.type != "reader.health"]
     assert [e.type for e in events] == [
         "table.setup", "seat.take", "seat.take", "deck.register", "hand.start",
@@ -113,7 +113,7 @@ def test_a_card_that_stops_being_read_at_its_seat_is_a_dropped_card_in_the_journ
     halt = threading.Event()
     stdin = io.StringIO("hand 1\npost 1 1\npost 2 2\n")
     with SimulatedReader(link) as felt:
-        felt.start_heartbeats(0.5)  # alive, as a real reader: no device finding (health.py)
+        felt.start_heartbeats(0.5)  # alive, as a real reader: no device finding (sensing/health.py)
         runner = threading.Thread(target=run_table, args=(config, stdin, halt))
         runner.start()
         try:

@@ -12,9 +12,9 @@ from functools import partial
 
 from controller.config import load
 from controller.journal import read_events, read_findings
+from controller.poker.cards import FULL_DECK
+from controller.processes.table import run_table
 from controller.rules import apply, initial_state
-from controller.rules.cards import FULL_DECK
-from controller.runner import run_table
 from drivers.simulated_reader import SimulatedReader
 from tests.run_harness import journal_codes, journal_types, table_config
 from tests.test_run_daemon import _wait_for

@@ -12,8 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import build_parser, main
+from controller.cli.main import build_parser, main
 from controller.journal import read_findings
+from controller.processes.sim import (
+    VIEW_PACE,
+    SimOptions,
+    new_journal_name,
+    print_score,
+    reader_line,
+)
 from controller.sim.moves import Mistake
 from controller.sim.score import (
     EXIT_ALL_CAUGHT,
@@ -23,13 +30,6 @@ from controller.sim.score import (
     exit_status,
     score,
     uncaught,
-)
-from controller.simulator import (
-    VIEW_PACE,
-    SimOptions,
-    new_journal_name,
-    print_score,
-    reader_line,
 )
 
 HAND_LINE = re.compile(r"^hand +(\d+)  (\S+) .*findings (\d+)$")
@@ -46,7 +46,7 @@ def test_sim_without_a_view_deals_at_full_speed_and_says_what_happens(tmp_path, 
     more); each finding is printed as raised, each hand on a line; the summary's made and
     caught are the journal's findings against the dealer's truth; exit 0. Without --journal
     the journal is kept in the current folder and the way to review it is printed."""
-    import controller.simulator as simulator
+    import controller.processes.sim as simulator
 
     monkeypatch.chdir(tmp_path)
     truth_file = tmp_path / "truth.jsonl"
@@ -199,9 +199,9 @@ def test_a_hand_line_says_number_game_button_board_result_and_findings(game):
     """On the rules core's own snapshots of simulated hands of each family."""
     import random
 
+    from controller.processes.sim import hand_line
     from controller.rules import snapshot
     from controller.sim import SimDealer
-    from controller.simulator import hand_line
 
     dealer = SimDealer(random.Random(3), game=game, mistake_rate=0.5)
     phases = set()

@@ -14,8 +14,8 @@ from pathlib import Path
 import requests
 from argon2 import PasswordHasher
 
-from controller.accounts import Accounts
-from controller.audit import read_audit
+from controller.security.accounts import Accounts
+from controller.security.audit import read_audit
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import socketio
 
-from controller.daemon import TableDaemon
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import Action, HandStart, SeatTake, TableSetup
 from controller.journal import (
     Journal,
@@ -151,7 +151,7 @@ path = "{journal}"
            "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
     with SimulatedReader(link) as shoe:
         # a reader beating as a real one does: a silent one is a device fault the health
-        # monitor would journal (controller/health.py); an ok one is journaled once
+        # monitor would journal (controller/sensing/health.py); an ok one is journaled once
         shoe.start_heartbeats(0.5)
         proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
                                  str(config)], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
@@ -252,7 +252,7 @@ def test_run_table_speaks_the_protocol_from_the_calling_process(tmp_path, monkey
     """``run_table`` in this process (as ``feltguard run`` calls it): the table, the server and
     the notify protocol here; no console without one."""
     from controller.config import load
-    from controller.runner import run_table
+    from controller.processes.table import run_table
 
     notify = NotifySocket(tmp_path / "notify")
     monkeypatch.setenv("NOTIFY_SOCKET", str(notify.path))

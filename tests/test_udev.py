@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from controller.cli.udev import rules
 from controller.config import ConfigError, from_mapping, load
-from controller.udev import rules
 from tests.conftest import REPO
 
 # The table of hardware/INSTALL.md: the shoe and the felt antennas, each on its own FTDI adapter.

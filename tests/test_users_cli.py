@@ -8,11 +8,11 @@ import stat
 
 import pytest
 
-from controller.accounts import Accounts
-from controller.audit import read_audit
-from controller.cli import main
+from controller.cli.main import main
 from controller.config import from_mapping
-from controller.runner import StartError, open_accounts
+from controller.processes.table import StartError, open_accounts
+from controller.security.accounts import Accounts
+from controller.security.audit import read_audit
 
 
 def user(capsys, monkeypatch, *args: str, password: str | None = None) -> tuple[int, str, str]:

@@ -63,9 +63,9 @@ from controller.phh.notation import (
     parse_action,
     required_stakes,
 )
+from controller.poker.cards import is_card
+from controller.poker.variants import Variant, family, phh_code, table_game
 from controller.rules import Finding, PotAward, TableState, initial_state, snapshot
-from controller.rules.cards import is_card
-from controller.rules.variants import Variant, family, phh_code, table_game
 
 Snapshot = dict[str, Any]
 
@@ -590,7 +590,7 @@ def export_events(events: Iterable[Event], state: TableState | None = None
                   ) -> list[HandHistory]:
     """One HandHistory per hand the table started in ``events`` (in order). ``state``: the
     table before the first event (default: a new table), so one hand exports from the state
-    at its ``hand.start`` without replaying the journal before it (controller/review.py)."""
+    at its ``hand.start`` without replaying the journal before it (controller/surveillance/review.py)."""
     exporter = _Exporter(state)
     for event in events:
         exporter.feed(event)

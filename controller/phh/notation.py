@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from controller.rules.variants import phh_variant
+from controller.poker.variants import phh_variant
 
 Number = int | Decimal
 Card = str | None  # None is an unknown card, written ``??``
@@ -64,7 +64,7 @@ JOKER = "Xx"  # the joker, in Feltguard's extension codes of games dealt with it
 
 def is_variant_code(code: object) -> bool:
     """A standard PHH code, or Feltguard's extension ``x:<game>/<structure>`` for a game PHH has
-    no code for (``controller.rules.variants.phh_variant``; docs/phh.md, Export)."""
+    no code for (``controller.poker.variants.phh_variant``; docs/phh.md, Export)."""
     if not isinstance(code, str):
         return False
     if code in REQUIRED_STAKES:

@@ -1,6 +1,6 @@
 """Replay PHH hands through the rules engine and compare the final stacks with the record.
 
-Each hand is played action by action on ``controller.rules.engine.Hand`` (the variant from the
+Each hand is played action by action on ``controller.rules.engine.hand.Hand`` (the variant from the
 PHH code, the stakes, the starting stacks), and the engine's final stacks are compared with
 ``finishing_stacks``. The engine checks every action by the cardroom rules; an action it refuses
 is an error naming the hand, the action's number and text, and the rule.
@@ -29,9 +29,9 @@ from typing import Literal
 
 from controller.phh.notation import HandHistory, Number, PhhAction, PhhError
 from controller.phh.reader import read_file
-from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
-from controller.rules.pots import with_carry
-from controller.rules.variants import Variant, phh_variant
+from controller.poker.pots import with_carry
+from controller.poker.variants import Variant, phh_variant
+from controller.rules.engine.hand import Hand, HouseSettings, IllegalAction, Stakes
 
 Status = Literal["matched", "odd_chip", "mismatched", "error", "unchecked"]
 

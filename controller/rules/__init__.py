@@ -10,11 +10,11 @@ The only names used from outside (docs/architecture.md):
     resolve_card_key(state, body) # a card key named by card -> with its tag, or why not
 """
 
-from controller.rules.catalogue import make_finding
-from controller.rules.findings import Citation, Finding
-from controller.rules.pots import PotAward
-from controller.rules.table import Step, TableState, apply, initial_state, resolve_card_key
-from controller.rules.view import snapshot
+from controller.poker.pots import PotAward
+from controller.rules.findings.catalogue import make_finding
+from controller.rules.findings.finding import Citation, Finding
+from controller.rules.table.live import Step, TableState, apply, initial_state, resolve_card_key
+from controller.rules.table.view import snapshot
 
 __all__ = [
     "Citation",

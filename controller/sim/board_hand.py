@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.events import ShuffleDone, ZoneLeave
-from controller.rules.variants import Variant
+from controller.poker.variants import Variant
 from controller.sim.hand_dealer import HandDealer
 from controller.sim.moves import CardMove, new_uid
 

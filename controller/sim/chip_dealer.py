@@ -3,7 +3,7 @@
 At a table that reads its chips (``SimDealer(chips=True)``, ``feltguard sim --chips``) the
 betting actions the players choose (``players.choose``: post, call, bet, raise-to, all-in, the
 bring-in) are not typed at the console: the player puts that many chips into its bet zone
-(``bet:N``) and the rules core reads the action from them (``controller/rules/chip_betting.py``).
+(``bet:N``) and the rules core reads the action from them (``controller/rules/chips/betting.py``).
 Check and fold are no chips: they stay console actions, as do the dealer's other keys. With
 ``console`` on, the dealer also enters each chip action at the console (after the chips, or
 before them when the seat would be to act again at once: then the console line could only mean
@@ -41,7 +41,7 @@ from controller.events import (
     SeatTake,
 )
 from controller.rules import TableState, apply, snapshot
-from controller.rules.chip_betting import wager_in_front
+from controller.rules.chips.betting import wager_in_front
 from controller.sim import table_view
 from controller.sim.chip_mistakes import CHIP_KINDS
 from controller.sim.chip_moves import ChipMove

@@ -13,7 +13,7 @@ uid has exactly one holder:
 
 A **motion** (``ChipTable.motion``) moves chips between holders at once, as a hand moves them
 between two scan cycles; it returns the ``chips.zone`` bodies the chip sensing settles it into
-(``controller/chip_sensing.py``: the zone's content, total, counts, the tags that came and went;
+(``controller/sensing/chips.py``: the zone's content, total, counts, the tags that came and went;
 one batch, ordered as sensing orders a batch: by zone name, then zones that gained chips before
 zones that lost them), so the dealer's shadow table sees what the daemon will journal.
 
@@ -233,7 +233,7 @@ class ChipTable:
 
     def settle(self, zones: Iterable[str]) -> tuple[ChipsZone, ...]:
         """The zones' content as sensing reports it, for each that changed since it last
-        settled: ordered by zone name, then gainers first (controller/chip_sensing.py)."""
+        settled: ordered by zone name, then gainers first (controller/sensing/chips.py)."""
         bodies: list[ChipsZone] = []
         for zone in sorted(zones):
             now = frozenset(self.held.get(zone, ()))

@@ -1,6 +1,6 @@
 """The simulated dealer: what physically happens at a table, hand after hand, mistakes included,
 for every game the table deals (``controller/sim/games.py``: each variant of
-``controller/rules/variants.py`` at each structure it is dealt at, HORSE and dealer's choice).
+``controller/poker/variants.py`` at each structure it is dealt at, HORSE and dealer's choice).
 
 Pure and deterministic given its ``random.Random``: no clock, no I/O. Each ``next_hand()``
 returns the ordered steps of one hand:
@@ -60,9 +60,9 @@ from controller.events import (
     ShuffleDone,
     TableSetup,
 )
+from controller.poker.house_rules import settings_for
+from controller.poker.variants import JOKER, ROTATIONS, Variant, family, table_game
 from controller.rules import Finding, TableState, apply, initial_state, snapshot
-from controller.rules.house_rules import settings_for
-from controller.rules.variants import JOKER, ROTATIONS, Variant, family, table_game
 from controller.sim import table_view
 from controller.sim.board_hand import BoardHand
 from controller.sim.chip_dealer import CHIP_ACTIONS, ChipDealer
@@ -166,7 +166,7 @@ class SimDealer:
         self.seat_changes = seat_changes
         # Cards a remedy returns to the stub may come out again in the same hand after the
         # reshuffle (the rules core must take them as new draws). Off by default: a live reader
-        # debounces a second shoe read of a tag that comes within its window (sensing.py), which
+        # debounces a second shoe read of a tag that comes within its window (sensing/cards.py), which
         # at pace 0 a same-hand re-draw does; the pure bench turns it on.
         self.redraw_returned = redraw_returned
         kinds: set[str] = set()

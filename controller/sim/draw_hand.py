@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.events import Action
-from controller.rules.variants import JOKER, Variant
+from controller.poker.variants import JOKER, Variant
 from controller.sim.hand_dealer import HandDealer
 from controller.sim.remedies import exposed_predraw_taken
 

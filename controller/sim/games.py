@@ -1,6 +1,6 @@
 """The games the simulated table deals, the table sizes it deals each at, and its stakes.
 
-Every game of ``controller/rules/variants.py`` and both mixed games (``ROTATIONS``: HORSE and
+Every game of ``controller/poker/variants.py`` and both mixed games (``ROTATIONS``: HORSE and
 dealer's choice). A table seats from two players up to the fewest of: the game's most players
 (``Variant.max_players``), the ten seats of a table, and what its deck holds:
 
@@ -16,7 +16,7 @@ dealer's choice). A table seats from two players up to the fewest of: the game's
 
 from __future__ import annotations
 
-from controller.rules.variants import GAME_IDS, ROTATIONS, VARIANTS, Variant, family
+from controller.poker.variants import GAME_IDS, ROTATIONS, VARIANTS, Variant, family
 from controller.sim.moves import NAMES
 
 SIM_GAMES: tuple[str, ...] = GAME_IDS

@@ -29,7 +29,7 @@ from controller.events import (
     HandEnd,
     ShoeDraw,
 )
-from controller.rules.variants import JOKER, Variant
+from controller.poker.variants import JOKER, Variant
 from controller.sim import players, table_view
 from controller.sim.mistakes import KINDS, PLAY
 from controller.sim.moves import CardMove, SimStep, new_uid

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from controller.rules.variants import Variant, family
+from controller.poker.variants import Variant, family
 
 BOARD, STUD, DRAW = "board", "stud", "draw"
 ALL = frozenset({BOARD, STUD, DRAW})

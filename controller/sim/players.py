@@ -1,6 +1,6 @@
 """The simulated players' betting: a legal action for the player to act, from the hand engine.
 
-The engine (``controller/rules/engine.py``, read through ``table_view``) says what a call costs,
+The engine (``controller/rules/engine/hand.py``, read through ``table_view``) says what a call costs,
 whether the player may bet or raise and between which totals (fixed limit: one size; pot limit:
 at most the pot), and whether a bring-in is due. Every action the players take is legal, so a
 clean hand raises no betting finding.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from controller.events import Action, ActionKind
-from controller.rules.variants import Variant
+from controller.poker.variants import Variant
 from controller.sim.table_view import Engine
 
 

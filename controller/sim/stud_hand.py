@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.events import Action
-from controller.rules.variants import Variant
+from controller.poker.variants import Variant
 from controller.sim import table_view
 from controller.sim.hand_dealer import HandDealer
 from controller.sim.remedies import stud_rest_up

@@ -4,18 +4,18 @@ The dealer applies every event it makes to its own copy of the rules core's stat
 pure ``apply`` the daemon runs). The snapshot (docs/snapshot.md) says who posts what and who is
 dealt in; the questions a dealer answers from the game itself (who is still due cards on this
 street, whose turn it is to draw or discard, the legal amounts of a bet, whether the misdeal
-cut-off has passed) are the hand engine's (``controller/rules/engine.py``), read here, in one
+cut-off has passed) are the hand engine's (``controller/rules/engine/hand.py``), read here, in one
 place, from the hand the procedure monitor keeps (``procedure.GameHand``). The other modules of
 the dealer name the engine and the hand through ``Engine`` and ``GameHand`` from here.
 """
 
 from __future__ import annotations
 
+from controller.poker.variants import Variant
 from controller.rules import TableState
-from controller.rules.engine import Hand as Engine
-from controller.rules.procedure import GameHand
-from controller.rules.table import cutoff_passed
-from controller.rules.variants import Variant
+from controller.rules.engine.hand import Hand as Engine
+from controller.rules.procedure.monitor import GameHand
+from controller.rules.table.live import cutoff_passed
 
 __all__ = ["Engine", "GameHand", "attention_on_alert", "current", "due_cards", "engine", "game",
            "held", "live", "past_cutoff", "position", "seat_at", "variant"]

@@ -284,7 +284,7 @@
   }
 
   // A reader that is not ok: one banner line each, "SHOE READER OFFLINE", "CHIP READER OFFLINE",
-  // "COUNTING TRAY OFFLINE" (a tray is no reader: the core's naming, controller/rules/devices.py).
+  // "COUNTING TRAY OFFLINE" (a tray is no reader: the core's naming, controller/rules/table/devices.py).
   function renderDevices(p) {
     var box = document.getElementById("devices");
     if (!box) return;

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
-from controller.accounts import Accounts
-from controller.audit import AuditLog
-from controller.cardroom_web import cardroom_app
-from controller.central_store import CentralStore, StoredEvent
 from controller.events import iter_scenario
 from controller.journal import Journal
+from controller.processes.cardroom_web import cardroom_app
+from controller.security.accounts import Accounts
+from controller.security.audit import AuditLog
+from controller.surveillance.central_store import CentralStore, StoredEvent
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -99,7 +99,7 @@ def test_the_service_serves_its_pages_as_a_table_does(tmp_path, caplog):
     import logging
     import urllib.request
 
-    from controller.cardroom_web import serve_cardroom
+    from controller.processes.cardroom_web import serve_cardroom
 
     store = CentralStore(tmp_path / "central.sqlite")
     relayed(tmp_path, store, "t1", "flop_premature.jsonl")

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from controller.central_store import CentralStore, StoredEvent
-from controller.collector import Collector
 from controller.events import iter_scenario
 from controller.journal import Journal
-from controller.relay import Relay, safe_url, stream_key, table_id
+from controller.surveillance.central_store import CentralStore, StoredEvent
+from controller.surveillance.collector import Collector
+from controller.surveillance.relay import Relay, safe_url, stream_key, table_id
 from tests.central.servers import needs_redis
 
 pytestmark = needs_redis

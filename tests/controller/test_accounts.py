@@ -10,7 +10,7 @@ from argon2 import PasswordHasher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.accounts import (
+from controller.security.accounts import (
     PERMISSIONS,
     READ_AUDIT,
     REVIEW,

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from controller.audit import AuditError, AuditLog, check_audit, read_audit
 from controller.journal import chain_hash, create_key
+from controller.security.audit import AuditError, AuditLog, check_audit, read_audit
 
 
 @pytest.fixture

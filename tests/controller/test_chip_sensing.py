@@ -1,5 +1,5 @@
 """Chip sensing on a stepped clock: inventories settle into chips.zone, tray reports into
-tray.counts (controller/chip_sensing.py)."""
+tray.counts (controller/sensing/chips.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from controller.chip_sensing import (
-    DEFAULT_CHIP_ANTENNAS,
-    DEFAULT_SETTLE_MS,
-    ChipSensing,
-    parse_chip_antenna_map,
-)
 from controller.events import (
     ChipsRegister,
     ChipsZone,
@@ -23,6 +17,12 @@ from controller.events import (
     parse_line,
 )
 from controller.rules import apply, initial_state, snapshot
+from controller.sensing.chips import (
+    DEFAULT_CHIP_ANTENNAS,
+    DEFAULT_SETTLE_MS,
+    ChipSensing,
+    parse_chip_antenna_map,
+)
 
 CYCLE = 0.1  # the readers' default scan cycle
 DENOMS = {"C1": 5, "C2": 5, "C3": 25, "C4": 100}
@@ -236,7 +236,7 @@ def test_a_zone_held_back_by_a_flickering_antenna_settles_when_it_comes_back():
 
 
 def test_next_due_is_the_settle_time_of_what_moves_and_nothing_once_settled():
-    """The settle clock's question (controller/chip_clock.py): when does the next zone settle?"""
+    """The settle clock's question (controller/sensing/chip_clock.py): when does the next zone settle?"""
     s = _sensing()
     assert s.next_due(0.0) is None
     s.on_inventory(Inv(3, 1, 0, ("C1",), 1.0))
@@ -253,7 +253,7 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
     import threading
     import time
 
-    from controller.chip_clock import run_chip_clock
+    from controller.sensing.chip_clock import run_chip_clock
 
     settled: list[float] = []
     lock = threading.Lock()  # the daemon's: sensing is fed and ticked under it

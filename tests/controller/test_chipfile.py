@@ -1,4 +1,4 @@
-"""The chip-set file (controller/chipfile.py): several sets, one in play; every mistake one
+"""The chip-set file (controller/tags/chipfile.py): several sets, one in play; every mistake one
 ConfigError naming the file, the set and the uid. ``feltguard run`` registers the sets at
 start (tests/test_run_chips.py)."""
 
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.chipfile import (
+from controller.config import ConfigError, from_mapping
+from controller.events import ChipsRegister, make
+from controller.rules import apply, initial_state
+from controller.tags.chipfile import (
     load_chip_sets,
     registered_sets,
     table_chip_sets,
     write_chip_sets,
 )
-from controller.config import ConfigError, from_mapping
-from controller.events import ChipsRegister, make
-from controller.rules import apply, initial_state
 
 HOUSE = {"04C1000001": 1, "04C1000002": 5, "04C1000003": 25}
 OLD = {"04D0000001": 5}
@@ -113,7 +113,7 @@ def test_a_card_antenna_configured_on_a_default_chip_antenna_keeps_it():
 
 
 def test_config_check_checks_the_chip_file_and_shows_the_sets(tmp_path):
-    from controller.config_check import check, summary
+    from controller.cli.config_check import check, summary
 
     path = _file(tmp_path, {"in_play": "house", "sets": {"house": {"chips": HOUSE},
                                                          "old": {"chips": OLD}}})

@@ -161,11 +161,11 @@ def test_what_run_journals_from_a_config_is_what_the_parser_takes():
         assert parse_line(Event(i, 0, body).to_line()).body == body
 
 
-# --- the deck file of `feltguard run` (controller/deckfile.py) -----------------------------------
+# --- the deck file of `feltguard run` (controller/tags/deckfile.py) -----------------------------------
 
 
 def _deck(tmp_path, text: str | bytes):
-    from controller.deckfile import load_registry
+    from controller.tags.deckfile import load_registry
 
     p = tmp_path / "deck-red.json"
     if isinstance(text, bytes):
@@ -179,7 +179,7 @@ def test_a_good_deck_file_is_the_deck_register_event(tmp_path):
     import json
 
     from controller.events import DeckRegister, Event, parse_line
-    from controller.rules.cards import FULL_DECK
+    from controller.poker.cards import FULL_DECK
 
     tags = {**{f"04A1B2C3{i:06X}": c for i, c in enumerate(FULL_DECK)}, "04A1B2C3D4E5F7": "Xx"}
     _, load_deck = _deck(tmp_path, json.dumps(tags))
@@ -214,7 +214,7 @@ def test_a_bad_deck_file_names_the_file_and_the_uid(tmp_path, text, problem):
 
 
 def test_a_deck_file_that_cannot_be_read(tmp_path):
-    from controller.deckfile import load_registry
+    from controller.tags.deckfile import load_registry
 
     with pytest.raises(ConfigError, match=f"deck.file: {tmp_path}: cannot read: Is a directory"):
         load_registry(str(tmp_path))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from controller.cli.config_check import summary
 from controller.config import ChipReaderConfig, ConfigError, from_mapping, load
-from controller.config_check import summary
 
 
 def test_chip_readers_are_parsed_with_their_defaults(tmp_path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.console import parse_command
+from controller.console.lines import parse_command
 from controller.events import (
     Action,
     CardExposed,

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 import controller.guard as guard_module
-from controller.daemon import TableDaemon
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import (
     Action,
     DeckRegister,

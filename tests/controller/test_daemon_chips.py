@@ -4,10 +4,10 @@ journal at a restart so only changes are reported."""
 
 from __future__ import annotations
 
-from controller.chip_sensing import ChipSensing
-from controller.daemon import TableDaemon
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import ChipsRegister, SeatTake, TableSetup
 from controller.journal import Journal, read_events
+from controller.sensing.chips import ChipSensing
 from tests.controller.test_chip_sensing import Inv, Tray
 
 HOUSE = {"04C1000001": 5, "04C1000002": 25}
@@ -55,8 +55,8 @@ def test_a_bet_read_from_the_chips_moves_the_action_and_the_to_act_light(tmp_pat
     as a console action would. Heads-up hold'em: the blinds and the button's raise are chips
     settling in the bet zones (antenna N is seat N's bet zone); each settles into the action,
     and the to-act light moves with it."""
+    from controller.daemon.ledplan import led_plan
     from controller.events import DeckRegister, HandStart, ShoeDraw, ShuffleDone, ZoneRead
-    from controller.ledplan import led_plan
 
     chips = {f"04C2{i:06d}": 1 for i in range(12)}
     uids = sorted(chips)

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from controller.config import ConfigError
-from controller.deckfile import (
+from controller.events import DeckRegister
+from controller.poker.cards import FULL_DECK, DeckRegistry
+from controller.poker.variants import DECKS
+from controller.tags.deckfile import (
     Registry,
     load_registry,
     registered_decks,
     table_cards,
     write_registry,
 )
-from controller.events import DeckRegister
-from controller.rules.cards import FULL_DECK, DeckRegistry
-from controller.rules.variants import DECKS
 
 
 def deck(prefix: str, cards: tuple[str, ...] = FULL_DECK) -> dict[str, str]:

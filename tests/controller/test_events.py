@@ -34,9 +34,9 @@ from controller.events import (
     read_scenario,
     validate_body,
 )
-from controller.rules.cards import FULL_DECK
-from controller.rules.house_rules import PROFILES
-from controller.rules.variants import GAME_IDS
+from controller.poker.cards import FULL_DECK
+from controller.poker.house_rules import PROFILES
+from controller.poker.variants import GAME_IDS
 
 
 def test_round_trip_every_field():
@@ -101,7 +101,7 @@ def test_seq_must_increase():
 
 
 def test_every_game_is_a_variant_or_a_rotation_of_variants():
-    from controller.rules.variants import GAME_IDS, ROTATIONS, VARIANTS, family
+    from controller.poker.variants import GAME_IDS, ROTATIONS, VARIANTS, family
 
     for game in GAME_IDS:
         games = [g for g, _ in ROTATIONS[game].games] if game in ROTATIONS else [game]
@@ -247,7 +247,7 @@ def test_a_deck_with_two_tags_for_one_card_is_an_event_the_core_judges():
     """Not refused by the parser: a defective deck is a fact at the table, which the monitor
     flags (DUPLICATE_CARD) when the second copy is dealt; the simulated dealers register one on
     purpose and tests/scenarios/*duplicate_card.jsonl replay it. The deck file of `feltguard
-    run` refuses it (controller/deckfile.py)."""
+    run` refuses it (controller/tags/deckfile.py)."""
     event = parse_line('{"type": "deck.register", "deck": "d", "tags": {"AA": "As", "BB": "As"}}')
     assert dict(event.body.tags) == {"AA": "As", "BB": "As"}
 
@@ -287,7 +287,7 @@ _GOOD = {
     "levels": st.lists(st.fixed_dictionaries({"small_blind": st.integers(0, 2),
                                               "big_blind": st.integers(2, 4)}),
                        min_size=1, max_size=3).map(tuple),
-    # reader.health (controller/health.py)
+    # reader.health (controller/sensing/health.py)
     "reader": st.integers(0, 3), "antenna": st.none() | st.integers(0, 14),
     "state": st.sampled_from(["ok", "noisy", "fault", "silent", "offline"]),
     "name": st.sampled_from(["", "shoe", "felt"]), "detail": st.just("no heartbeat for 1.6 s"),

@@ -1,4 +1,4 @@
-"""The readers' health monitor (controller/health.py) on a stepped clock: each state, the order
+"""The readers' health monitor (controller/sensing/health.py) on a stepped clock: each state, the order
 of precedence, one submission per change, the start-up grace and the journal's known states.
 (The same monitor over a real pty reader and a real journal: tests/test_reader_health_e2e.py.)"""
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 
 from controller.config import ConfigError, from_mapping
 from controller.events import Body, ReaderHealth
-from controller.health import HealthMonitor, Watched, reader_name
-from controller.sensing import DEFAULT_ANTENNAS
+from controller.sensing.cards import DEFAULT_ANTENNAS
+from controller.sensing.health import HealthMonitor, Watched, reader_name
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class ChipStats(Stats):
 
 
 def test_a_chip_device_faults_on_its_own_bits_and_is_noisy_on_lost_cycles() -> None:
-    from controller.health import chip_reader_name
+    from controller.sensing.health import chip_reader_name
 
     now = [100.0]
     stats = [ChipStats()]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.console import parse_command
+from controller.console.keypad import DEFAULT_PINS, KEYS, LONG_PRESS, body_for, nothing_chosen
+from controller.console.lines import parse_command
 from controller.events import (
     LAST_CARD,
     AttentionCalled,
@@ -17,9 +18,8 @@ from controller.events import (
     Undo,
     validate_body,
 )
-from controller.keypad import DEFAULT_PINS, KEYS, LONG_PRESS, body_for, nothing_chosen
 
-# The console line each key stands for (controller/console.py).
+# The console line each key stands for (controller/console/lines.py).
 LINES = {"new_hand": "hand", "shuffle_done": "shuffle", "attention": "attention",
          "misdeal": "misdeal", "undo": "undo", "award": "end"}
 

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from controller.config import ConfigError, KeysConfig, from_mapping
-from controller.keypad import DEFAULT_PINS
+from controller.console.keypad import DEFAULT_PINS
 
 
 def config(text: str):
@@ -82,7 +82,7 @@ def test_a_key_on_an_led_pin_is_refused() -> None:
 
 
 def test_config_check_summarises_the_keys() -> None:
-    from controller.config_check import summary
+    from controller.cli.config_check import summary
 
     off = "\n".join(summary(config("")))
     assert "  keys         off" in off

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.keypad import DEFAULT_PINS, LONG_PRESS
+from controller.console.keypad import DEFAULT_PINS, LONG_PRESS
 
 WIRING_DOC = Path(__file__).resolve().parents[2] / "hardware" / "keys.md"
 

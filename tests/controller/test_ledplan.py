@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from controller.ledplan import led_plan
+from controller.daemon.ledplan import led_plan
 from drivers.leds import LedPlan
 
 

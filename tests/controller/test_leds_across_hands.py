@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
+from controller.daemon.ledplan import led_plan
 from controller.events import Event, HandStart
-from controller.ledplan import led_plan
 from controller.rules import apply, initial_state, snapshot
 from controller.sim import SimDealer, expand
 from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, TableLeds

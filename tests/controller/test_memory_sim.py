@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
-from controller.simulator import SimOptions, simulated_table
+from controller.processes.sim import SimOptions, simulated_table
 from drivers.pin_history import PIN_HISTORY
 
 WARM_UP = 30

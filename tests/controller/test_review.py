@@ -1,4 +1,4 @@
-"""The surveillance review's data (controller/review.py): the hand index and its search, one hand
+"""The surveillance review's data (controller/surveillance/review.py): the hand index and its search, one hand
 stepped through, the findings' statuses (open, remedied, ruled), the exports, and the cost of
 keeping the index of a growing journal."""
 
@@ -17,7 +17,8 @@ from controller.guard import guarded_apply
 from controller.journal import read_events
 from controller.phh.export import export_file
 from controller.phh.writer import dumps
-from controller.review import (
+from controller.rules import initial_state
+from controller.surveillance.review import (
     OPEN,
     REMEDIED,
     RULED,
@@ -30,7 +31,6 @@ from controller.review import (
     parse_query,
     search,
 )
-from controller.rules import initial_state
 from tests.controller.review_journal import PREMATURE_HAND, STEP_MS, T0, simulated_journal
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

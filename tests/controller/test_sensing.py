@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from controller.events import ShoeDraw, ZoneLeave, ZoneRead
-from controller.sensing import Sensing, parse_antenna_map
+from controller.sensing.cards import Sensing, parse_antenna_map
 
 
 @dataclass

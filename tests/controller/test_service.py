@@ -1,4 +1,4 @@
-"""controller/service.py against a real datagram socket: the watchdog pings only while the path
+"""controller/daemon/systemd.py against a real datagram socket: the watchdog pings only while the path
 that applies events answers (a core hung inside ``submit``, holding the daemon's lock, stops
 the pings, and they come back when it does), STATUS follows the hand, and the daemon's
 heartbeat is read under its lock."""
@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from controller.daemon import TableDaemon
+from controller.daemon.systemd import Service, notifier, status_line, watchdog_period
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import HandStart, SeatTake, TableSetup
-from controller.service import Service, notifier, status_line, watchdog_period
 
 
 class Socket:

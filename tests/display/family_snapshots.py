@@ -7,7 +7,7 @@ One short hand of each, at a four-seat table, as the rules core would snapshot i
   upcards on fourth to sixth street, the last card down on seventh, no board;
 - `stud_exposed_hand()`: stud, where the dealer exposed seat 2's first down card, so its third
   card was dealt face down (roberts-rules-v11.txt, Section 8, r.1); the snapshot's `up` lists
-  the cards as they lie, as the core reports them (controller/rules/view.py): the exposed down
+  the cards as they lie, as the core reports them (controller/rules/table/view.py): the exposed down
   card is up, the third card dealt down after it is not;
 - `draw_hand()`: deuce-to-seven triple draw, five closed cards per seat and three draws, with a
   replacement card dropped face down in the middle of the table on the first draw.

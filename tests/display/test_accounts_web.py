@@ -17,8 +17,8 @@ import socketio
 from argon2 import PasswordHasher
 from flask.testing import FlaskClient
 
-from controller.accounts import Accounts
-from controller.audit import AuditLog
+from controller.security.accounts import Accounts
+from controller.security.audit import AuditLog
 from display.access import LoginLimiter
 from display.console_inputs import ConsoleInputs
 from display.server import AUDIT, CONSOLE, DEALER, SESSION_COOKIE, create_app, run_server

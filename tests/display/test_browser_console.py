@@ -2,7 +2,7 @@
 
 A real table behind it: a TableDaemon with its journal in a real SQLite file, sensing, the
 display server with the console's submit path wired as ``feltguard run`` wires it
-(``controller.console_submit``). Every card arrives as a tag read through ``daemon.on_read``
+(``controller.daemon.console_submit``). Every card arrives as a tag read through ``daemon.on_read``
 (the card reader's callback: sensing makes the shoe draws and zone reads); every dealer input
 is a tap on the page. Only the table's set-up (the config's job in ``feltguard run``) is
 submitted by the test.
@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from controller.console_submit import console_submit
-from controller.daemon import TableDaemon
+from controller.daemon.console_submit import console_submit
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import (
     Action,
     DeckRegister,
@@ -40,7 +40,7 @@ from controller.events import (
 )
 from controller.journal import Journal, read_events, read_findings
 from controller.rules import apply, initial_state
-from controller.sensing import Sensing
+from controller.sensing.cards import Sensing
 from display.server import ServerHandle, create_app, run_server
 from drivers.card_reader import TagRead
 from tests.display.chromium import BROWSER_MARKS

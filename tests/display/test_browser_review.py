@@ -19,10 +19,10 @@ import pytest
 from flask import Flask, redirect, session
 from flask.typing import ResponseReturnValue
 
-from controller.accounts import Identity
-from controller.audit import AuditLog, read_audit
 from controller.journal import create_key, read_events
-from controller.review import Review
+from controller.security.accounts import Identity
+from controller.security.audit import AuditLog, read_audit
+from controller.surveillance.review import Review
 from display.live import serve_pages
 from display.review import STATIC, review_blueprint
 from tests.controller.review_journal import PREMATURE_HAND, simulated_journal

@@ -150,11 +150,11 @@ def test_no_submit_wired_refuses_inputs() -> None:
 
 
 def test_the_runners_submit_journals_first_and_refuses_what_the_vocabulary_refuses(tmp_path):
-    """``controller.console_submit``: the body parsed as the journal reads it back, then
+    """``controller.daemon.console_submit``: the body parsed as the journal reads it back, then
     ``TableDaemon.submit``; a refusal is one line and nothing is journaled; a journal that
     cannot take the event answers "not recorded" instead of raising into the server."""
-    from controller.console_submit import console_submit
-    from controller.daemon import TableDaemon
+    from controller.daemon.console_submit import console_submit
+    from controller.daemon.table_daemon import TableDaemon
     from controller.events import SeatTake, TableSetup
     from controller.journal import Journal, read_events
 

@@ -15,9 +15,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.accounts import Identity
-from controller.audit import AuditLog, read_audit
 from controller.journal import create_key
+from controller.security.accounts import Identity
+from controller.security.audit import AuditLog, read_audit
 from display.review import STATIC, review_blueprint
 from tests.controller.review_journal import PREMATURE_HAND, simulated_journal
 

@@ -252,7 +252,7 @@ def test_pages_health_and_headers() -> None:
 
 
 def test_a_port_in_use_is_an_oserror_and_the_server_stops_clean() -> None:
-    # feltguard run turns the OSError into one line (controller/runner.py); nothing is left
+    # feltguard run turns the OSError into one line (controller/processes/table.py); nothing is left
     # running behind it, and a stopped server's handle can be stopped again
     app, live, _ = create_app(dealer_token=TOKEN)
     handle = run_server(app, live, "127.0.0.1", 0)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.health import Watched, judge
+from controller.sensing.health import Watched, judge
 from drivers.chip_protocol import (
     ChipInventory,
     ChipStatus,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
-from controller.ledplan import led_plan
+from controller.daemon.ledplan import led_plan
 from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, LedPlan, TableLeds
 from drivers.shift_register import TABLE_BITS, ShiftRegisterLeds
 from tests.drivers.test_leds_shift_register import CLOCK, DATA, ENABLE, LATCH, Chain595

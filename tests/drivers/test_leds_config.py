@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from controller.config import ConfigError, from_mapping
-from controller.runner import build_leds
+from controller.processes.table import build_leds
 from drivers.leds import LedPlan, TableLeds
 from drivers.shift_register import ShiftRegisterLeds
 

@@ -16,8 +16,8 @@ from controller.phh import HandHistory, loads
 from controller.phh.notation import REQUIRED_STAKES, VARIANT_CODES, parse_action
 from controller.phh.replay import check, play
 from controller.phh.writer import dumps
-from controller.rules.engine import HouseSettings, Stakes
-from controller.rules.variants import phh_variant
+from controller.poker.variants import phh_variant
+from controller.rules.engine.hand import HouseSettings, Stakes
 from tests.rules.test_clean_games import play_random
 
 HANDS = 12

@@ -26,8 +26,8 @@ from controller.phh.export import export_file
 from controller.phh.notation import VARIANT_CODES
 from controller.phh.replay import check
 from controller.phh.writer import dumps_all
-from controller.rules.engine import HouseSettings
-from controller.rules.variants import VARIANTS, phh_code
+from controller.poker.variants import VARIANTS, phh_code
+from controller.rules.engine.hand import HouseSettings
 from controller.sim import SimDealer, expand
 from controller.sim.games import sim_seats
 

@@ -15,8 +15,8 @@ from controller.events import (
     TableSetup,
     ZoneRead,
 )
+from controller.poker.cards import FULL_DECK
 from controller.rules import Step, TableState, apply, initial_state, snapshot
-from controller.rules.cards import FULL_DECK
 
 TAGS = {f"T{card}": card for card in FULL_DECK}  # uid "TAs" carries the ace of spades
 

@@ -49,9 +49,9 @@ from pokerkit.games import (
 from pokerkit.hands import Hand as PokerKitHand
 from pokerkit.state import BettingStructure
 
-from controller.rules.engine import Hand, HouseSettings, Stakes
-from controller.rules.pots import UNCALLED
-from controller.rules.variants import Variant, variant
+from controller.poker.pots import UNCALLED
+from controller.poker.variants import Variant, variant
+from controller.rules.engine.hand import Hand, HouseSettings, Stakes
 
 # Everything but the cards, the draws and the players' decisions is left to PokerKit: the forced
 # bets, collecting the bets, the showdown (a hand that can win is shown), killing the beaten

@@ -10,8 +10,8 @@ import pytest
 
 from controller.phh import loads
 from controller.phh.replay import play
-from controller.rules.engine import Hand, Stakes
-from controller.rules.variants import VARIANTS
+from controller.poker.variants import VARIANTS
+from controller.rules.engine.hand import Hand, Stakes
 
 # 3-handed no-limit 2-7 single draw, blinds 50/100 and a big-blind ante of 100. The button (p3)
 # calls all in for 60, the small blind folds; the big blind has nobody left to bet against (no

@@ -1,7 +1,7 @@
 """Card keys named by card (issue 12, item 3): ``exposed As``, ``boxed last``.
 
 The core resolves the name through the deck registry and the cards the hand has seen
-(controller/rules/card_keys.py); the daemon resolves before journaling and refuses a name that
+(controller/rules/table/card_keys.py); the daemon resolves before journaling and refuses a name that
 resolves to nothing, naming it; ``apply`` on a hand-written scenario refuses it as
 EVENT_OUT_OF_PLACE with the same sentence."""
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.console import parse_command
-from controller.daemon import TableDaemon
+from controller.console.lines import parse_command
+from controller.daemon.table_daemon import TableDaemon
 from controller.events import (
     CardBoxed,
     CardExposed,

@@ -1,4 +1,4 @@
-"""The core's chips (controller/rules/chips.py): the chip-set registry, each zone's settled
+"""The core's chips (controller/rules/chips/zones.py): the chip-set registry, each zone's settled
 content in the state and the snapshot, CHIP_UNKNOWN_TAG and CHIP_FOREIGN_SET."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from controller.events import (
     make,
 )
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.chips import ChipRegistry
+from controller.rules.chips.zones import ChipRegistry
 
 HOUSE = {"H1": 5, "H2": 5, "H3": 25}
 OLD = {"O1": 5, "H3": 100}  # H3 re-used: the set in play's claim wins

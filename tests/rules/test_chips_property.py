@@ -32,9 +32,9 @@ from controller.events import (
     TableSetup,
 )
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.chip_betting import wager_in_front
-from controller.rules.chip_ledger import between_hands
-from controller.rules.table import TableState
+from controller.rules.chips.betting import wager_in_front
+from controller.rules.chips.ledger import between_hands
+from controller.rules.table.live import TableState
 from controller.sim import SimDealer
 from controller.sim.moves import expand
 

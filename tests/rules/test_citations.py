@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.rules.catalogue import CATALOGUE
+from controller.rules.findings.catalogue import CATALOGUE
 
 
 def _norm(text: str) -> str:

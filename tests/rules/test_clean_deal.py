@@ -27,8 +27,8 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
+from controller.poker.cards import FULL_DECK
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.cards import FULL_DECK
 from controller.sim import SimDealer, expand
 
 

@@ -1,7 +1,7 @@
 """No false alarms: clean random hands of every game raise no finding (issue 5; the one
 simulated dealer of controller/sim/).
 
-Every variant of controller/rules/variants.py at each structure it is dealt at, and both mixed
+Every variant of controller/poker/variants.py at each structure it is dealt at, and both mixed
 games (HORSE, dealer's choice): the dealer deals by the book with random table sizes, stacks,
 actions and seat changes; hypothesis picks the structure, the table size and the seed. Every
 hand must end with its pots awarded, no finding raised and the chips at the table conserved

@@ -13,8 +13,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.engine import Hand, HouseSettings, Stakes
-from controller.rules.variants import ROTATIONS, VARIANTS, Variant
+from controller.poker.variants import ROTATIONS, VARIANTS, Variant
+from controller.rules.engine.hand import Hand, HouseSettings, Stakes
 
 
 class Dealer:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from controller.events import TableSetup, read_scenario
-from controller.rules.catalogue import CATALOGUE
-from controller.rules.variants import VARIANTS, family
+from controller.poker.variants import VARIANTS, family
+from controller.rules.findings.catalogue import CATALOGUE
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FAMILIES = ("board", "stud", "draw")

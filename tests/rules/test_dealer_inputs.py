@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.console import parse_command
+from controller.console.lines import parse_command
 from controller.events import (
     CardBoxed,
     CardFlashed,
@@ -21,7 +21,8 @@ from controller.events import (
     parse_event,
     read_scenario,
 )
-from controller.rules import apply, initial_state, procedure, snapshot
+from controller.rules import apply, initial_state, snapshot
+from controller.rules.procedure import monitor as procedure
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.events import HandStart, ShoeDraw
-from controller.rules.board import deal_order
+from controller.rules.procedure.board_deal import deal_order
 from tests.rules.helpers import deal_holes, table
 
 

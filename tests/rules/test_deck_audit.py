@@ -18,9 +18,9 @@ from controller.events import (
     parse_event,
     read_scenario,
 )
+from controller.poker.cards import DeckRegistry
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.cards import DeckRegistry
-from controller.rules.catalogue import CATALOGUE
+from controller.rules.findings.catalogue import CATALOGUE
 from tests.rules.helpers import TAGS, deal_holes, table
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"

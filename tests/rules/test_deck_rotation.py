@@ -17,8 +17,8 @@ from controller.events import (
     ZoneRead,
     parse_event,
 )
-from controller.rules.cards import FULL_DECK, DeckRegistry
-from controller.rules.deck_count import count_deck
+from controller.poker.cards import FULL_DECK, DeckRegistry
+from controller.poker.deck_count import count_deck
 from tests.rules.helpers import Table
 
 RED = {f"R{c}": c for c in FULL_DECK}

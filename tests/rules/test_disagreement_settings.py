@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from controller.events import read_scenario
-from controller.rules import apply, board, initial_state, snapshot
-from controller.rules.catalogue import REMEDY_BY_SETTING
-from controller.rules.findings import Finding
-from controller.rules.house_rules import PROFILES, setting_choices, setting_names
-from controller.rules.pots import PotAward
+from controller.poker.house_rules import PROFILES, setting_choices, setting_names
+from controller.poker.pots import PotAward
+from controller.rules import apply, initial_state, snapshot
+from controller.rules.findings.catalogue import REMEDY_BY_SETTING
+from controller.rules.findings.finding import Finding
+from controller.rules.procedure import board_deal as board
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SETTING_SCENARIOS = sorted(SCENARIOS.glob("setting_*.jsonl"))

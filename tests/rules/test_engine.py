@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
-from controller.rules.variants import VARIANTS
+from controller.poker.variants import VARIANTS
+from controller.rules.engine.hand import Hand, HouseSettings, IllegalAction, Stakes
 
 NLHE = VARIANTS["nlhe"]
 PLHE = VARIANTS["plhe"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.engine import Hand, HouseSettings, IllegalAction, Stakes
-from controller.rules.variants import VARIANTS
+from controller.poker.variants import VARIANTS
+from controller.rules.engine.hand import Hand, HouseSettings, IllegalAction, Stakes
 
 STUD = VARIANTS["stud"]
 RAZZ = VARIANTS["razz"]

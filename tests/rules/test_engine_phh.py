@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from controller.rules.engine import HouseSettings, Stakes
-from controller.rules.variants import PHH_VARIANTS, phh_variant
+from controller.poker.variants import PHH_VARIANTS, phh_variant
+from controller.rules.engine.hand import HouseSettings, Stakes
 from tests.rules.test_clean_games import play_random
 
 pokerkit = pytest.importorskip("pokerkit")

@@ -82,7 +82,7 @@ pytest.importorskip(
     reason="PokerKit is not importable: the differential test against its state machine needs "
            "it (pip install pokerkit, one of the test extras)")
 
-from controller.rules.engine import Hand, Stakes
+from controller.rules.engine.hand import Hand, Stakes
 from tests.rules.pokerkit_state import (
     GAMES,
     Disagreement,

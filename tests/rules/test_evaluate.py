@@ -8,8 +8,8 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from controller.rules.cards import FULL_DECK
-from controller.rules.evaluate import (
+from controller.poker.cards import FULL_DECK
+from controller.poker.hands.evaluate import (
     CARD_CODES,
     FLUSH,
     FOUR_OF_A_KIND,
@@ -196,7 +196,7 @@ def test_every_five_card_hand_class() -> None:
     # all 2,598,960 hands are too many for a unit test; the 1,287 rank sets of one suit plus the
     # same rank sets off-suit cover every flush and high-card class, and all pairs-and-better come
     # from the rank table; there are exactly 7,462 distinct five-card hand values.
-    from controller.rules import evaluate
+    from controller.poker.hands import evaluate
 
     assert len(evaluate._VALID_VALUES) == 7462
     suited = {v(" ".join(f"{'23456789TJQKA'[r]}s" for r in ranks)) for ranks in
@@ -207,7 +207,7 @@ def test_every_five_card_hand_class() -> None:
 
 def test_every_value_has_its_own_name() -> None:
     # a name carries every card that breaks ties, so two hands share a name exactly when they tie
-    from controller.rules import evaluate
+    from controller.poker.hands import evaluate
 
     names = {hand_name(value) for value in evaluate._VALID_VALUES}
     assert len(names) == len(evaluate._VALID_VALUES)

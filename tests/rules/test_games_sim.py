@@ -24,8 +24,8 @@ from controller.events import (
     TableSetup,
     validate_body,
 )
-from controller.rules.engine import Hand, Stakes
-from controller.rules.variants import VARIANTS, family, table_game
+from controller.poker.variants import VARIANTS, family, table_game
+from controller.rules.engine.hand import Hand, Stakes
 from controller.sim import MISTAKES, CardMove, Mistake, SimDealer, expand
 from controller.sim.mistakes import KINDS
 from controller.sim.moves import SimStep

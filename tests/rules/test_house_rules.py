@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.rules.house_rules import (
+from controller.poker.house_rules import (
     PROFILES,
     Settings,
     SettingsError,

@@ -17,7 +17,7 @@ from controller.events import (
     TableSetup,
     parse_line,
 )
-from controller.rules.variants import GAME_IDS, ROTATIONS, VARIANTS
+from controller.poker.variants import GAME_IDS, ROTATIONS, VARIANTS
 from tests.rules.helpers import TAGS, Table
 
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import FULL_DECK
-from controller.rules.evaluate import hand_value
-from controller.rules.pots import (
+from controller.poker.cards import FULL_DECK
+from controller.poker.hands.evaluate import hand_value
+from controller.poker.pots import (
     UNCALLED,
     Pot,
     PotAward,
@@ -406,7 +406,7 @@ def test_a_folded_players_unmatched_chips_stay_in_the_pot() -> None:
     """A killed or folded hand that put in the most gets nothing back: folded chips are
     forfeited (jamies-poker-notes.md, All-ins). E.g. an absent tournament player's big blind is
     killed and the small blind wins the lot."""
-    from controller.rules.pots import return_uncalled, settle
+    from controller.poker.pots import return_uncalled, settle
 
     assert return_uncalled({1: 1, 2: 2}, folded={2}) == ({1: 1, 2: 2}, None)
     assert return_uncalled({1: 1, 2: 2}) == ({1: 1, 2: 1}, (2, 1))

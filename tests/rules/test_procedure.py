@@ -1,4 +1,4 @@
-"""The procedure monitor of the stud and draw families (controller/rules/procedure.py)."""
+"""The procedure monitor of the stud and draw families (controller/rules/procedure/monitor.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import random
 from pathlib import Path
 
 from controller.events import CardExposed, Event, ShoeDraw, ZoneLeave, ZoneRead
+from controller.poker.variants import VARIANTS
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.catalogue_games import GAME_ENTRIES
-from controller.rules.engine import Hand, Stakes
-from controller.rules.variants import VARIANTS
+from controller.rules.engine.hand import Hand, Stakes
+from controller.rules.findings.games import GAME_ENTRIES
 from controller.sim import SimDealer, expand
 from display.payloads import table_payload
 
@@ -230,8 +230,8 @@ def test_draw_high_antes_nobody_opens_carry_to_the_next_pot() -> None:
     """RR Section 12 r.14: a deal nobody opens keeps its antes for the next; they join that
     deal's main pot and no chip is lost."""
     from controller.events import Action, DeckRegister, HandEnd, HandStart, SeatTake, TableSetup
-    from controller.rules.cards import FULL_DECK
-    from controller.rules.procedure import expected
+    from controller.poker.cards import FULL_DECK
+    from controller.rules.procedure.monitor import expected
 
     state, seq = initial_state(), 0
 

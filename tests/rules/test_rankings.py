@@ -1,4 +1,4 @@
-"""Unit tests of the hand rankings (controller/rules/rankings.py): the rulebooks' own examples for
+"""Unit tests of the hand rankings (controller/poker/hands/rankings.py): the rulebooks' own examples for
 every ranking, the edges between categories, the names a dealer reads, and bad input."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from controller.rules.cards import FULL_DECK
-from controller.rules.rankings import (
+from controller.poker.cards import FULL_DECK
+from controller.poker.hands.rankings import (
     RANKINGS,
     board_strength,
     describe,

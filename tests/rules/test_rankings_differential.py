@@ -25,8 +25,8 @@ from bench.differential import (
     compare,
     run,
 )
-from controller.rules.cards import FULL_DECK
-from controller.rules.rankings import describe, strength
+from controller.poker.cards import FULL_DECK
+from controller.poker.hands.rankings import describe, strength
 
 SAMPLE = 20_000  # hands per ranking (the CI sample)
 

@@ -1,12 +1,12 @@
 """The rules core turns each reader.health change into a finding and keeps the device states
-(controller/rules/devices.py): offline, silent, fault, noisy, restored; across hands and undo."""
+(controller/rules/table/devices.py): offline, silent, fault, noisy, restored; across hands and undo."""
 
 from __future__ import annotations
 
 from controller.events import Event, HandStart, ReaderHealth, SeatTake, Undo, parse_event
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.catalogue import CATALOGUE
-from controller.rules.table import Step, TableState
+from controller.rules.findings.catalogue import CATALOGUE
+from controller.rules.table.live import Step, TableState
 
 
 def run(bodies: list[object], state: TableState | None = None) -> tuple[TableState, list[Step]]:
@@ -108,7 +108,7 @@ def test_every_device_code_is_in_the_catalogue_with_steps() -> None:
 
 
 def test_chip_devices_are_named_as_the_dealer_knows_them() -> None:
-    from controller.rules.devices import CHIP_READER, COUNTING_TRAY
+    from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
 
     _, steps = run([
         ReaderHealth(reader=3, name=CHIP_READER, state="offline", detail="port gone"),

@@ -1,4 +1,4 @@
-"""The core's ``replace`` (controller/rules/records.py) is ``dataclasses.replace``: the same new
+"""The core's ``replace`` (controller/poker/records.py) is ``dataclasses.replace``: the same new
 record for every state a simulated session goes through, and the standard one's own path
 (validation, errors) wherever a record is not plain."""
 
@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.events import Event
+from controller.poker.pots import PotAward
+from controller.poker.records import _plain_fields, replace
 from controller.rules import apply, initial_state
-from controller.rules.pots import PotAward
-from controller.rules.records import _plain_fields, replace
 from controller.sim import SimDealer, expand
 
 

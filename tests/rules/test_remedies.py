@@ -5,10 +5,10 @@ normally again once the remedy is complete (a second, independent mistake is cau
 from __future__ import annotations
 
 from controller.events import CardBoxed, HandEnd, ShoeDraw, ShuffleDone, ZoneLeave, ZoneRead
-from controller.rules import board
-from controller.rules.board import Deal
-from controller.rules.findings import Finding
-from controller.rules.table import Hand
+from controller.rules.findings.finding import Finding
+from controller.rules.procedure import board_deal as board
+from controller.rules.procedure.board_deal import Deal
+from controller.rules.table.live import Hand
 from tests.rules.helpers import Table, deal_holes, table, uid
 
 HOLES = ["2c", "7d", "Jh", "As", "2d", "7s", "Js", "Ac"]  # seats 2, 3, 4, 1, twice

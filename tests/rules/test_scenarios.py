@@ -22,7 +22,7 @@ import pytest
 
 from controller.events import read_scenario
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.catalogue import CATALOGUE
+from controller.rules.findings.catalogue import CATALOGUE
 
 SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.jsonl"))
 
@@ -52,7 +52,7 @@ def test_there_is_a_scenario_for_every_v1_finding():
 
 def test_there_is_a_scenario_for_every_chip_finding():
     """Issue 13: one scenario per chip finding (docs/chip-betting.md)."""
-    from controller.rules.catalogue_chips import CHIP_ENTRIES
+    from controller.rules.findings.chips import CHIP_ENTRIES
 
     names = " ".join(p.read_text(encoding="utf-8") for p in SCENARIOS)
     missing = [e.code for e in CHIP_ENTRIES if f'"code": "{e.code}"' not in names]
@@ -70,7 +70,7 @@ def test_every_board_finding_has_a_scenario_at_a_board_game_other_than_nlhe():
     """Each finding a board-game dealing mistake raises (controller/sim/mistakes.py: the kinds
     whose families include the board) is expected by a scenario dealt at a board game other
     than no-limit hold'em; every such game has scenarios, Omaha/8 and short deck among them."""
-    from controller.rules.variants import VARIANTS, family
+    from controller.poker.variants import VARIANTS, family
     from controller.sim.mistakes import BOARD, KINDS
 
     codes = {k.code for k in KINDS.values() if BOARD in k.families}

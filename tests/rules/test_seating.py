@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.house_rules import settings_for
-from controller.rules.seating import (
+from controller.poker.house_rules import settings_for
+from controller.rules.table.seating import (
     HandPlan,
     Seating,
     SeatingError,
@@ -253,7 +253,7 @@ def test_heads_up_small_blind_on_button_bb_first_card() -> None:
 def test_becoming_heads_up_most_recent_bb_gets_button() -> None:
     """§1.18.8 last row: 3-handed 2-3-4, BB 4 busts: seat 3 (most recent BB) gets the button."""
     tour = settings_for("roberts", {"tournament": True, "straddle": "none"})
-    from controller.rules.seating import Level
+    from controller.rules.table.seating import Level
     s = new_table(tournament=True, levels=(Level(600_000, 1, 2),))
     for n in (2, 3, 4):
         s = sit_down(s, n, f"p{n}", 100)

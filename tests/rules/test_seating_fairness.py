@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.house_rules import Settings, settings_for
-from controller.rules.seating import (
+from controller.poker.house_rules import Settings, settings_for
+from controller.rules.table.seating import (
     HandPlan,
     Level,
     Seating,

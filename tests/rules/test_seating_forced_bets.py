@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.house_rules import settings_for
-from controller.rules.seating import (
+from controller.poker.house_rules import settings_for
+from controller.rules.table.seating import (
     Level,
     PotResult,
     SeatingError,
@@ -190,7 +190,7 @@ def test_settings_must_match_the_table() -> None:
 
 def test_chip_race_deal_order_and_awards() -> None:
     """RR Section 15 r.11."""
-    from controller.rules.seating import chip_race_awards, end_chip_race, start_chip_race
+    from controller.rules.table.seating import chip_race_awards, end_chip_race, start_chip_race
     s = table(tournament=True, levels=LEVELS)
     s = start_chip_race(s, {4: 2, 1: 3, 2: 0})
     assert s.chip_race == (1, 1, 1, 4, 4)

@@ -18,7 +18,7 @@ from controller.events import (
     ZoneLeave,
     ZoneRead,
 )
-from controller.rules.variants import VARIANTS, family
+from controller.poker.variants import VARIANTS, family
 from controller.sim import MISTAKES, CardMove, SimDealer, expand
 from controller.sim.mistakes import KINDS, mistakes_for
 from controller.sim.moves import SimStep

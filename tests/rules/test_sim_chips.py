@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from controller.chip_sensing import DEFAULT_CHIP_ANTENNAS, ChipSensing
 from controller.events import Action
+from controller.sensing.chips import DEFAULT_CHIP_ANTENNAS, ChipSensing
 from controller.sim.chip_dealer import CHIP_ACTIONS
 from controller.sim.chip_mistakes import CHIP_KINDS
 from controller.sim.chip_moves import ChipMove

@@ -48,7 +48,7 @@ def test_seat_changes_raise_nothing_but_the_dealers_mistakes(seed: int):
 
 # --- the vocabulary: events and console words --------------------------------------------------
 
-from controller.console import parse_command  # noqa: E402
+from controller.console.lines import parse_command  # noqa: E402
 from controller.events import EventError, iter_lines, parse_event  # noqa: E402
 
 NEW_EVENTS = [

@@ -25,7 +25,7 @@ import pytest
 
 from controller.events import HandStart, LevelUp, read_scenario
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.catalogue import CATALOGUE
+from controller.rules.findings.catalogue import CATALOGUE
 
 FOLDER = Path(__file__).resolve().parent.parent / "scenarios" / "table"
 SCENARIOS = sorted(FOLDER.glob("*.jsonl"))

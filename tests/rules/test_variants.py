@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.variants import (
+from controller.poker.variants import (
     DECKS,
     PHH_VARIANTS,
     ROTATIONS,

@@ -31,7 +31,7 @@ from controller.events import (  # noqa: E402
     HandStart,
     ZoneRead,
 )
-from controller.rules.cards import FULL_DECK  # noqa: E402
+from controller.poker.cards import FULL_DECK  # noqa: E402
 from controller.sim import SimDealer, expand  # noqa: E402
 
 RR = "roberts-rules-v11.txt"

@@ -18,7 +18,7 @@ in ``tests/rules/test_scenarios.py``.
 The board scenarios (``BOARD``) cover every mistake kind of ``controller/sim/mistakes.py`` that
 the dealer makes at a board game (the board kinds and those of every family), each at one board
 game other than no-limit hold'em (whose scenarios are written by hand), the games taken in turn
-(``controller/rules/variants.py`` order) so that each gets several; the profile is the default
+(``controller/poker/variants.py`` order) so that each gets several; the profile is the default
 (Robert's Rules). A kind the floor notices only after the misdeal cut-off is dealt at a table
 whose alert is not the attention call (setting ``attention_on_alert`` false).
 """
@@ -35,9 +35,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from controller.events import Event  # noqa: E402
+from controller.poker.variants import VARIANTS, family  # noqa: E402
 from controller.rules import apply, initial_state  # noqa: E402
-from controller.rules.catalogue import CATALOGUE  # noqa: E402
-from controller.rules.variants import VARIANTS, family  # noqa: E402
+from controller.rules.findings.catalogue import CATALOGUE  # noqa: E402
 from controller.sim import SimDealer, expand  # noqa: E402
 from controller.sim.mistakes import BOARD as BOARD_FAMILY  # noqa: E402
 from controller.sim.mistakes import KINDS, mistakes_for  # noqa: E402
@@ -334,7 +334,7 @@ class _Book:
     """A hand dealt by the book, card by card, the players calling (events as objects)."""
 
     def __init__(self, game: str, seats: int, seed: int) -> None:
-        from controller.rules.cards import FULL_DECK
+        from controller.poker.cards import FULL_DECK
 
         self.objs: list[Obj] = [{"type": "table.setup", "game": game, "seats": max(seats, 6),
                                  "small_blind": 1, "big_blind": 2, "ante": 1, "bring_in": 1,

@@ -1,0 +1,230 @@
+"""The table daemon: the one place that owns the table state.
+
+Everything that happens at the table arrives here as an event body, from the card reader thread
+(through sensing), from the dealer console or from the simulated dealer. ``submit`` checks the
+body the way a replay will parse it (so nothing the journal could not replay is ever written),
+numbers it, stamps it with the wall clock (the rules core has none), commits it to the journal,
+applies it to the rules core and pushes the new snapshot to every output (LEDs, display), in
+that order and under one lock, so outputs see snapshots in event order.
+
+The rules core never raises (its fuzz in the suite and in ``bench.fuzz`` holds it to that). The
+daemon still guards it, as the last line of defence of a live table: if applying an event fails
+anyway, the event stays journaled, the state stays as it was before it, a ``CORE_FAULT`` finding
+with the traceback's digest is journaled and shown, and the table goes on. Recovery and replay
+go through the same guard (``controller.guard.guarded_apply``), so a journal holding such an
+event still brings the table back up, to the same state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from controller.events import (
+    CARD_KEYS,
+    Body,
+    Event,
+    EventError,
+    FloorRuling,
+    HandEnd,
+    HandStart,
+    MisdealDeclared,
+    parse_event,
+)
+from controller.guard import guarded_apply
+from controller.journal import Journal, JournalError, check, read_events
+from controller.rules import Step, TableState, initial_state, resolve_card_key, snapshot
+from controller.sensing.cards import Sensing, TagReadLike
+from controller.sensing.chips import ChipInventoryLike, ChipSensing, TrayCountsLike
+
+log = logging.getLogger("feltguard.daemon")
+
+Output = Callable[[Mapping[str, Any]], None]
+
+# Events after which a hand may have ended (awarded, misdealt, voided) or a new one begun: the
+# chain head is anchored outside the journal then (controller/journal.py).
+_ANCHOR_AFTER = (HandEnd, MisdealDeclared, FloorRuling, HandStart)
+
+
+def checked(event: Event) -> Event:
+    """``event`` as a replay will read it back, or EventError: the journal only ever holds events
+    that parse, so it always replays."""
+    return parse_event(event.to_json())
+
+
+class TableDaemon:
+    def __init__(
+        self,
+        journal: Journal | None = None,
+        outputs: Iterable[Output] = (),
+        sensing: Sensing | None = None,
+        clock: Callable[[], float] = time.time,
+        chip_sensing: ChipSensing | None = None,
+    ) -> None:
+        self.journal = journal
+        self.outputs = list(outputs)
+        self.sensing = sensing or Sensing()
+        self.chip_sensing = chip_sensing or ChipSensing()
+        # which chip is which denomination: the core's registry as it stands (read under the
+        # lock, as on_chips settles under it)
+        self.chip_sensing.denomination_of = self._denomination_of
+        self._clock = clock
+        self._cond = threading.Condition(threading.RLock())
+        self.state: TableState = initial_state()
+        self.seq = 0
+        self.events_applied = 0
+        self.output_errors = 0
+        self.core_faults = 0
+        self.rejected_reads = 0  # reads that made no valid event (on_read)
+        self.recovered = 0  # events replayed from the journal at start
+        # When the applying path last ran (time.monotonic): every submit and sensing tick sets
+        # it, under the lock; the systemd watchdog asks for it (heartbeat, controller/daemon/systemd.py)
+        self.beat = time.monotonic()
+        self.journal_error: str | None = None  # the last append's failure, if it failed
+        self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
+        if journal is not None and journal.last_seq:
+            self._recover(journal)
+            # the zones as the journal left them: a restart reports only what changed since
+            self.chip_sensing.restore({z: c.uids for z, c in self.state.chips.zones.items()})
+
+    def _recover(self, journal: Journal) -> None:
+        """Crash recovery: the journal is the truth; replaying it rebuilds the state. A journal
+        whose chain does not check out is not resumed (JournalError): its events cannot be
+        trusted to be the table's."""
+        verdict = check(journal.path, key_path=journal.key_path, anchors=journal.anchor_path)
+        if not verdict.ok:
+            raise JournalError(f"{journal.path}: {verdict.problem}; not resumed "
+                               "(feltguard verify says more)")
+        snap = self.last_snapshot
+        for event in read_events(journal.path):
+            applied = guarded_apply(self.state, event)
+            if applied.fault is not None:
+                self.core_faults += 1  # journaled when it happened; skipped again, as then
+            self.state, snap = applied.step.state, applied.snap
+            self.seq = event.seq
+            self.recovered += 1
+        self.last_snapshot = snap
+        log.info("recovered %d events from %s", self.seq, journal.path)
+
+    @property
+    def hand_in_play(self) -> bool:
+        """Whether the state holds a hand that has started and not ended."""
+        hand = self.last_snapshot.get("hand", {})
+        return bool(hand.get("number")) and hand.get("phase") not in (
+            "idle", "complete", "misdeal")
+
+    def submit(self, body: Body, ts: int | None = None) -> Step:
+        """Journal and apply one event. Raises EventError, before anything is journaled, for a
+        body a replay could not read back, or a card key whose card is not in play."""
+        with self._cond:
+            if isinstance(body, CARD_KEYS) and not body.uid:
+                # the dealer names the card (or "last"): the core says which tag that is now,
+                # and the journal holds the key with its tag (a key that names none is refused)
+                named = resolve_card_key(self.state, body)
+                if isinstance(named, str):
+                    raise EventError(named)
+                body = named
+            event = checked(Event(self.seq + 1,
+                                  int(self._clock() * 1000) if ts is None else ts, body))
+            if self.journal is not None:
+                try:
+                    self.journal.append(event)  # committed before it is applied
+                except Exception as exc:  # said on /healthz (journal.ok) until one succeeds
+                    self.journal_error = f"{type(exc).__name__}: {exc}"
+                    raise
+                self.journal_error = None
+            self.seq = event.seq  # (after the append: a refused append leaves no gap)
+            applied = guarded_apply(self.state, event)
+            step = applied.step
+            if applied.fault is not None:
+                self.core_faults += 1
+            self.state = step.state
+            if isinstance(event.body, HandStart):
+                self.sensing.new_hand()
+            snap = applied.snap
+            self.last_snapshot = snap
+            hand = int(snap.get("hand", {}).get("number", 0))
+            if self.journal is not None:
+                if step.findings or step.results:
+                    self.journal.record_findings(hand, step.findings)
+                    self.journal.record_results(hand, event.seq, step.results)
+                if isinstance(event.body, _ANCHOR_AFTER):
+                    self.journal.anchor("hand", hand)
+            for output in self.outputs:
+                try:
+                    output(snap)
+                except Exception:  # an output must never stop the table
+                    self.output_errors += 1
+                    log.exception("output %r failed", output)
+            self.events_applied += 1
+            self.beat = time.monotonic()
+            self._cond.notify_all()
+            return step
+
+    def on_read(self, read: TagReadLike) -> None:
+        """Card reader callback (reader thread): sensing, then submit each resulting event. A
+        read that makes no valid event (a uid no event may carry) is counted and dropped: the
+        reader thread must go on."""
+        with self._cond:
+            self._submit_sensed(self.sensing.on_read(read), "read")
+
+    def on_chips(self, inventory: ChipInventoryLike) -> None:
+        """Chip reader callback (reader thread): one antenna's scan cycle; each zone it settles
+        is submitted as a ``chips.zone`` (controller/sensing/chips.py)."""
+        with self._cond:
+            self._submit_sensed(self.chip_sensing.on_inventory(inventory), "chip inventory")
+
+    def on_tray(self, report: TrayCountsLike) -> None:
+        """Counting tray callback: its counts, once settled, as a ``tray.counts``."""
+        with self._cond:
+            self._submit_sensed(self.chip_sensing.on_tray(report), "tray counts")
+
+    def tick(self, now: float) -> None:
+        """Periodic call (``now``: the readers' monotonic clock) so sensing can notice silence:
+        a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event;
+        a chip zone still for the settle time between two scan cycles settles."""
+        with self._cond:
+            self._submit_sensed(self.sensing.tick(now), "lost-tag event")
+            self._submit_sensed(self.chip_sensing.tick(now), "chip zone")
+            self.beat = time.monotonic()
+
+    def chip_due(self, now: float) -> float | None:
+        """When chip sensing next settles something (``ChipSensing.next_due``), under the lock."""
+        with self._cond:
+            return self.chip_sensing.next_due(now)
+
+    def settle_chips(self, now: float) -> None:
+        """Chip sensing's settle clock (``controller/sensing/chip_clock.py``): what is still for the
+        settle time at ``now`` settles, and each zone it settles is submitted."""
+        with self._cond:
+            self._submit_sensed(self.chip_sensing.tick(now), "chip zone")
+
+    def _denomination_of(self, uid: str) -> int | None:
+        return self.state.chips.registry.denomination_of(uid)
+
+    def heartbeat(self, timeout: float) -> float | None:
+        """When the applying path last ran (``beat``), read under the daemon's lock; None if the
+        lock is not free within ``timeout``: a core hung inside ``submit`` holds it, and then
+        the watchdog must not ping (controller/daemon/systemd.py)."""
+        if not self._cond.acquire(timeout=timeout):
+            return None
+        try:
+            return self.beat
+        finally:
+            self._cond.release()
+
+    def _submit_sensed(self, bodies: Iterable[Body], what: str) -> None:
+        for body in bodies:
+            try:
+                self.submit(body)
+            except EventError as exc:
+                self.rejected_reads += 1
+                log.warning("%s dropped: %s", what, exc)
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Block until ``predicate()`` holds after some event, or the timeout passes."""
+        with self._cond:
+            return self._cond.wait_for(predicate, timeout)

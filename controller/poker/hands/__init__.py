@@ -1,0 +1,2 @@
+"""Hand strength for every ranking the rulebooks use: high (``evaluate``), low (``lowball``),
+badugi, short deck, the joker, and one question for all of them (``rankings``)."""

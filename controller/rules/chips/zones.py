@@ -1,0 +1,182 @@
+"""The table's chips as the rules core keeps them: the chip-set registry and each zone's settled
+chips (issue 13, items 2 and 3).
+
+Pure. ``chips.register`` puts a set in play (or makes it known, ``idle``), like a deck: the set
+in play before stays known, so a chip of another set is told apart from an unknown tag.
+``chips.zone`` (sensing's settled content of one zone: ``controller/sensing/chips.py``) replaces
+that zone's content and judges the tags that came into it: a tag of no registered set is
+CHIP_UNKNOWN_TAG, a chip of a set not in play CHIP_FOREIGN_SET (``catalogue_chips.py``).
+``tray.counts`` records a counting tray's per-denomination counts. The zones are recorded
+here; what they mean for the betting, the pot and the ledger is chip_betting.py's,
+chip_pot.py's and chip_ledger.py's. Like the readers' health, the zones are a
+sensor's report of where the chips lie, kept across hands and never taken back by an undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from controller.events import ChipsRegister, ChipsZone, TrayCounts
+from controller.poker.records import replace
+from controller.rules.findings.catalogue import make_finding
+from controller.rules.findings.chips import CHIP_ENTRIES
+from controller.rules.findings.finding import Finding
+
+CHIP_CODES = frozenset(e.code for e in CHIP_ENTRIES)
+# the codes of the tags themselves (a sensor's report, kept across an undo like a reader's
+# health); the betting codes of chip_betting.py go back with the action they judged
+CHIP_TAG_CODES = frozenset({"CHIP_UNKNOWN_TAG", "CHIP_FOREIGN_SET"})
+_EMPTY: Mapping[str, int] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class ChipRegistry:
+    """The chip set in play (uid -> denomination, and each denomination's colour) and the
+    table's other registered sets (uid -> (set id, denomination))."""
+
+    in_play: str = ""
+    chips: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    colours: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    others: Mapping[str, tuple[str, int]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def put_in_play(self, name: str, chips: Mapping[str, int],
+                    colours: Mapping[int, str]) -> ChipRegistry:
+        """``name`` becomes the set in play; the set in play before stays known as another."""
+        others = {u: s for u, s in self.others.items() if u not in chips and s[0] != name}
+        if self.in_play != name:
+            others.update({u: (self.in_play, d) for u, d in self.chips.items()
+                           if u not in chips})
+        return ChipRegistry(name, MappingProxyType(dict(chips)),
+                            MappingProxyType(dict(colours)), MappingProxyType(others))
+
+    def with_idle(self, name: str, chips: Mapping[str, int]) -> ChipRegistry:
+        """``name`` is known (a chip of it on the table is a chip of another set), not in play."""
+        if name == self.in_play:
+            return self
+        others = {u: s for u, s in self.others.items() if s[0] != name}
+        others.update({u: (name, d) for u, d in chips.items() if u not in self.chips})
+        return replace(self, others=MappingProxyType(others))
+
+    def denomination_of(self, uid: str) -> int | None:
+        """The denomination of a chip of the set in play, or None."""
+        return self.chips.get(uid)
+
+    def foreign(self, uid: str) -> tuple[str, int] | None:
+        """(set id, denomination) of a chip of another registered set, or None."""
+        return None if uid in self.chips else self.others.get(uid)
+
+    def sets(self) -> tuple[str, ...]:
+        """Every registered set, the one in play first."""
+        rest = sorted({s for s, _ in self.others.values()} - {self.in_play})
+        return ((self.in_play,) if self.in_play else ()) + tuple(rest)
+
+
+@dataclass(frozen=True)
+class ChipZone:
+    """A zone's last settled content: total, denomination -> count, every tag read there; the
+    journal seq that settled it."""
+
+    total: int
+    counts: tuple[tuple[int, int], ...]
+    uids: tuple[str, ...]
+    seq: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"total": self.total, "counts": {str(d): n for d, n in self.counts},
+                "uids": list(self.uids), "seq": self.seq}
+
+
+@dataclass(frozen=True)
+class Chips:
+    """The chips part of the table state."""
+
+    registry: ChipRegistry = field(default_factory=ChipRegistry)
+    zones: Mapping[str, ChipZone] = field(default_factory=lambda: MappingProxyType({}))
+    # the counting tray's last counts (denomination -> count), None before any report
+    tray: tuple[tuple[int, int], ...] | None = None
+    tray_seq: int = 0
+    # the ledger (chip_ledger.py): the house's chips (tray and drop) at the last count, None
+    # before one, and the chips that went from the pots to the house since
+    house: int | None = None
+    to_house: int = 0
+
+    def total(self, zone: str) -> int | None:
+        """A zone's settled total, or None when the zone has never been read."""
+        z = self.zones.get(zone)
+        return None if z is None else z.total
+
+
+NO_CHIPS = Chips()
+
+
+def register(chips: Chips, body: ChipsRegister) -> Chips:
+    """The chips after a set is registered (in play, or ``idle``: known)."""
+    reg = chips.registry
+    reg = (reg.with_idle(body.set, body.chips) if body.idle
+           else reg.put_in_play(body.set, body.chips, body.colours))
+    return replace(chips, registry=reg)
+
+
+def settle_zone(chips: Chips, body: ChipsZone, seq: int) -> tuple[Chips, tuple[Finding, ...]]:
+    """The chips after a zone's settled content, and the findings of the tags that came into it
+    (judged against the zone's content before, not the event's ``added``: the core's own
+    record decides what is new, so a chip lying in a zone is judged once)."""
+    old = chips.zones.get(body.zone)
+    before = set(old.uids) if old is not None else set()
+    new = [u for u in body.uids if u not in before]
+    zone = ChipZone(body.total, tuple(sorted(body.counts.items())), tuple(body.uids), seq)
+    out = replace(chips, zones=MappingProxyType({**chips.zones, body.zone: zone}))
+    return out, _judge(chips.registry, body.zone, new, seq)
+
+
+def tray_counts(chips: Chips, body: TrayCounts, seq: int) -> Chips:
+    return replace(chips, tray=tuple(sorted(body.counts.items())), tray_seq=seq)
+
+
+def zone_seat(zone: str) -> int | None:
+    """The seat a bet or stack zone belongs to (``bet:3``, ``stack:3`` -> 3), else None."""
+    kind, _, n = zone.partition(":")
+    return int(n) if kind in ("bet", "stack") and n.isdigit() else None
+
+
+def zone_name(zone: str) -> str:
+    """A chip zone as the dealer says it: "the bet of seat 3 (bet:3)", "the pot"."""
+    kind, _, n = zone.partition(":")
+    if kind in ("bet", "stack"):
+        return f"the {kind} of seat {n} ({zone})"
+    return f"the {zone}"
+
+
+def _judge(reg: ChipRegistry, zone: str, new: list[str], seq: int) -> tuple[Finding, ...]:
+    """CHIP_FOREIGN_SET for the new chips of sets not in play, CHIP_UNKNOWN_TAG for the new
+    tags of no set: one finding of each per zone report (RR Section 2, Procedures, r.5)."""
+    unknown = [u for u in new if reg.denomination_of(u) is None and reg.foreign(u) is None]
+    foreign = [(u, f) for u in new if (f := reg.foreign(u)) is not None]
+    seats = () if (seat := zone_seat(zone)) is None else (seat,)
+    out: list[Finding] = []
+    if foreign:
+        sets = sorted({s for _, (s, _) in foreign})
+        named = ", ".join(f"a {d} chip (tag {u})" for u, (_, d) in foreign)
+        out.append(make_finding(
+            "CHIP_FOREIGN_SET", seq, seats=seats,
+            fill={"where": zone_name(zone), "chips": named, "foreign": ", ".join(sets),
+                  "in_play": reg.in_play or "none"}))
+    if unknown:
+        out.append(make_finding(
+            "CHIP_UNKNOWN_TAG", seq, seats=seats,
+            fill={"where": zone_name(zone), "uids": ", ".join(unknown),
+                  "sets": ", ".join(reg.sets()) or "none registered"}))
+    return tuple(out)
+
+
+def snapshot_chips(chips: Chips) -> dict[str, dict[str, object]]:
+    """The snapshot's ``chips``: each zone read so far -> total, counts, tags, seq."""
+    return {z: chips.zones[z].to_json() for z in sorted(chips.zones, key=_zone_order)}
+
+
+def _zone_order(zone: str) -> tuple[int, int]:
+    kind, _, n = zone.partition(":")
+    order = {"bet": 0, "stack": 1, "pot": 2, "tray": 3, "drop": 4}
+    return order.get(kind, 5), int(n) if n.isdigit() else 0

@@ -1,0 +1,157 @@
+"""The stud family's own rules: an exposed down card, the last card dealt face up, a premature
+street, the wrong bring-in (roberts-rules-v11.txt, Section 8; the house settings of
+research/irregularities.md D-12, D-14, D-15). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from controller.poker.records import replace
+from controller.rules.findings.catalogue import make_finding
+from controller.rules.findings.finding import Finding
+from controller.rules.procedure.game_hand import (
+    HOLE,
+    CardSeen,
+    Cmd,
+    GameHand,
+    _feed,
+    _flag,
+    _put,
+    _rebuilt,
+    _ref,
+    _set,
+    _street_name,
+)
+
+
+def _back_from_aside(h: GameHand, old: CardSeen) -> bool:
+    """Stud under the house setting ``stud_premature_removed`` = ``reshuffled_at_final_street``
+    (AZW Section 3 r.16(4), research D-12): "Once the final street is reached, the premature and
+    additional cards set to the side are placed back into the stub. The stub is re-shuffled
+    then the final street is dealt." A card set aside drawn again then is a new card."""
+    return (h.rules.stud_premature_removed == "reshuffled_at_final_street"
+            and h.family == "stud" and old.uid in h.aside and old.zone in ("aside", None)
+            and h.eng.street == len(h.variant.streets) - 1)
+
+
+def _premature(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
+    """Stud: a card dealt while the betting round is open (roberts-rules-v11.txt, Section 8,
+    r.14): the premature card(s) are eliminated from play; once the round is over, one more
+    card for each player still active is eliminated too; then the dealer burns and play
+    resumes. Cards go to the set-aside zone (held off to the side in case the stub runs out)."""
+    name = _street_name(h.eng.street + 1)  # the street dealt early
+    if not h.premature_finding:
+        f = make_finding("STUD_PREMATURE_STREET", seq, cards=[c.name], fill={
+            "street": name, "betting": _street_name(h.eng.street)},
+            setting=h.rules.stud_premature_removed)
+        out.append(f)
+        h = replace(h, premature_finding=_ref(f))
+    h = replace(h, premature=(*h.premature, c.uid))
+    if zone.startswith("seat:"):
+        h = replace(h, expect=(*h.expect, _put(
+            "aside", c.uid, None, h.premature_finding,
+            f"{c.name} is eliminated from play: put it aside")))
+    return h
+
+
+def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                  fed: bool = False) -> GameHand:
+    """A third-street down card exposed by the dealer, dealt face up or keyed after it landed
+    (``fed``: already given to the seat) (roberts-rules-v11.txt, Section 8, r.1). Whether it is
+    a misdeal is the house setting ``stud_exposed_downcard`` (research D-15): RR's cash rule
+    and its tournament misdeal, AZW's misdeal always, or the cash rule always."""
+    mode = h.rules.stud_exposed_downcard
+    if mode == "misdeal" or (mode == "misdeal_in_tournament" and h.tournament):
+        # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)" (RR); "in
+        # stud, if any of the players' 2 down cards are exposed by dealer error" (AZW TDA #34)
+        return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
+                                     seats=[seat], cards=[c.name], setting=mode), out)
+    count = h.exposed.get(seat, 0) + 1
+    h = replace(h, exposed=_set(h.exposed, seat, count))
+    if count == 1:
+        f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name],
+                         setting=mode if h.tournament else "")
+        out.append(f)
+        h = replace(h, face=_set(h.face, seat, False), face_why=_set(h.face_why, seat, _ref(f)))
+        return h if fed else _feed(h, c, seat)
+    first = [o.name for o in h.cards.values() if o.seat == seat and o.face_up and o.uid != c.uid]
+    f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat],
+                     cards=[*first, c.name], fill={"ante": _ante_of(h, seat)})
+    out.append(f)
+    if len(h.seats) <= 2:
+        # NIS: with two players a dead hand leaves no game; the floor redeals
+        return replace(h, void=True, off=f.code)
+    return _without(h, seat)
+
+
+def _ante_of(h: GameHand, seat: int) -> int:
+    p = h.pos(seat)
+    return h.stakes.antes[p] if p is not None and p < len(h.stakes.antes) else 0
+
+
+def _without(h: GameHand, seat: int) -> GameHand:
+    """The hand with a dead seat taken out before any betting: its ante goes back (RR Section 8
+    r.1, "you have a dead hand and receive your ante back") and it is dealt no more cards."""
+    p = h.seats.index(seat)
+
+    def drop(t: tuple[int, ...]) -> tuple[int, ...]:
+        return t[:p] + t[p + 1:] if len(t) > p else t
+
+    log: list[Cmd] = []
+    for cmd in h.log:
+        if cmd[0] == HOLE:
+            q = int(str(cmd[1]))
+            if q == p:
+                continue
+            cmd = (HOLE, q - 1 if q > p else q, cmd[2])
+        log.append(cmd)
+    stakes = replace(h.stakes, antes=drop(h.stakes.antes),
+                     blinds_or_straddles=drop(h.stakes.blinds_or_straddles))
+    cards = {u: (replace(c, fed=False) if c.seat == seat else c) for u, c in h.cards.items()}
+    new = replace(h, seats=drop(h.seats), stacks=drop(h.stacks), stakes=stakes,
+                  cards=MappingProxyType(cards), dead=(*h.dead, seat),
+                  posts_due=tuple(x for x in h.posts_due if x[0] != seat),
+                  face=_set(h.face, seat, None))
+    return _rebuilt(new, tuple(log))
+
+
+def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                   ) -> GameHand:
+    """The seventh-street card dealt face up (roberts-rules-v11.txt, Section 8, r.16, r.17)."""
+    p = h.seats.index(seat)
+    if h.eng.stacks[p] == 0:
+        f = make_finding("STUD_ALLIN_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name])
+        out.append(f)
+        return h
+    live = h.live
+    waiting = [s for s in live if s != seat and h.eng.hole_needed(h.seats.index(s)) > 0]
+    first = len(waiting) == len(live) - 1  # nobody has a last card yet: the first one
+    # r.17(b): heads-up, the first player's final card up: the second's is dealt up too; with
+    # more than two, RR r.17(a) deals the rest down, WSOP r.17(a) up when it was the first
+    rest_up = (len(live) == 2 and bool(waiting)) or (
+        len(live) > 2 and first and h.rules.stud_last_card_up == "rest_up_if_first")
+    f = make_finding("STUD_FINAL_CARD_FACEUP", seq, seats=[seat], cards=[c.name], fill={
+        "rest": "face up" if rest_up else "face down",
+        "others": ", ".join(str(s) for s in waiting) or "none"})
+    out.append(f)
+    if rest_up:
+        return replace(h, face=MappingProxyType({**h.face, **{s: True for s in waiting}}),
+                       face_why=MappingProxyType({**h.face_why,
+                                                  **{s: _ref(f) for s in waiting}}))
+    return h
+
+
+def _wrong_bring_in(h: GameHand, seat: int, seq: int, out: list[Finding]) -> GameHand:
+    """The bring-in by a seat that is not the low card (roberts-rules-v11.txt, Section 8, r.5;
+    razz: the high card, Section 9 r.2). Feltguard never applies the wrong post, so the next
+    player has not acted: "the action will be corrected to the real lowcard, who now must
+    bet. The incorrect lowcard takes back the wager.\""""
+    e = h.eng
+    assert e.actor is not None
+    real = h.seats[e.actor]
+    up = h.upcards(real)
+    low = "high" if h.variant.streets[0].opener == "high_card" else "low"
+    out.append(make_finding("STUD_WRONG_LOWCARD_DESIGNATED", seq, seats=[seat, real],
+                            cards=list(up[:1]), fill={"real": real, "which": low}))
+    return h

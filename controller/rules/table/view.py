@@ -1,0 +1,243 @@
+"""``snapshot(state)``: the whole table as plain JSON-able data (schema: docs/snapshot.md).
+
+The snapshot is the only thing the LED plan and the display see of the rules core. It holds
+everything, hole cards included; the display's role payloads copy from it by whitelist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from controller.poker.pots import build_pots
+from controller.poker.variants import ROTATIONS, family, first_game, structure_name
+from controller.rules.chips.zones import Chips, snapshot_chips
+from controller.rules.findings.finding import Finding
+from controller.rules.procedure import monitor as procedure
+from controller.rules.table import seating
+from controller.rules.table.live import Hand, TableState
+
+
+def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
+    """Main pot first, then side pots, from the engine: chips gathered plus bets on the felt
+    (the antes as ``Hand.stakes_and_dead`` counts them: a table ante is dead money)."""
+    e = g.eng
+    stakes, dead = e.stakes_and_dead(e.totals)
+    contrib = {s: stakes[i] for i, s in enumerate(g.seats)}
+    if not sum(contrib.values()) + dead:
+        return []
+    folded = frozenset(s for i, s in enumerate(g.seats) if e.folded[i])
+    all_in = frozenset(s for i, s in enumerate(g.seats) if e.stacks[i] == 0 and not e.folded[i])
+    return [p.to_json() for p in build_pots(contrib, folded, dead, all_in=all_in)]
+
+
+def _expect(h: Hand) -> str:
+    g = h.game
+    if h.phase == "complete":
+        return "shuffle, then a new hand (hand.start)"
+    if h.phase == "misdeal":
+        return f"reshuffle and redeal with the button on seat {h.button} (hand.start)"
+    board_done = g.deal is None or len(g.deal.board) == 5
+    if (h.phase == "showdown" and board_done) or len(g.live) <= 1:
+        return "award the pots (hand.end)"
+    return procedure.expectation(g)
+
+
+def _hand(state: TableState, due: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The snapshot's ``hand``; ``due``: the remedy moves still due (``procedure.remedy_due``,
+    computed once per snapshot for ``hand.remedy_now`` and each finding's ``remedy_due``)."""
+    h = state.hand
+    if h is None:
+        return {
+            "number": 0, "phase": "idle", "button": None, "small_blind": None, "big_blind": None,
+            "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
+            "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
+            "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
+            "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
+            "carry": state.carry, "to_call": 0, "max_raise_to": 0, "all_in_to": 0,
+            "remedy_now": None, "post_due": None, "to_draw": None,
+        }
+    g = h.game
+    e = g.eng
+    in_play = h.in_play
+    to_act = g.to_act if in_play else None
+    lo = e.min_completion_betting_or_raising_to() if to_act is not None else None
+    return {
+        "number": h.number,
+        "phase": h.phase,
+        "button": h.button,
+        "small_blind": h.small_blind,
+        "big_blind": h.big_blind,
+        "to_act": to_act,
+        "board": list(g.in_zone("board")),
+        "burns": len(g.in_zone("burn")),
+        "current_bet": procedure.current_bet(g) if in_play else 0,
+        "min_raise_to": lo or 0,
+        "can_raise": bool(to_act is not None and e.can_complete_bet_or_raise()),
+        "pots": _pots(g) if in_play else [],
+        "expect": _expect(h),
+        "showdown": list(h.showdown),
+        "cards_seen": h.cards_seen,
+        "straddles": list(h.plan.straddles) if h.plan is not None else [],
+        "kill": h.plan.kill if h.plan is not None else None,
+        "posts": [{"seat": p.seat, "kind": p.kind, "amount": p.amount, "live": p.live}
+                  for p in h.plan.posts] if h.plan is not None else [],
+        "dealt_in": list(h.plan.dealt_in) if h.plan is not None else [],
+        "level": _level(state),
+        "draw_answer": _draw_answer(h),
+        "stakes": _stakes(g),
+        "house": _house(g),
+        "carry": state.carry,
+        **_wagers(g, to_act),
+        "remedy_now": {"after": due[0][0], "move": due[0][1]} if due else None,
+        "post_due": _post_due(g, to_act) if in_play else None,
+        # draw games (and Pineapple's discard): the seat whose request is due, in turn
+        "to_draw": g.seats[e.discarder] if in_play and e.discarder is not None else None,
+    }
+
+
+def _wagers(g: procedure.GameHand, to_act: int | None) -> dict[str, int]:
+    """What the seat to act may put in, from the engine that judges the bet (so the console
+    never computes a limit itself): the call, the largest complete/bet/raise-to (pot-limit: the
+    pot after the call, RR Section 14 Pot-Limit; no-limit: all in; fixed limit: the fixed bet
+    or raise; spread limit: the spread's top), and
+    all in as a raise-to total (its bet on the street plus its stack)."""
+    e = g.eng
+    i = g.pos(to_act) if to_act is not None else None
+    if i is None:
+        return {"to_call": 0, "max_raise_to": 0, "all_in_to": 0}
+    return {"to_call": e.checking_or_calling_amount() or 0,
+            "max_raise_to": e.max_completion_betting_or_raising_to() or 0,
+            "all_in_to": e.stacks[i] + e.bets[i]}
+
+
+def _post_due(g: procedure.GameHand, to_act: int | None) -> dict[str, Any] | None:
+    """The next forced post the engine waits for (the console's one-tap post), as posted: a
+    short stack posts what it has; in stud, once the antes are in, the bring-in of the seat
+    the engine names (it may complete instead: a bet)."""
+    if g.posts_due:
+        seat, kind, amount = g.posts_due[0]
+        return {"seat": seat, "kind": kind, "amount": amount}
+    if to_act is not None and g.eng.can_post_bring_in():
+        return {"seat": to_act, "kind": "bring_in", "amount": g.stakes.bring_in}
+    return None
+
+
+def _finding(f: Finding, due: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """A finding, with the moves of its remedy the monitor still waits for (``remedy_due``,
+    in order; the first of the whole queue is ``hand.remedy_now``)."""
+    after = f"{f.code} (seq {f.seq})"
+    return {**f.to_json(), "remedy_due": [move for who, move in due if who == after]}
+
+
+def _draw_answer(h: Hand) -> dict[str, int] | None:
+    """The answer to the last ``draw.query``, while the table may still give it."""
+    if h.asked is None or not h.in_play:
+        return None
+    drawn = procedure.drawn_answer(h.game, h.asked)
+    return None if drawn is None else {"seat": h.asked, "drawn": drawn}
+
+
+def _stakes(g: procedure.GameHand) -> dict[str, Any]:
+    """The stakes the hand engine plays this hand at, per seat of ``seats`` (PHH's fields:
+    what the exporter writes, ``controller/phh/export.py``), and the stacks before them."""
+    s = g.stakes
+    return {"seats": list(g.seats), "antes": list(s.antes),
+            "blinds_or_straddles": list(s.blinds_or_straddles), "bring_in": s.bring_in,
+            "small_bet": s.small_bet, "big_bet": s.big_bet, "min_bet": s.min_bet,
+            "starting_stacks": list(g.stacks)}
+
+
+def _house(g: procedure.GameHand) -> dict[str, Any]:
+    """The hand engine's house settings that differ from its defaults (Robert's Rules,
+    ``engine.HouseSettings()``): what a replay of the hand needs to play it as the table did."""
+    house = g.house
+    return {f.name: getattr(house, f.name) for f in fields(house)
+            if getattr(house, f.name) != f.default}
+
+
+def _level(state: TableState) -> int | None:
+    """The tournament level in force (1-based), or None at a cash table."""
+    return state.level + 1 if state.seating.tournament else None
+
+
+def _seat(state: TableState, h: Hand | None, seat: int) -> dict[str, Any]:
+    """A seat: chips and cards from the engine and the monitor while a hand is on; ``up``
+    holds the stud upcards (public, as on the felt)."""
+    info = state.seats[seat]
+    g = h.game if h is not None else None
+    i = g.pos(seat) if g is not None else None
+    live = h is not None and h.in_play and i is not None
+    st = state.seating.seats.get(seat)
+    try:
+        status = seating.seat_status(state.seating, seat,
+                                     h.plan if h is not None and h.in_play else None)
+    except seating.SeatingError:  # pragma: no cover - a seat beyond the table
+        status = "empty"
+    out: dict[str, Any] = {
+        "seat": seat, "player": info.player, "stack": info.stack, "bet": 0, "in_hand": live,
+        "folded": False, "all_in": False, "hole": [], "up": [], "drawn": [], "drawn_now": None,
+        "status": status,
+        "owes": list(st.owes) if st is not None else [],
+        # the settled total of the seat's bet zone (chip sensing), null before any is read
+        "chips_in_front": state.chips.total(f"bet:{seat}"),
+    }
+    if g is None:
+        return out
+    e = g.eng
+    if live and i is not None:
+        out.update(stack=e.stacks[i], bet=e.bets[i], folded=bool(e.folded[i]),
+                   all_in=bool(e.stacks[i] == 0 and not e.folded[i]))
+    if i is not None or seat in g.dead:
+        hole = g.hole(seat)
+        out.update(hole=list(hole), up=list(g.face_up(seat)) if g.family == "stud" else [])
+    out["drawn"] = list(g.drawn.get(seat, ()))
+    # what the table may still tell of it (RR Section 11 r.13): the public view shows only this
+    out["drawn_now"] = procedure.drawn_answer(g, seat) if live else None
+    return out
+
+
+def snapshot(state: TableState) -> dict[str, Any]:
+    """The table as plain data: see docs/snapshot.md."""
+    s = state.setup
+    h = state.hand
+    variant = h.game.variant if h is not None else first_game(s.game, s.structure)
+    seats = [_seat(state, h, seat) for seat in sorted(state.seats)]
+    due = procedure.remedy_due(h.game) if h is not None and h.in_play else ()
+    rot = ROTATIONS.get(s.game)
+    return {
+        "last_seq": state.last_seq,
+        "table": {"game": variant.id if variant is not None else s.game,
+                  "name": variant.name if variant is not None else rot.name if rot else s.game,
+                  "family": family(variant) if variant is not None else "",
+                  "structure": structure_name(variant.structure) if variant is not None else "",
+                  "mixed": s.game if rot is not None else None,
+                  "hole_cards": sum(len(st.hole) for st in variant.streets)
+                  if variant is not None else 0,
+                  "seats": s.seats, "small_blind": s.small_blind,
+                  "big_blind": s.big_blind, "ante": s.ante, "profile": s.profile},
+        "hand": _hand(state, due),
+        "seats": seats,
+        "findings": [_finding(f, due) for f in state.findings],
+        "results": [a.to_json() for a in state.results],
+        "devices": [d.to_json() for d in state.devices],
+        "chips": snapshot_chips(state.chips),
+        "chip_sets": _chip_sets(state.chips),
+        "tray_counts": _tray(state.chips),
+    }
+
+
+def _chip_sets(chips: Chips) -> dict[str, Any]:
+    """The chip set in play (its colours) and the table's other registered sets."""
+    reg = chips.registry
+    return {"in_play": reg.in_play or None,
+            "colours": {str(d): c for d, c in sorted(reg.colours.items())},
+            "others": [s for s in reg.sets() if s != reg.in_play]}
+
+
+def _tray(chips: Chips) -> dict[str, Any] | None:
+    """The counting tray's last counts, or null before any report."""
+    if chips.tray is None:
+        return None
+    return {"total": sum(d * n for d, n in chips.tray),
+            "counts": {str(d): n for d, n in chips.tray}, "seq": chips.tray_seq}

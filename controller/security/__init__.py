@@ -1,0 +1,1 @@
+"""Who may use the table: accounts and roles, and the audit log nobody can edit."""

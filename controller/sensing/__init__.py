@@ -1,0 +1,2 @@
+"""Sensing: the readers' raw reads -> table events (cards, chips and the settle clock), and the
+readers' health monitor."""

@@ -1,0 +1,1 @@
+"""Decks and chip sets: the registry files the table reads, and enrolment through a reader."""
