@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.events import DeckRegister, Event, iter_lines
 from controller.journal import SQLITE_MAGIC, Journal
 

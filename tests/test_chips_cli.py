@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.tags.chipfile import load_chip_sets
 from drivers.simulated_chip_reader import SimulatedChipReader
 from tests.test_deck_cli import Command, _refusal

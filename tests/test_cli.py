@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.events import iter_lines
 from controller.journal import Journal
 
@@ -126,7 +126,8 @@ def test_replay_output_is_deterministic(tmp_path):
     outs = []
     for _ in range(2):
         buf = io.StringIO()
-        from controller.cli.main import build_parser, cmd_replay
+        from controller.cli.journal import cmd_replay
+        from controller.cli.main import build_parser
 
         cmd_replay(build_parser().parse_args(["replay", "--json", str(p)]), out=buf)
         outs.append(buf.getvalue())
@@ -196,7 +197,7 @@ def test_the_seat_range_of_sim_is_what_the_simulated_dealer_deals():
     smallest game's)."""
     import random
 
-    from controller.cli.main import sim_seats
+    from controller.cli.sim import sim_seats
     from controller.poker.variants import GAME_IDS
     from controller.sim import SIM_GAMES, SimDealer
 
@@ -350,7 +351,7 @@ def test_phh_replay_of_a_file_with_no_readable_hand_is_exit_2(tmp_path, capsys):
 
 
 def test_a_message_with_a_line_break_stays_one_line(capsys):
-    from controller.cli.main import fail
+    from controller.cli.common import fail
 
     assert fail("replay", "/tmp/a\nb: no such file") == 2
     assert capsys.readouterr().err == "feltguard replay: /tmp/a\\nb: no such file\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.config import Config
 from controller.poker.cards import FULL_DECK
 

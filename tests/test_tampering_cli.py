@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.events import iter_lines
 from controller.journal import Journal, anchor_path_for, key_path_for
 from tests.test_cli import HAND

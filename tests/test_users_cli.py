@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.config import from_mapping
 from controller.processes.table import StartError, open_accounts
 from controller.security.accounts import Accounts

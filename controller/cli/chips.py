@@ -22,19 +22,29 @@ argparse's one-line usage error.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import queue
 import sys
 import time
 from typing import Any, TextIO
 
+from controller.cli.common import fail, fraction, whole, writable_problem
+from controller.cli.enrolment import (
+    CONNECT_S,
+    PassError,
+    add_output_option,
+    add_reader_options,
+    await_open,
+    check_still_open,
+    deck_id,
+    quiet_driver,
+)
+
 # The chips are laid down by hand, in stacks, over a few seconds: still for 2 s means the
 # cardroom has finished (sensing's 300 ms at the table is for a bet pushed in one motion).
 DEFAULT_SETTLE_S = 2.0
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_ANTENNA = 1
-CONNECT_S = 5.0
 # The zone the enrolment antenna is given for chip sensing (any zone name will do: only the
 # settled tags are used, never the zone).
 _ZONE = "tray"
@@ -46,7 +56,6 @@ def read_settled(url: str, antenna: int, *, baudrate: int = 115200,
     """The tags on ``antenna`` of the chip reader at ``url`` once they have been the same for
     ``settle_s`` (and are not none), within ``timeout_s`` of the reader opening. PassError
     when the reader cannot be read; EnrolError when nothing settled in time."""
-    from controller.cli.deck import PassError
     from controller.events import ChipsZone
     from controller.sensing.chips import ChipSensing
     from controller.tags.chip_enrol import EnrolError
@@ -59,11 +68,7 @@ def read_settled(url: str, antenna: int, *, baudrate: int = 115200,
                         backoff=(0.05, 0.5))
     reader.start()
     try:
-        opened = time.monotonic() + connect_s
-        while not reader.connected.wait(0.02):
-            error = reader.stats.last_error
-            if error or time.monotonic() > opened:
-                raise PassError(f"{url}: cannot open the reader: {error or 'no answer'}")
+        await_open(reader, url, connect_s)
         if on_open is not None:
             on_open()
         # Every reader id on the line may report the antenna: each is one more antenna of the
@@ -74,9 +79,7 @@ def read_settled(url: str, antenna: int, *, baudrate: int = 115200,
         last: tuple[str, ...] = ()
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if not reader.connected.is_set():
-                raise PassError(f"{url}: the reader went away during the enrolment: "
-                                f"{reader.stats.last_error or 'disconnected'}")
+            check_still_open(reader, url, "enrolment")
             try:
                 inv = cycles.get(timeout=0.05)
             except queue.Empty:
@@ -107,17 +110,14 @@ def read_settled(url: str, antenna: int, *, baudrate: int = 115200,
 
 
 def cmd_chips_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.cli.deck import PassError, _unwritable
-    from controller.cli.main import fail
     from controller.config import ConfigError
     from controller.tags.chip_enrol import EnrolError, check_colour, describe, enrol
     from controller.tags.chipfile import ChipSets, load_chip_sets, write_chip_sets
 
     out = out or sys.stdout
-    if not getattr(args, "verbose", False):  # the command says what happened, in one line
-        logging.getLogger("drivers.chip_reader").setLevel(logging.ERROR)
+    quiet_driver(args, "drivers.chip_reader")
     path = args.output
-    problem = _unwritable(path)
+    problem = writable_problem(path)
     if problem:
         return fail("chips enrol", f"{path}: {problem}")
     sets: ChipSets | None = None
@@ -173,8 +173,6 @@ def colour_name(value: str) -> str:
 
 def add_chips_parser(sub: Any) -> None:
     """Add ``chips enrol`` to the ``feltguard`` subcommands."""
-    from controller.cli.deck import deck_id
-    from controller.cli.main import fraction, text, whole
     from controller.events import INT_MAX
 
     chips = sub.add_parser("chips", help="chip sets: enrol a denomination through a chip reader")
@@ -187,18 +185,14 @@ def add_chips_parser(sub: Any) -> None:
                    help="the value of each chip on the antenna, whole units of the table's money")
     p.add_argument("--colour", default=None, type=colour_name, metavar="C",
                    help="the denomination's colour in the set (e.g. red)")
-    p.add_argument("--reader", required=True, metavar="URL", type=text("a device or pyserial URL"),
-                   help="the chip reader: a device (/dev/feltchips) or any pyserial URL")
+    add_reader_options(p, "the chip reader: a device (/dev/feltchips) or any pyserial URL")
     p.add_argument("--antenna", type=whole(0, 255), default=DEFAULT_ANTENNA, metavar="A",
                    help=f"the enrolment antenna of the reader (default {DEFAULT_ANTENNA})")
-    p.add_argument("--baudrate", type=whole(1), default=115200, metavar="B",
-                   help="default 115200")
     p.add_argument("--settle", type=fraction(0.1, 60), default=DEFAULT_SETTLE_S, metavar="S",
                    help=f"seconds the chips must lie still to be read (default "
                         f"{DEFAULT_SETTLE_S:g})")
     p.add_argument("--timeout", type=fraction(0.5, 600), default=DEFAULT_TIMEOUT_S,
                    metavar="S", help=f"seconds to wait for the chips to settle (default "
                                      f"{DEFAULT_TIMEOUT_S:g})")
-    p.add_argument("-o", "--output", required=True, type=text("a file"), metavar="FILE",
-                   help="the chip-set file (JSON), created or added to")
+    add_output_option(p, "chip-set file")
     p.set_defaults(func=cmd_chips_enrol)

@@ -196,7 +196,7 @@ def summary(config: Config) -> list[str]:
 def cmd_config_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     import sys
 
-    from controller.cli.main import fail
+    from controller.cli.common import fail
 
     out = out or sys.stdout
     try:
@@ -209,7 +209,7 @@ def cmd_config_check(args: argparse.Namespace, out: TextIO | None = None) -> int
 
 def add_config_parser(sub: Any) -> None:
     """``feltguard config check FILE``."""
-    from controller.cli.main import text
+    from controller.cli.common import text
 
     p = sub.add_parser("config", help="a table's configuration file")
     commands = p.add_subparsers(dest="config_command", required=True)

@@ -26,7 +26,6 @@ registry, an unknown deck, a reader that cannot be opened).
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import queue
 import sys
@@ -34,18 +33,24 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, TextIO
+
+from controller.cli.common import fail, fraction, text, whole, writable_problem
+from controller.cli.enrolment import (
+    CONNECT_S,
+    PassError,
+    add_output_option,
+    add_reader_options,
+    await_open,
+    check_still_open,
+    deck_id,
+    quiet_driver,
+)
 
 # The first card of a pass is awaited this long: the operator starts the shoe after the command.
 FIRST_CARD_S = 30.0
-# A reader that does not open within this long is an error, not a silent empty pass.
-CONNECT_S = 5.0
 DEFAULT_TIMEOUT_S = 3.0
 
-
-class PassError(Exception):
-    """The reader could not be read: one line naming its URL."""
 
 
 def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115200,
@@ -65,11 +70,7 @@ def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115
                         backoff=(0.05, 0.5))  # a reader lost mid-pass is back within 0.5 s
     reader.start()
     try:
-        opened = time.monotonic() + connect_s
-        while not reader.connected.wait(0.02):
-            error = reader.stats.last_error  # the first failure to open is enough to say so
-            if error or time.monotonic() > opened:
-                raise PassError(f"{url}: cannot open the reader: {error or 'no answer'}")
+        await_open(reader, url, connect_s)
         if on_open is not None:
             on_open()
         sensing = Sensing(antennas={(1, 0): SHOE})  # every read of this reader is the shoe's
@@ -84,30 +85,21 @@ def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115
                 if isinstance(body, ShoeDraw):  # what a shoe read gives
                     on_card(body.uid)
                     deadline = time.monotonic() + quiet_s
-        if not reader.connected.is_set():
-            raise PassError(f"{url}: the reader went away during the pass: "
-                            f"{reader.stats.last_error or 'disconnected'}")
+        check_still_open(reader, url, "pass")
     finally:
         reader.stop()
 
 
-def _quiet_driver(args: argparse.Namespace) -> None:
-    """The driver's own log lines (connected, retrying) are for the daemon's journal; at the
-    terminal the command says what happened, in one line on an error (``-v`` shows them)."""
-    if not getattr(args, "verbose", False):
-        logging.getLogger("drivers.card_reader").setLevel(logging.ERROR)
-
 
 def cmd_deck_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.cli.main import fail
     from controller.config import ConfigError
     from controller.tags.deck_enrol import EnrolError, Enrolment
     from controller.tags.deckfile import Registry, load_registry, write_registry
 
     out = out or sys.stdout
-    _quiet_driver(args)
+    quiet_driver(args, "drivers.card_reader")
     path = args.output
-    problem = _unwritable(path)
+    problem = writable_problem(path)
     if problem:
         return fail("deck enrol", f"{path}: {problem}")
     registry: Registry | None = None
@@ -157,14 +149,13 @@ def cmd_deck_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def cmd_deck_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.cli.main import fail
     from controller.config import ConfigError
     from controller.poker.cards import DeckRegistry
     from controller.poker.deck_count import count_deck
     from controller.tags.deckfile import load_registry
 
     out = out or sys.stdout
-    _quiet_driver(args)
+    quiet_driver(args, "drivers.card_reader")
     try:
         registry = load_registry(args.registry, label="--registry")
     except ConfigError as exc:
@@ -224,43 +215,17 @@ def _deck_name(decks: Mapping[str, Mapping[str, str]], uid: str) -> str:
     return next((f"deck {d}" for d, tags in decks.items() if uid in tags), "no deck")
 
 
-def _unwritable(path: str) -> str | None:
-    """Why the registry cannot be written at ``path`` (checked before a deck is read)."""
-    p = Path(path)
-    if p.is_dir():
-        return "is a directory"
-    parent = p.parent  # (Path("decks.json").parent is Path("."))
-    if not parent.is_dir():
-        return f"no such directory {parent}"
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        return "cannot write there"
-    return None
-
-
-def deck_id(text: str) -> str:
-    """An argparse type: a deck id as the registry and the console's ``deck ID`` take it."""
-    from controller.tags.deckfile import DECK_ID_RE
-
-    if not DECK_ID_RE.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"must be one word of letters, digits, '_', '.' or '-' "
-                                         f"(at most 32), got {text!r}")
-    return text
 
 
 def add_deck_parser(sub: Any) -> None:
     """Add ``deck enrol`` and ``deck check`` to the ``feltguard`` subcommands."""
-    from controller.cli.main import fraction, text, whole
     from controller.tags.deck_enrol import MAX_JOKERS
 
     deck = sub.add_parser("deck", help="decks: enrol a new deck through the shoe, check a deck")
     cmds = deck.add_subparsers(dest="deck_command", required=True)
 
     def reader_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--reader", required=True, metavar="URL",
-                       type=text("a device or pyserial URL"),
-                       help="the shoe's reader: a device (/dev/pokershoe) or any pyserial URL")
-        p.add_argument("--baudrate", type=whole(1), default=115200, metavar="B",
-                       help="default 115200")
+        add_reader_options(p, "the shoe's reader: a device (/dev/pokershoe) or any pyserial URL")
         p.add_argument("--timeout", type=fraction(0.1, 600), default=DEFAULT_TIMEOUT_S,
                        metavar="S",
                        help=f"seconds after the last card that end the pass (default "
@@ -274,8 +239,7 @@ def add_deck_parser(sub: Any) -> None:
     reader_options(p)
     p.add_argument("--jokers", type=whole(0, MAX_JOKERS), default=0, metavar="N",
                    help="jokers after the 52 cards (0 or 1; the joker games: docs/games.md)")
-    p.add_argument("-o", "--output", required=True, type=text("a file"), metavar="FILE",
-                   help="the registry file (JSON), created or added to")
+    add_output_option(p, "registry file")
     p.set_defaults(func=cmd_deck_enrol)
 
     p = cmds.add_parser("check", help="read a deck through and compare it with the registry")

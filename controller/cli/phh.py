@@ -43,7 +43,7 @@ def _unreadable(path: Path, items: list[Any]) -> str | None:
 
 
 def cmd_phh_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.cli.main import fail
+    from controller.cli.common import fail
     from controller.phh.reader import read_file
     from controller.phh.replay import Summary, replay_hands
 
@@ -77,7 +77,7 @@ def cmd_phh_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def cmd_phh_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.cli.main import fail, journal_gate
+    from controller.cli.common import fail, journal_gate
     from controller.events import EventError
     from controller.journal import JournalError
     from controller.phh.export import export_file
@@ -141,7 +141,7 @@ def _has_events(path: str) -> bool:
 
 def add_phh_parser(sub: Any) -> None:
     """Add ``phh replay`` and ``phh export`` to the ``feltguard`` subcommands."""
-    from controller.cli.main import add_check_options, text
+    from controller.cli.common import add_check_options, text
 
     phh = sub.add_parser("phh", help="PHH hand histories: replay them, export the table's hands")
     cmds = phh.add_subparsers(dest="phh_command", required=True)

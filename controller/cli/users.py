@@ -56,7 +56,7 @@ def _operator() -> str:
 
 
 def cmd_user(args: argparse.Namespace) -> int:
-    from controller.cli.main import fail
+    from controller.cli.common import fail
     from controller.config import ConfigError
     from controller.journal import JournalError
     from controller.security.audit import AuditError, AuditLog

@@ -20,6 +20,7 @@ from pathlib import Path
 from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
+import display
 from controller.security.accounts import REVIEW, Accounts
 from controller.security.audit import AuditLog
 from controller.surveillance.central_store import CentralStore
@@ -27,7 +28,8 @@ from display.live import ServerHandle, serve_pages
 
 __all__ = ["CardroomServer", "cardroom_app", "serve_cardroom"]
 
-DISPLAY = Path(__file__).resolve().parents[1] / "display"
+# the display package's own pages and templates, wherever it is installed
+DISPLAY = Path(display.__file__).resolve().parent
 # where a login may come back to: the tables' list, the audit, a table's review or an export
 _BACK = re.compile(r"/|/audit|/t/[a-z0-9_-]{1,32}/review(?:/hand/[0-9]{1,9}\.(?:phh|jsonl))?")
 

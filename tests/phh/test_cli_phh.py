@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import main
+from controller.cli import main
 from controller.events import Event
 from controller.journal import Journal
 from controller.phh import load_all
