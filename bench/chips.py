@@ -28,8 +28,8 @@ move the action, from the moment just before the last frame of the bet zone's fi
 holding the bet's chips is written into the pty (the bet is complete from that frame on; the
 frames of the cycles after it say the same) to the to-act LED pin's change: p50, p99 and max,
 and the same less the settle time ("beyond the settle time": what the product adds; chip
-sensing's settle clock, ``controller/sensing/chip_clock.py``, settles the zone at its settle time rather
-than at the next scan cycle). ``--runs`` runs, each a fresh table: the p99 of each run as
+sensing's settle clock, ``controller/sensing/chip_clock.py``, settles the zone at its settle time
+rather than at the next scan cycle). ``--runs`` runs, each a fresh table: the p99 of each run as
 min / median / max (the machine is shared and noisy). Target: p99 under 5 ms beyond the settle
 time.
 """

@@ -2,8 +2,8 @@
 
 Run as ``.venv/bin/python -m bench.replay [--corpus PATH] [--pokerkit-seconds S]``. Both sides
 parse first and are timed on the replays alone: ours plays each ``HandHistory`` through
-``controller.rules.engine.hand.Hand`` (``controller.phh.replay.play``); PokerKit iterates each of its
-``HandHistory`` objects through its states to the end (its own PHH replay). Ours replays all
+``controller.rules.engine.hand.Hand`` (``controller.phh.replay.play``); PokerKit iterates each of
+its ``HandHistory`` objects through its states to the end (its own PHH replay). Ours replays all
 10,000 hands; PokerKit replays the same hands in the same order until it has done them all or
 ``--pokerkit-seconds`` of replay have passed, in which case its figure is the rate on that
 subset, and the output says so. The two take turns, ``--chunk`` hands at a time, so a machine

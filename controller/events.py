@@ -22,6 +22,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+# The vocabulary checks games and settings against the pure poker data below it (no table).
+from controller.poker.house_rules import SettingsError, settings_for
+from controller.poker.variants import game_problem
+
 # A lost zone.leave from the shoe: a card drawn that no zone read in time (sensing's time-out).
 SHOE_ZONE = "shoe"
 ZONE_RE = re.compile(r"^(seat:(?:[1-9]|10)|board|burn|muck|aside)$")
@@ -672,9 +676,6 @@ def _check_types(body: Body) -> None:
 
 def _check_game(game: str, structure: str, *, mixed: bool) -> None:
     """An unknown game, or a structure the game is not dealt at, names it."""
-    # imported here: the rules core imports this module
-    from controller.poker.variants import game_problem
-
     problem = game_problem(game, structure, mixed=mixed)
     if problem is not None:
         raise EventError(f"field {problem[0]!r}: {problem[1]}")
@@ -940,10 +941,6 @@ def _check_level(i: int, level: Mapping[str, int]) -> None:
 
 def _check_settings(body: TableSetup) -> None:
     """The profile and setting overrides must name a known profile, settings and values."""
-    # Imported here: controller.rules imports this module, so a module-level import would be
-    # circular. house_rules is pure data and functions.
-    from controller.poker.house_rules import SettingsError, settings_for
-
     try:
         settings_for(body.profile, body.settings)
     except SettingsError as exc:

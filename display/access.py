@@ -5,8 +5,8 @@ The secret never travels in a URL. A browser types it into the login form, which
 server answers with a session cookie (HttpOnly, SameSite=Strict) holding only a signed random
 login id. Non-browser clients (tests, bench/latency.py) send it as Socket.IO auth, which travels
 in the handshake payload. Either way the check is one `Authenticator`: per-user logins with roles
-(`controller.security.accounts.Accounts.authenticate`: the fields `user` and `password`), or, on a table
-with no accounts yet, `token_authenticator` (the one shared dealer token, the field `token`).
+(`controller.security.accounts.Accounts.authenticate`: the fields `user` and `password`), or, on a
+table with no accounts yet, `token_authenticator` (the one shared dealer token, the field `token`).
 
 Nothing here logs or returns a secret: log lines name the client address only.
 """
@@ -30,10 +30,25 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from controller.security.accounts import Identity
 
+# The dealer page shows hole cards: never cache it, never let another site frame it, send no
+# referrer. The pages load only their own files (no CDN), so 'self' is the whole policy;
+# connect-src 'self' covers same-origin WebSockets, form-action 'self' the login and logout forms.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
 __all__ = [
     "DEALER_IDENTITY",
     "DEFAULT_SESSION_LIFETIME",
     "FLOOR_IDENTITY",
+    "SECURITY_HEADERS",
     "TOKEN_FILE_NAME",
     "Authenticator",
     "Identity",

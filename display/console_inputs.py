@@ -4,7 +4,8 @@ The console page (`/console`, display/static/console.html) sends each tap as a S
 event on the `/dealer` namespace carrying one table event body as JSON (docs/events.md), and a
 card chosen for the hardware keys as a `choose` event. The page is never trusted:
 
-- only a socket admitted as the dealer (a role that may ``SEND_INPUT``: controller/security/accounts.py)
+- only a socket admitted as the dealer (a role that may ``SEND_INPUT``:
+controller/security/accounts.py)
   may send inputs;
 - only the event types a dealer console key or betting entry makes (``CONSOLE_TYPES``) pass:
   card reads, deck set-up and seating come from the readers and the config, never the page;

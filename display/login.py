@@ -1,11 +1,12 @@
 """The login desk of a Feltguard web app: the login form and its POST, logout, the session
 cookie, the rate limits, stale logins, refusals and the audit page, for the table's live view
-(display/server.py) and the cardroom's surveillance service (controller/processes/cardroom_web.py) alike.
+(display/server.py) and the cardroom's surveillance service (controller/processes/cardroom_web.py)
+alike.
 
 One check for every way in (``check``): the login form's fields, or a Socket.IO auth dict. It
 answers the Identity, the seconds to wait (rate-limited by client address, or by account name
-from any address), or None; each answer is an audit entry (controller/security/audit.py). A login whose
-account was removed, or whose password or role changed, is closed at its next request
+from any address), or None; each answer is an audit entry (controller/security/audit.py). A login
+whose account was removed, or whose password or role changed, is closed at its next request
 (``current``). No secret is logged or echoed; the audit names a failed login's user only when
 it is an account (a password typed into the name field must not land in the log).
 """

@@ -1,4 +1,5 @@
-"""The surveillance review screen: a Flask blueprint over one journal (controller/surveillance/review.py).
+"""The surveillance review screen: a Flask blueprint over one journal
+(controller/surveillance/review.py).
 
 Routes (every one needs the ``review`` permission, controller/security/accounts.py):
 
@@ -11,12 +12,12 @@ Routes (every one needs the ``review`` permission, controller/security/accounts.
 - ``GET /review/hand/<n>.phh`` and ``/review/hand/<n>.jsonl``: the hand exported, as an
   attachment (audited: ``export_hand``).
 
-The journal is replayed in a worker process (``controller.surveillance.review.ReviewProcess``, started at
-the first request; ``app.extensions["feltguard.review"].close()`` stops it), never in the
+The journal is replayed in a worker process (``controller.surveillance.review.ReviewProcess``,
+started at the first request; ``app.extensions["feltguard.review"].close()`` stops it), never in the
 table's own threads. Nobody logged in gets the login form; a role without ``review`` (the
 dealer) gets 403 and an audit ``refused`` entry. The data is built from the journal alone,
 never from the live table, and comes back with ``Cache-Control: no-store`` (it holds hole
-cards) and the app's security headers (display/server.py ``SECURITY_HEADERS``).
+cards) and the app's security headers (display/access.py ``SECURITY_HEADERS``).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from controller.security.accounts import REVIEW, Identity, may
 from controller.security.audit import AuditError, AuditLog
 from controller.surveillance.central_store import StoreError, store_tables
 from controller.surveillance.review import QueryError, ReviewError, ReviewProcess, parse_query
+from display.access import SECURITY_HEADERS
 from display.login import client_address
-from display.server import SECURITY_HEADERS
 
 __all__ = ["PAGE", "review_blueprint"]
 

@@ -59,6 +59,7 @@ from display.access import (
     DEALER_IDENTITY,
     DEFAULT_SESSION_LIFETIME,
     FLOOR_IDENTITY,
+    SECURITY_HEADERS,
     Authenticator,
     Identity,
     Login,
@@ -105,27 +106,14 @@ CONSOLE = "/dealer/console"
 # export of the review.
 _BACK = re.compile(r"/dealer|/dealer/console|/audit|/review(?:/hand/[0-9]{1,9}\.(?:phh|jsonl))?")
 EVENT = "state"
-# Reader states in which cards go unseen: /healthz says the table is down (controller/sensing/health.py).
+# Reader states in which cards go unseen: /healthz says the table is down
+# (controller/sensing/health.py).
 DEVICE_DOWN = ("offline", "silent", "fault")
 
 # A dead screen shows "offline" within ping_interval + ping_timeout seconds (engineio's defaults,
 # 25 + 20, are too slow for a table display).
 PING_INTERVAL = 5
 PING_TIMEOUT = 5
-
-# The dealer page shows hole cards: never cache it, never let another site frame it, send no
-# referrer. The pages load only their own files (no CDN), so 'self' is the whole policy;
-# connect-src 'self' covers same-origin WebSockets, form-action 'self' the login and logout forms.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Cache-Control": "no-store",
-}
 
 
 class Loop(Protocol):
@@ -360,8 +348,8 @@ def create_app(
     The touch console's inputs go to `submit` (the daemon's one submit path; None: the server
     refuses inputs), rulings only with `floor_token` given in the same message, and the card the
     dealer chooses to `on_choose` (display/console_inputs.py).
-    `accounts` (controller/security/accounts.py): each person logs in with their own name and password
-    and their role decides what they may open (``may``); the shared `dealer_token` and
+    `accounts` (controller/security/accounts.py): each person logs in with their own name and
+    password and their role decides what they may open (``may``); the shared `dealer_token` and
     `floor_token` are then not accepted. `audit` records logins, failed and rate-limited logins,
     logouts and refusals (controller/security/audit.py).
     `review_journal`: the surveillance review of this journal at `/review` (display/review.py;

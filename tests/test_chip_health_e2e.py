@@ -24,7 +24,8 @@ from tests.test_reader_health_e2e import HEARTBEAT_S, journaled, wait_for
 
 
 class ChipTable:
-    """The daemon, one chip reader and the health monitor, as controller/processes/table.py wires them."""
+    """The daemon, one chip reader and the health monitor, as controller/processes/table.py wires
+    them."""
 
     def __init__(self, tmp_path: Path, link: Path) -> None:
         self.config: Config = from_mapping({

@@ -2,8 +2,8 @@
 
 Pure: no pins, no threads. The hardware keys (``drivers.console_keys``) call back with a key's
 name; ``body_for`` reads the key's console line with the typed console's own parser
-(``controller.console.lines``), so a key press is the same event as its line, journaled, replayed and
-judged like any other input (docs/events.md, Dealer console
+(``controller.console.lines``), so a key press is the same event as its line, journaled, replayed
+and judged like any other input (docs/events.md, Dealer console
 keys):
 
     new_hand      hand.start (the plan's button)          hand

@@ -1,8 +1,8 @@
 """The dealer console as text: one key press or betting action per line.
 
 ``feltguard run`` reads these lines on standard input at a terminal (or with ``--console``); the
-hardware keys are these lines too (``controller.console.keypad.KEY_LINES``), and the touch console sends
-the same events (docs/events.md):
+hardware keys are these lines too (``controller.console.keypad.KEY_LINES``), and the touch console
+sends the same events (docs/events.md):
 
     hand [BUTTON]        new hand (button seat optional)
     shuffle              shuffle done

@@ -81,7 +81,8 @@ class TableDaemon:
         self.rejected_reads = 0  # reads that made no valid event (on_read)
         self.recovered = 0  # events replayed from the journal at start
         # When the applying path last ran (time.monotonic): every submit and sensing tick sets
-        # it, under the lock; the systemd watchdog asks for it (heartbeat, controller/daemon/systemd.py)
+        # it, under the lock; the systemd watchdog asks for it (heartbeat,
+        # controller/daemon/systemd.py)
         self.beat = time.monotonic()
         self.journal_error: str | None = None  # the last append's failure, if it failed
         self.last_snapshot: Mapping[str, Any] = snapshot(self.state)

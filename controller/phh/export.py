@@ -590,7 +590,8 @@ def export_events(events: Iterable[Event], state: TableState | None = None
                   ) -> list[HandHistory]:
     """One HandHistory per hand the table started in ``events`` (in order). ``state``: the
     table before the first event (default: a new table), so one hand exports from the state
-    at its ``hand.start`` without replaying the journal before it (controller/surveillance/review.py)."""
+    at its ``hand.start`` without replaying the journal before it
+    (controller/surveillance/review.py)."""
     exporter = _Exporter(state)
     for event in events:
         exporter.feed(event)

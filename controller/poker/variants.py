@@ -3,8 +3,8 @@
 A variant says what the deck is, what happens on each street (cards dealt down or up, board cards,
 the burn, a draw or a Pineapple discard, whether there is a betting round and who opens it, small
 or big bet in fixed limit), the betting structure, the forced bets, the hand rankings and how the
-pot is split. The hand engine (``controller/rules/engine/hand.py``) reads only this data; there is no
-per-game flow anywhere. The rulebooks behind each definition are cited in its ``citations`` and
+pot is split. The hand engine (``controller/rules/engine/hand.py``) reads only this data; there is
+no per-game flow anywhere. The rulebooks behind each definition are cited in its ``citations`` and
 in docs/games.md, which also lists every choice made where the books are silent.
 
 File names in citations are the rulebooks in ``shared/rulebooks/``: RR = roberts-rules-v11.txt,

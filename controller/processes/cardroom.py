@@ -3,10 +3,11 @@
     feltguard surveillance --redis URL --store FILE [--host H] [--port P] --accounts FILE
     feltguard surveillance --redis URL --store FILE --no-web
 
-It collects every table's events from Redis into the central store (controller/surveillance/collector.py,
-controller/surveillance/central_store.py) and serves the cardroom's screens from the store, never from a
-table: a review cannot disturb a table, and a table keeps dealing whether this service runs or
-not. Each table's relay (controller/surveillance/relay.py) catches up whatever the service missed.
+It collects every table's events from Redis into the central store
+(controller/surveillance/collector.py, controller/surveillance/central_store.py) and serves the
+cardroom's screens from the store, never from a table: a review cannot disturb a table, and a table
+keeps dealing whether this service runs or not. Each table's relay
+(controller/surveillance/relay.py) catches up whatever the service missed.
 
 It runs until SIGTERM or Ctrl-C, and prints one line when a table first appears and a line
 when the link to Redis goes or comes back.

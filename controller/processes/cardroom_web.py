@@ -35,9 +35,9 @@ _BACK = re.compile(r"/|/audit|/t/[a-z0-9_-]{1,32}/review(?:/hand/[0-9]{1,9}\.(?:
 
 
 def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Flask:
+    from display.access import SECURITY_HEADERS
     from display.login import LoginDesk
     from display.review import review_blueprint
-    from display.server import SECURITY_HEADERS
 
     app = Flask(__name__, static_folder=str(DISPLAY / "static"),
                 template_folder=str(DISPLAY / "templates"))

@@ -12,9 +12,9 @@ with chips and the dealer scoops and pushes them (``controller/sim/chip_dealer.p
 motion goes to a simulated chip reader's pty (``drivers/simulated_chip_reader.py``, scanning at
 ``chip_cycle_ms``), the real ``ChipReader`` reads its inventories and the daemon's chip sensing
 settles them (``chip_settle_s``) into ``chips.zone`` events, from which the rules core reads the
-betting: the wiring of ``feltguard run`` (controller/processes/table.py), chip sensing's settle clock
-included (``controller/sensing/chip_clock.py``). The dealer waits for each motion's zones to reach
-the journal before its next move. At ``chip_mistake_rate`` a hand holds a chip mistake
+betting: the wiring of ``feltguard run`` (controller/processes/table.py), chip sensing's settle
+clock included (``controller/sensing/chip_clock.py``). The dealer waits for each motion's zones to
+reach the journal before its next move. At ``chip_mistake_rate`` a hand holds a chip mistake
 (``controller/sim/chip_mistakes.py``) instead of a dealing one.
 
 As it deals, the table says what happens: each finding as the daemon raises it, a line per hand,
@@ -89,8 +89,10 @@ class SimOptions:
     port: int = 5000
     journal_path: str | None = None  # None: a throwaway one (`feltguard sim` always names one)
     dealer_token: str | None = None
-    accounts_path: str | None = None  # per-user logins (controller/security/accounts.py): no tokens then
-    central_url: str | None = None  # Redis of the cardroom's surveillance (controller/surveillance/relay.py)
+    # per-user logins (controller/security/accounts.py): no tokens then
+    accounts_path: str | None = None
+    # Redis of the cardroom's surveillance (controller/surveillance/relay.py)
+    central_url: str | None = None
     table_id: str = "sim"  # this table's name there
     central_drain_s: float = 10.0  # at the end, how long to wait for the relay to catch up
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
@@ -334,7 +336,8 @@ class SimulatedTable:
             if zone in zones:
                 self.chip_device.place(CHIP_ANTENNA_OF[zone][1], content.uids)
         self.chip_device.start_scanning()  # only once the driver reads: its open flushes input
-        # zones settle at their settle time, not at the next scan cycle (controller/sensing/chip_clock.py)
+        # zones settle at their settle time, not at the next scan cycle
+        # (controller/sensing/chip_clock.py)
         self.chip_clock = start_chip_clock(self.daemon, self._chip_halt)
 
     # -- resuming -------------------------------------------------------------------------------

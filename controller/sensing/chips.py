@@ -207,7 +207,8 @@ class ChipSensing:
         """When the next source still moving settles if nothing changes: its content's first
         report plus the settle time. None when nothing is moving (or what moves has not been
         heard within the settle time: an unplugged reader settles nothing). The shell's settle
-        clock (``controller/sensing/chip_clock.py``) ticks sensing then, not at the next scan cycle."""
+        clock (``controller/sensing/chip_clock.py``) ticks sensing then, not at the next scan
+        cycle."""
         due = [st.since + self.settle_s
                for st in (*self._antennas.values(), *self._trays.values())
                if st.moving and now - st.last <= self.settle_s + _EPS]

@@ -20,8 +20,8 @@ Every ``poll_s`` it judges each configured device from its stats: the card reade
 
 On each change of a reader's state (never on every poll) it submits a ``reader.health`` event
 through the daemon's one submit path (journal first, then the rules core, which raises the
-finding: controller/rules/table/devices.py; then the LEDs and the views). Where no rulebook speaks it
-follows the design brief (shared/DESIGN.md, "Data flows one way": the drivers own device health).
+finding: controller/rules/table/devices.py; then the LEDs and the views). Where no rulebook speaks
+it follows the design brief (shared/DESIGN.md, "Data flows one way": the drivers own device health).
 The state it starts from is the one the journal holds, so a restart reports only what changed.
 """
 

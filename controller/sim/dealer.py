@@ -166,8 +166,8 @@ class SimDealer:
         self.seat_changes = seat_changes
         # Cards a remedy returns to the stub may come out again in the same hand after the
         # reshuffle (the rules core must take them as new draws). Off by default: a live reader
-        # debounces a second shoe read of a tag that comes within its window (sensing/cards.py), which
-        # at pace 0 a same-hand re-draw does; the pure bench turns it on.
+        # debounces a second shoe read of a tag that comes within its window (sensing/cards.py),
+        # which at pace 0 a same-hand re-draw does; the pure bench turns it on.
         self.redraw_returned = redraw_returned
         kinds: set[str] = set()
         for v in self.variants:

@@ -1,8 +1,8 @@
 """The simulated players' betting: a legal action for the player to act, from the hand engine.
 
-The engine (``controller/rules/engine/hand.py``, read through ``table_view``) says what a call costs,
-whether the player may bet or raise and between which totals (fixed limit: one size; pot limit:
-at most the pot), and whether a bring-in is due. Every action the players take is legal, so a
+The engine (``controller/rules/engine/hand.py``, read through ``table_view``) says what a call
+costs, whether the player may bet or raise and between which totals (fixed limit: one size; pot
+limit: at most the pot), and whether a bring-in is due. Every action the players take is legal, so a
 clean hand raises no betting finding.
 
 Two styles: ``active`` players fold, call, bet and raise at random; ``passive`` players only

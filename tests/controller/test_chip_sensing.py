@@ -236,7 +236,8 @@ def test_a_zone_held_back_by_a_flickering_antenna_settles_when_it_comes_back():
 
 
 def test_next_due_is_the_settle_time_of_what_moves_and_nothing_once_settled():
-    """The settle clock's question (controller/sensing/chip_clock.py): when does the next zone settle?"""
+    """The settle clock's question (controller/sensing/chip_clock.py): when does the next zone
+    settle?"""
     s = _sensing()
     assert s.next_due(0.0) is None
     s.on_inventory(Inv(3, 1, 0, ("C1",), 1.0))

@@ -161,7 +161,8 @@ def test_what_run_journals_from_a_config_is_what_the_parser_takes():
         assert parse_line(Event(i, 0, body).to_line()).body == body
 
 
-# --- the deck file of `feltguard run` (controller/tags/deckfile.py) -----------------------------------
+# --- the deck file of `feltguard run` (controller/tags/deckfile.py)
+# -----------------------------------
 
 
 def _deck(tmp_path, text: str | bytes):

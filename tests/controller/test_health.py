@@ -1,5 +1,5 @@
-"""The readers' health monitor (controller/sensing/health.py) on a stepped clock: each state, the order
-of precedence, one submission per change, the start-up grace and the journal's known states.
+"""The readers' health monitor (controller/sensing/health.py) on a stepped clock: each state, the
+order of precedence, one submission per change, the start-up grace and the journal's known states.
 (The same monitor over a real pty reader and a real journal: tests/test_reader_health_e2e.py.)"""
 
 from __future__ import annotations

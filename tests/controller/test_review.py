@@ -1,6 +1,6 @@
-"""The surveillance review's data (controller/surveillance/review.py): the hand index and its search, one hand
-stepped through, the findings' statuses (open, remedied, ruled), the exports, and the cost of
-keeping the index of a growing journal."""
+"""The surveillance review's data (controller/surveillance/review.py): the hand index and its
+search, one hand stepped through, the findings' statuses (open, remedied, ruled), the exports, and
+the cost of keeping the index of a growing journal."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""controller/daemon/systemd.py against a real datagram socket: the watchdog pings only while the path
-that applies events answers (a core hung inside ``submit``, holding the daemon's lock, stops
+"""controller/daemon/systemd.py against a real datagram socket: the watchdog pings only while the
+path that applies events answers (a core hung inside ``submit``, holding the daemon's lock, stops
 the pings, and they come back when it does), STATUS follows the hand, and the daemon's
 heartbeat is read under its lock."""
 

@@ -1,6 +1,6 @@
 """A display server in its own process with DEBUG logging on the root logger, as `feltguard -v`
-sets it (controller/cli/main.py: basicConfig at DEBUG, the server's loggers left at DEBUG too), for the
-log-capture test. Reads the dealer token from $FELTGUARD_TEST_TOKEN, prints the bound port on
+sets it (controller/cli/main.py: basicConfig at DEBUG, the server's loggers left at DEBUG too), for
+the log-capture test. Reads the dealer token from $FELTGUARD_TEST_TOKEN, prints the bound port on
 stdout, publishes one snapshot, and serves until its stdin closes; every log record goes to stderr.
 """
 

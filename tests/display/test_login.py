@@ -17,11 +17,10 @@ import requests
 import socketio
 from flask.testing import FlaskClient
 
-from display.access import LoginLimiter
+from display.access import SECURITY_HEADERS, LoginLimiter
 from display.payloads import dealer_payload
 from display.server import (
     DEALER,
-    SECURITY_HEADERS,
     SESSION_COOKIE,
     Publisher,
     ServerHandle,

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import socketio
 
+from display.access import SECURITY_HEADERS
 from display.fan_out import FanOutManager, JsonPacket
 from display.payloads import dealer_payload, table_payload
 from display.server import (
     DEALER,
-    SECURITY_HEADERS,
     TABLE,
     Publisher,
     ServerHandle,

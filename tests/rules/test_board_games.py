@@ -1,7 +1,7 @@
 """The board games other than no-limit hold'em on the one rules path: Omaha (four hole cards, two
 of them with three board cards), the Pineapples (three hole cards and a discard), six-plus hold'em
-(36 cards). The board procedure (controller/rules/procedure/board_deal.py) judges their cards from the variant's
-streets; the hand engine bets and makes the showdown."""
+(36 cards). The board procedure (controller/rules/procedure/board_deal.py) judges their cards from
+the variant's streets; the hand engine bets and makes the showdown."""
 
 from __future__ import annotations
 

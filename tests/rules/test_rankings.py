@@ -1,5 +1,5 @@
-"""Unit tests of the hand rankings (controller/poker/hands/rankings.py): the rulebooks' own examples for
-every ranking, the edges between categories, the names a dealer reads, and bad input."""
+"""Unit tests of the hand rankings (controller/poker/hands/rankings.py): the rulebooks' own examples
+for every ranking, the edges between categories, the names a dealer reads, and bad input."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The rules core turns each reader.health change into a finding and keeps the device states
-(controller/rules/table/devices.py): offline, silent, fault, noisy, restored; across hands and undo."""
+(controller/rules/table/devices.py): offline, silent, fault, noisy, restored; across hands and
+undo."""
 
 from __future__ import annotations
 

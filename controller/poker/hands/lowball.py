@@ -3,7 +3,8 @@ eight-or-better qualifier, the joker in ace-to-five, and deuce-to-seven (Kansas 
 
 Every function here returns a *badness*: a smaller int is a better low hand and equal ints tie
 (suits never break a tie for a pot: roberts-rules-v11.txt Section 3, Ties r.1).
-``controller.poker.hands.rankings`` turns badness into the "higher is better" strength the engine uses.
+``controller.poker.hands.rankings`` turns badness into the "higher is better" strength the engine
+uses.
 
 Ace-to-five (roberts-rules-v11.txt Section 11, Ace-to-five Lowball: "the best hand is any
 5-4-3-2-A. An ace is the lowest-ranking card. For hands with a pair, A-A beats 2-2. Straights and

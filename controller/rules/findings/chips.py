@@ -39,7 +39,8 @@ _POT_ERROR = cite(SHOWDOWN, "3", "Any player, dealer, or floorperson who sees an
                   "has an ethical obligation to point out the error.")
 _BEFORE_NEXT_DEAL = cite(RULINGS, "5", "A ruling may be made regarding a pot if it has been "
                          "requested before the next deal starts")
-_SENSORS = "chip zone antennas (controller/sensing/chips.py); the chip-set registry (chips.register)"
+_SENSORS = ("chip zone antennas (controller/sensing/chips.py); the chip-set registry "
+            "(chips.register)")
 
 CHIP_ENTRIES: tuple[Entry, ...] = (
     Entry(

@@ -5,8 +5,8 @@ No rulebook speaks of RFID readers, so these entries cite the design brief inste
 (``/work/shared/DESIGN.md``, section "Data flows one way": the drivers own "device health")
 and say so (``catalogue=False``). The thresholds behind them (three missed heartbeats,
 ``hardware/reader-protocol.md``; bad frames a minute, the ``[health]`` config) are the shell's
-(``controller/sensing/health.py``); the core only turns each ``reader.health`` change into one of these.
-Same shape and conventions as ``catalogue.py``, which merges them into ``CATALOGUE``.
+(``controller/sensing/health.py``); the core only turns each ``reader.health`` change into one of
+these. Same shape and conventions as ``catalogue.py``, which merges them into ``CATALOGUE``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ DESIGN = "DESIGN.md"  # the design brief beside the rulebooks (shared/DESIGN.md)
 FLOW = "Data flows one way"
 _DEVICE_HEALTH = cite(FLOW, "drivers", "frames parsed, checksums verified, reads debounced, "
                       "device health", file=DESIGN)
-_SENSORS = "the serial port, the reader heartbeats and bad-frame counts (controller/sensing/health.py)"
+_SENSORS = ("the serial port, the reader heartbeats and bad-frame counts "
+            "(controller/sensing/health.py)")
 
 DEVICE_ENTRIES: tuple[Entry, ...] = (
     Entry(
