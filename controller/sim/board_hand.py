@@ -20,15 +20,13 @@ river. Some kinds botch the remedy, some make two independent mistakes in one ha
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.events import ShuffleDone, ZoneLeave
 from controller.poker.variants import Variant
 from controller.sim.hand_dealer import HandDealer
 from controller.sim.moves import CardMove, new_uid
-
-if TYPE_CHECKING:
-    from controller.sim.dealer import SimDealer
+from controller.sim.table_port import SimTable
 
 STREETS = ("flop", "turn", "river")
 COUNT = {"flop": 3, "turn": 1, "river": 1}
@@ -57,7 +55,7 @@ FIRST_TWO_KINDS = ("first_or_second_face_up", "first_or_second_exposed_key",
 class BoardHand(HandDealer):
     """One board-game hand."""
 
-    def __init__(self, table: SimDealer, v: Variant, kind: str | None,
+    def __init__(self, table: SimTable, v: Variant, kind: str | None,
                  order: Sequence[int], hand: Mapping[str, Any]) -> None:
         super().__init__(table, v, kind, order, hand)
         self.redo: dict[str, list[str]] = {}  # street redealt after a reshuffle -> cards aside

@@ -28,7 +28,6 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from controller.events import (
     Action,
@@ -59,10 +58,8 @@ from controller.sim.chip_table import (
     player,
 )
 from controller.sim.moves import SimStep
+from controller.sim.table_port import SimTable
 from controller.sim.table_view import GameHand
-
-if TYPE_CHECKING:
-    from controller.sim.dealer import SimDealer
 
 log = logging.getLogger(__name__)
 
@@ -71,9 +68,9 @@ CHIP_ACTIONS = frozenset({"post", "call", "bet", "raise", "allin"})
 
 
 class ChipDealer:
-    """The chips of one simulated table: ``table`` is its ``SimDealer``."""
+    """The chips of one simulated table: ``table`` is its ``SimDealer``, seen as a ``SimTable``."""
 
-    def __init__(self, table: SimDealer, rng: random.Random, *, console: bool = False,
+    def __init__(self, table: SimTable, rng: random.Random, *, console: bool = False,
                  mistake_rate: float = 0.0) -> None:
         self.t = table
         self.rng = rng

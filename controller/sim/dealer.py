@@ -74,6 +74,7 @@ from controller.sim.mistakes import DEAL, KINDS, MISTAKES, PLAY, mistakes_for, p
 from controller.sim.moves import NAMES, CardMove, Mistake, SimStep, deck_roles, expand, new_uid
 from controller.sim.remedies import floor_stops
 from controller.sim.stud_hand import StudHand
+from controller.sim.table_port import Late
 
 __all__ = ["MISTAKES", "NAMES", "CardMove", "Mistake", "SimDealer", "SimStep", "expand"]
 
@@ -85,10 +86,6 @@ FAMILY_DEALERS: dict[str, type[HandDealer]] = {
 # wrong low card is never judged); the button dealt a card short, whose typed first action (the
 # engine has no actor yet) is now and then OOT_ACTION at a chips table (draw5, 1 hand in 200).
 NOT_WITH_CHIPS = frozenset({"stud_wrong_bring_in", "draw_button_short"})
-
-# A misdeal the floor notices late: (kind, seats, cards, the misdeal code it is before the cut-off)
-Late = tuple[str, tuple[int, ...], tuple[str, ...], str]
-
 
 class _Stop(Exception):
     """The floor stopped the hand (a finding was raised)."""

@@ -23,15 +23,13 @@ Section 11 r.12); a missing burn on the draw is corrected (RR Section 3 Irregula
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.events import Action
 from controller.poker.variants import JOKER, Variant
 from controller.sim.hand_dealer import HandDealer
 from controller.sim.remedies import exposed_predraw_taken
-
-if TYPE_CHECKING:
-    from controller.sim.dealer import SimDealer
+from controller.sim.table_port import SimTable
 
 # Cards kept back from the draws: the round's burn, a burn before a last player's fifth card,
 # one for a card shown after the hand (DRAW_AFTER_HAND_END), two for a mistake's extra card.
@@ -45,7 +43,7 @@ PREDRAW_KINDS = ("draw_predraw_exposed", "draw_predraw_exposed_key")
 class DrawHand(HandDealer):
     """One draw-game hand."""
 
-    def __init__(self, table: SimDealer, v: Variant, kind: str | None,
+    def __init__(self, table: SimTable, v: Variant, kind: str | None,
                  order: Sequence[int], hand: Mapping[str, Any]) -> None:
         super().__init__(table, v, kind, order, hand)
         self.mistake_street = -1  # the draw (street index) of a mistake on the draw

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.events import (
     Action,
@@ -33,16 +33,14 @@ from controller.poker.variants import JOKER, Variant
 from controller.sim import players, table_view
 from controller.sim.mistakes import KINDS, PLAY
 from controller.sim.moves import CardMove, SimStep, new_uid
+from controller.sim.table_port import SimTable
 from controller.sim.table_view import Engine, GameHand
-
-if TYPE_CHECKING:
-    from controller.sim.dealer import SimDealer
 
 
 class HandDealer:
     """The dealing of one hand of ``v``; ``play()`` deals it to the end (or to the misdeal)."""
 
-    def __init__(self, table: SimDealer, v: Variant, kind: str | None,
+    def __init__(self, table: SimTable, v: Variant, kind: str | None,
                  order: Sequence[int], hand: Mapping[str, Any]) -> None:
         self.t = table
         self.hand = hand  # the snapshot's hand as it was dealt: button, blinds, posts

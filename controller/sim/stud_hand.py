@@ -18,16 +18,14 @@ is the first, the other last card comes face up too).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.events import Action
 from controller.poker.variants import Variant
 from controller.sim import table_view
 from controller.sim.hand_dealer import HandDealer
 from controller.sim.remedies import stud_rest_up
-
-if TYPE_CHECKING:
-    from controller.sim.dealer import SimDealer
+from controller.sim.table_port import SimTable
 
 # the last card turned up: by the shoe (dealt face up) or by the dealer's exposed key
 FINAL_UP_KINDS = ("stud_final_card_faceup", "stud_final_card_exposed_key")
@@ -38,7 +36,7 @@ EXPOSED_KINDS = ("stud_downcard_exposed", "stud_downcard_exposed_key",
 class StudHand(HandDealer):
     """One stud hand."""
 
-    def __init__(self, table: SimDealer, v: Variant, kind: str | None,
+    def __init__(self, table: SimTable, v: Variant, kind: str | None,
                  order: Sequence[int], hand: Mapping[str, Any]) -> None:
         super().__init__(table, v, kind, order, hand)
         self.mistake_street = -1  # the street (engine index) of a mistake after the deal
