@@ -1,0 +1,19 @@
+"""The rulebook names and sections the board family's catalogue entries cite (``dealing.py``,
+``betting.py``), and the redeal remedy several of them share."""
+
+from __future__ import annotations
+
+RR = "roberts-rules-v11.txt"
+MISDEALS = "Section 3, Misdeals"
+IRREG = "Section 3, Irregularities"
+HOLDEM = "Section 5, Holdem"
+BETTING = "Section 3, Betting and Raising"
+NOLIMIT = "Section 14, No-Limit and Pot-Limit"
+BLINDS = "Section 4, Button and Blind Use"
+RULES_BLINDS = "Section 4, Rules for Using Blinds"
+
+REDEAL = (
+    "Declare a misdeal: every chip goes back to the player who put it in.",
+    "Retrieve every card, reshuffle and recut, and redeal with the same button "
+    "(Robert's Rules do not say whether the button moves on a redeal; Feltguard keeps it).",
+)
