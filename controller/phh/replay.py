@@ -1,9 +1,9 @@
 """Replay PHH hands through the rules engine and compare the final stacks with the record.
 
-Each hand is played action by action on ``controller.rules.engine.hand.Hand`` (the variant from the
-PHH code, the stakes, the starting stacks), and the engine's final stacks are compared with
-``finishing_stacks``. The engine checks every action by the cardroom rules; an action it refuses
-is an error naming the hand, the action's number and text, and the rule.
+Each hand is played action by action on the hand engine (``controller.rules.HandEngine``: the
+variant from the PHH code, the stakes, the starting stacks), and the engine's final stacks are
+compared with ``finishing_stacks``. The engine checks every action by the cardroom rules; an
+action it refuses is an error naming the hand, the action's number and text, and the rule.
 
 The replay copes with hands written in unusual but legal orders: a hand shown at an all-in
 before the rest of the board (or the last stud card) is dealt is shown when the engine says the
@@ -31,7 +31,7 @@ from controller.phh.notation import HandHistory, Number, PhhAction, PhhError
 from controller.phh.reader import read_file
 from controller.poker.pots import with_carry
 from controller.poker.variants import Variant, phh_variant
-from controller.rules.engine.hand import Hand, HouseSettings, IllegalAction, Stakes
+from controller.rules import HandEngine, HouseSettings, IllegalAction, Stakes
 
 Status = Literal["matched", "odd_chip", "mismatched", "error", "unchecked"]
 
@@ -117,7 +117,7 @@ def _unscale(value: int, scale: int) -> Number:
 # --- one hand -------------------------------------------------------------------------------------
 
 
-def _apply(game: Hand, a: PhhAction, scale: int) -> None:
+def _apply(game: HandEngine, a: PhhAction, scale: int) -> None:
     """One action on the engine (the slow path: used for held-back shows)."""
     code = a.code
     p = a.actor
@@ -185,7 +185,7 @@ _HOUSE_CACHE: dict[HouseSettings, HouseSettings] = {}
 
 
 def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
-             scale: int | None = None) -> tuple[Hand, int]:
+             scale: int | None = None) -> tuple[HandEngine, int]:
     """The engine's hand at its start (forced bets posted) and the chip scale. Without
     ``settings``, the hand's own (``house_settings``)."""
     if scale is None:
@@ -195,7 +195,7 @@ def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
     else:
         stacks = [_chips(v, scale) for v in hand.starting_stacks]
     try:
-        game = Hand(variant_for(hand.variant), _stakes(hand, scale), stacks,  # type: ignore[arg-type]
+        game = HandEngine(variant_for(hand.variant), _stakes(hand, scale), stacks,  # type: ignore[arg-type]
                     house_settings(hand) if settings is None else settings)
     except ValueError as exc:
         raise ReplayError(f"{hand.label}: cannot start the hand: {exc}") from None
@@ -260,7 +260,7 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
     return tuple(_unscale(s, scale) for s in stacks)
 
 
-def _carried(hand: HandHistory, game: Hand, scale: int) -> list[int]:
+def _carried(hand: HandHistory, game: HandEngine, scale: int) -> list[int]:
     """The final stacks with Feltguard's ``_carry_in`` (antes of earlier deals nobody opened,
     draw high's pass and out, RR Section 12 r.14) joining the main pot, as at the table
     (``pots.with_carry``); ``_carry_out`` (what the hand leaves for the next deal) is checked
@@ -307,7 +307,7 @@ def _kills(hand: HandHistory) -> dict[int, list[int]]:
     return out
 
 
-def _kill(hand: HandHistory, game: Hand, players: list[int], a: PhhAction | None) -> None:
+def _kill(hand: HandHistory, game: HandEngine, players: list[int], a: PhhAction | None) -> None:
     for p in players:
         try:
             game.kill(p)
@@ -341,7 +341,7 @@ def _refused(hand: HandHistory, i: int, a: PhhAction, why: str) -> ReplayError:
     return ReplayError(f"{hand.label}: action {i}: {a.text!r}: {why}")
 
 
-def _retry(hand: HandHistory, game: Hand, held: list[tuple[int, PhhAction]],
+def _retry(hand: HandHistory, game: HandEngine, held: list[tuple[int, PhhAction]],
            scale: int) -> list[tuple[int, PhhAction]]:
     """The betting is over: the shows held back go in now, in their written order."""
     left = []

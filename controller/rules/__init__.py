@@ -1,6 +1,9 @@
-"""The rules core: pure (state, event) -> (state, findings, pots) for a no-limit hold'em table.
+"""The rules core: pure (state, event) -> (state, findings, pots) for every game the table deals.
 
-The only names used from outside (docs/architecture.md):
+This module is the core's only face: code outside ``controller/rules`` imports these names and
+nothing below them (an import-linter contract, ``core-face``, holds it). Inside, five wings, each
+with its own face: ``table`` (the live table), ``chips``, ``procedure`` (the procedure monitor),
+``engine`` (the hand engine) and ``findings`` (docs/architecture.md).
 
     from controller.rules import TableState, Step, initial_state, apply, snapshot
     step = apply(state, event)   # pure; never raises on any event sequence
@@ -8,18 +11,32 @@ The only names used from outside (docs/architecture.md):
     snapshot(state) -> dict      # docs/snapshot.md
     make_finding(code, seq, ...) # a catalogue finding (the daemon's CORE_FAULT)
     resolve_card_key(state, body) # a card key named by card -> with its tag, or why not
+
+What plays or reads a hand outside the live table (the PHH replay, the simulated dealer's
+players) uses the hand engine through ``HandEngine``, ``Stakes``, ``HouseSettings`` and
+``IllegalAction``, and the procedure monitor's hand through ``GameHand``.
 """
 
 from controller.poker.pots import PotAward
-from controller.rules.findings.catalogue import make_finding
+from controller.rules.chips.betting import wager_in_front
+from controller.rules.engine.hand import Hand as HandEngine
+from controller.rules.engine.hand import HouseSettings, IllegalAction, Stakes
+from controller.rules.findings.catalogue import CATALOGUE, make_finding
 from controller.rules.findings.finding import Citation, Finding
+from controller.rules.procedure.game_hand import GameHand
 from controller.rules.table.live import Step, TableState, apply, initial_state, resolve_card_key
 from controller.rules.table.view import snapshot
 
 __all__ = [
+    "CATALOGUE",
     "Citation",
     "Finding",
+    "GameHand",
+    "HandEngine",
+    "HouseSettings",
+    "IllegalAction",
     "PotAward",
+    "Stakes",
     "Step",
     "TableState",
     "apply",
@@ -27,4 +44,5 @@ __all__ = [
     "make_finding",
     "resolve_card_key",
     "snapshot",
+    "wager_in_front",
 ]

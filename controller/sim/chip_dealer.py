@@ -39,8 +39,7 @@ from controller.events import (
     SeatLeave,
     SeatTake,
 )
-from controller.rules import TableState, apply, snapshot
-from controller.rules.chips.betting import wager_in_front
+from controller.rules import TableState, apply, snapshot, wager_in_front
 from controller.sim import table_view
 from controller.sim.chip_mistakes import CHIP_KINDS
 from controller.sim.chip_moves import ChipMove

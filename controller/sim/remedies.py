@@ -20,7 +20,7 @@ the burn) are RR Section 5 Holdem r.1-8 and Section 3 Irregularities r.11, r.16;
 
 from __future__ import annotations
 
-from controller.rules.findings.catalogue import CATALOGUE
+from controller.rules import CATALOGUE
 
 # Findings whose remedy the dealer follows (the hand plays on), per family. Any other finding
 # (every misdeal, and in the board games a remedy not followed or an unexpected card, after

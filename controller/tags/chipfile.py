@@ -33,7 +33,7 @@ from controller.events import (
     EventError,
     validate_body,
 )
-from controller.rules.chips.zones import ChipRegistry
+from controller.poker.chip_sets import ChipRegistry
 from controller.tags.deckfile import DECK_ID_RE, UID_RE, _read_json, write_json
 
 SET_KEYS = ("chips", "colours")

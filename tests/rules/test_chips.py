@@ -16,7 +16,7 @@ from controller.events import (
     make,
 )
 from controller.rules import apply, initial_state, snapshot
-from controller.rules.chips.zones import ChipRegistry
+from controller.poker.chip_sets import ChipRegistry
 
 HOUSE = {"H1": 5, "H2": 5, "H3": 25}
 OLD = {"O1": 5, "H3": 100}  # H3 re-used: the set in play's claim wins
