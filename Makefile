@@ -28,11 +28,14 @@ test: $(STAMP)
 	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || echo "redis-server not installed: cardroom tests will skip"
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -q -n auto --durations=15
 
+# The package tree's shape (import-linter, [tool.importlinter] in pyproject.toml) is part of lint.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
