@@ -88,7 +88,7 @@ class TableSetup:
     # an unknown setting or value is an error naming it.
     settings: Mapping[str, Any] = field(default_factory=dict)
     # The house's rake of each hand's pots: ``rake_percent`` of them, at most ``rake_cap``
-    # (0: no cap); the chips of a pot may go to the tray or drop up to it (chip_pot.py).
+    # (0: no cap); the chips of a pot may go to the tray or drop up to it (chips/pot.py).
     rake_percent: int = 0
     rake_cap: int = 0
 

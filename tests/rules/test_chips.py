@@ -15,8 +15,8 @@ from controller.events import (
     Undo,
     make,
 )
-from controller.rules import apply, initial_state, snapshot
 from controller.poker.chip_sets import ChipRegistry
+from controller.rules import apply, initial_state, snapshot
 
 HOUSE = {"H1": 5, "H2": 5, "H3": 25}
 OLD = {"O1": 5, "H3": 100}  # H3 re-used: the set in play's claim wins

@@ -1,7 +1,7 @@
 """Hand rankings for every game in the rulebooks: one question, "how good is this hand under this
 ranking?", answered as an int where a higher value is a better hand and equal values tie.
 
-The showdown of every variant asks it (engine.py); docs/rankings.md lists each ranking with its
+The showdown of every variant asks it (engine/hand.py); docs/rankings.md lists each ranking with its
 rules and the settings where the rulebooks are silent. Rankings by name:
 
 * ``high``: standard high hands (evaluate.py; research/games-and-rankings.md §3.1).

@@ -5,10 +5,10 @@ Pure. ``chips.register`` puts a set in play (or makes it known, ``idle``), like 
 in play before stays known, so a chip of another set is told apart from an unknown tag.
 ``chips.zone`` (sensing's settled content of one zone: ``controller/sensing/chips.py``) replaces
 that zone's content and judges the tags that came into it: a tag of no registered set is
-CHIP_UNKNOWN_TAG, a chip of a set not in play CHIP_FOREIGN_SET (``catalogue_chips.py``).
+CHIP_UNKNOWN_TAG, a chip of a set not in play CHIP_FOREIGN_SET (``findings/chips.py``).
 ``tray.counts`` records a counting tray's per-denomination counts. The zones are recorded
-here; what they mean for the betting, the pot and the ledger is chip_betting.py's,
-chip_pot.py's and chip_ledger.py's. Like the readers' health, the zones are a
+here; what they mean for the betting, the pot and the ledger is betting.py's,
+pot.py's and ledger.py's. Like the readers' health, the zones are a
 sensor's report of where the chips lie, kept across hands and never taken back by an undo.
 """
 
@@ -27,7 +27,7 @@ from controller.rules.findings.finding import Finding
 
 CHIP_CODES = frozenset(e.code for e in CHIP_ENTRIES)
 # the codes of the tags themselves (a sensor's report, kept across an undo like a reader's
-# health); the betting codes of chip_betting.py go back with the action they judged
+# health); the betting codes of betting.py go back with the action they judged
 CHIP_TAG_CODES = frozenset({"CHIP_UNKNOWN_TAG", "CHIP_FOREIGN_SET"})
 
 
@@ -55,7 +55,7 @@ class Chips:
     # the counting tray's last counts (denomination -> count), None before any report
     tray: tuple[tuple[int, int], ...] | None = None
     tray_seq: int = 0
-    # the ledger (chip_ledger.py): the house's chips (tray and drop) at the last count, None
+    # the ledger (ledger.py): the house's chips (tray and drop) at the last count, None
     # before one, and the chips that went from the pots to the house since
     house: int | None = None
     to_house: int = 0

@@ -1,10 +1,10 @@
-"""The betting of a hand (part of ``Hand``, ``engine.py``): fold, check or call, post the
+"""The betting of a hand (part of ``Hand``, ``hand.py``): fold, check or call, post the
 bring-in, complete, bet or raise, and the dealer's kill; whose turn it is within a round; the
 rules a complete, bet or raise must meet (its bounds under each structure, the cap, reopening
 after a short all-in, openers, check-raise).
 
 The betting round's start (who opens it, the limit bet sizes) and its end are the streets'
-(``engine_streets.py``); a hand with one live player left is settled (``engine_showdown.py``).
+(``streets.py``); a hand with one live player left is settled (``showdown.py``).
 """
 
 from __future__ import annotations

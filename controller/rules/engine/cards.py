@@ -1,8 +1,8 @@
-"""The cards of a hand (part of ``Hand``, ``engine.py``): dealing hole and board cards, the
+"""The cards of a hand (part of ``Hand``, ``hand.py``): dealing hole and board cards, the
 stud common card, the draw and the Pineapple discards, and the checks every card passes.
 
 A street's cards (and a draw's replacements) may be dealt in any order between players; when
-the last one is in, the street moves on (``engine_streets.py``). A known card must be of the
+the last one is in, the street moves on (``streets.py``). A known card must be of the
 game's deck and not in play; None, a card nobody knows, always passes.
 """
 

@@ -18,20 +18,20 @@ times a second, so the state is plain mutable lists and ints, everything the Var
 worked out once per Variant (``_plan``), and an action allocates nothing it does not keep.
 
 Where each part lives: ``Hand`` is composed of one class per concern, each in its own module,
-over the state declared once (``engine_state.py``) and the slots declared here.
+over the state declared once (``state.py``) and the slots declared here.
 
-- ``engine.py`` (this module): ``Hand`` itself: its slots, the constructor and the forced bets,
+- ``hand.py`` (this module): ``Hand`` itself: its slots, the constructor and the forced bets,
   ``replay`` and ``copy``, and every public query (what is due, whose turn, the legal actions);
-- ``engine_stakes.py``: ``Stakes``, ``HouseSettings``, the plan of a Variant (``_plan``) and the
+- ``stakes.py``: ``Stakes``, ``HouseSettings``, the plan of a Variant (``_plan``) and the
   forced-bet layout of a Stakes (``_Forced``), with their caches;
-- ``engine_state.py``: ``IllegalAction``, the phases of a street, the attributes of a hand;
-- ``engine_cards.py``: dealing hole and board cards, the stud common card, the draw and the
+- ``state.py``: ``IllegalAction``, the phases of a street, the attributes of a hand;
+- ``cards.py``: dealing hole and board cards, the stud common card, the draw and the
   Pineapple discards, the card checks;
-- ``engine_betting.py``: the betting actions, the turn within a round, the raise rules (bounds,
+- ``betting.py``: the betting actions, the turn within a round, the raise rules (bounds,
   caps, reopening, openers, check-raise);
-- ``engine_streets.py``: the street transitions, who opens each round (stud's bring-in and
+- ``streets.py``: the street transitions, who opens each round (stud's bring-in and
   high hand showing), the limit bet sizes;
-- ``engine_showdown.py``: show or muck, the settlement (the uncalled bet, pots, odd chips, the
+- ``showdown.py``: show or muck, the settlement (the uncalled bet, pots, odd chips, the
   sevens rule) and the hand strengths.
 
 Rules applied (button-blinds-betting.md Part 2 and Part 3; each one is cited where it is coded):

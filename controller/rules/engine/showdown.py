@@ -1,4 +1,4 @@
-"""The showdown and the settlement of a hand (part of ``Hand``, ``engine.py``): show or muck,
+"""The showdown and the settlement of a hand (part of ``Hand``, ``hand.py``): show or muck,
 then the uncalled bet back, the pots by all-in level, each awarded on its own to the best hand
 (or hands: high-low splits) among its players, odd chips by the rulebooks, and limit
 ace-to-five lowball's sevens rule.

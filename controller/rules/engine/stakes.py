@@ -1,11 +1,11 @@
 """What a hand starts from: its stakes, the house's choices, and what both imply, worked out once.
 
 ``Stakes`` (the forced bets and limits) and ``HouseSettings`` (where the rulebooks differ) are
-public, importable from ``engine.py``. ``_plan`` works out once per Variant what the game's data
+public, importable from ``hand.py``. ``_plan`` works out once per Variant what the game's data
 implies (``_Plan``); ``_layout`` works out once per distinct Stakes, table size and house the
 forced-bet layout of a new hand (``_Forced``: antes and blinds per position, the big blind, who
 opens, the minimum raise, the raise cap, the turn order), so that starting a hand copies instead
-of working out. Both are cached; the hand itself is ``Hand`` in ``engine.py``.
+of working out. Both are cached; the hand itself is ``Hand`` in ``hand.py``.
 """
 
 from __future__ import annotations

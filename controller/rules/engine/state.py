@@ -1,7 +1,7 @@
-"""The state of a hand, declared once for every part of ``Hand`` (``engine.py``).
+"""The state of a hand, declared once for every part of ``Hand`` (``hand.py``).
 
-``Hand`` is one class composed of a class per concern (``engine_cards.py``,
-``engine_betting.py``, ``engine_streets.py``, ``engine_showdown.py``); each reads and writes the
+``Hand`` is one class composed of a class per concern (``cards.py``,
+``betting.py``, ``streets.py``, ``showdown.py``); each reads and writes the
 same attributes, whose slots are on ``Hand``. Here: ``IllegalAction``, the phases of a street,
 the card orders the stud rules use, and ``_HandState``, the base of every part: the hand's
 attributes with their types, the methods one part calls in another, and the message for an
@@ -118,25 +118,25 @@ class _HandState:
         # Where one part calls another: declared here for the type checker, defined where named.
 
         @property
-        def betting_over(self) -> bool: ...  # engine.py
+        def betting_over(self) -> bool: ...  # hand.py
 
         @property
-        def discarder(self) -> int | None: ...  # engine.py
+        def discarder(self) -> int | None: ...  # hand.py
 
         @property
-        def showdown_pending(self) -> tuple[int, ...]: ...  # engine.py
+        def showdown_pending(self) -> tuple[int, ...]: ...  # hand.py
 
-        def _check_cards(self, cards: Sequence[str | None]) -> None: ...  # engine_cards.py
+        def _check_cards(self, cards: Sequence[str | None]) -> None: ...  # cards.py
 
-        def _no_more_betting(self) -> bool: ...  # engine_betting.py
+        def _no_more_betting(self) -> bool: ...  # betting.py
 
-        def _advance_dealing(self) -> None: ...  # engine_streets.py
+        def _advance_dealing(self) -> None: ...  # streets.py
 
-        def _end_street(self, betting_happened: bool) -> None: ...  # engine_streets.py
+        def _end_street(self, betting_happened: bool) -> None: ...  # streets.py
 
-        def _maybe_settle(self) -> None: ...  # engine_showdown.py
+        def _maybe_settle(self) -> None: ...  # showdown.py
 
-        def _settle(self) -> None: ...  # engine_showdown.py
+        def _settle(self) -> None: ...  # showdown.py
 
     def _not_now(self, what: str) -> str:
         """Why an action cannot be taken now: the street, its phase, who is to act."""

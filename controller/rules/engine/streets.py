@@ -1,10 +1,10 @@
-"""The streets of a hand (part of ``Hand``, ``engine.py``): each street's deal, its draw or
+"""The streets of a hand (part of ``Hand``, ``hand.py``): each street's deal, its draw or
 discard, and its betting round, in the order the Variant gives them, then the showdown.
 
 A street begins by saying what cards (and discards) are due; when they are in
-(``engine_cards.py``) the draw or the betting begins: who opens the round (left of the blinds,
+(``cards.py``) the draw or the betting begins: who opens the round (left of the blinds,
 the button, the draw's opener, stud's bring-in and high hand showing) and, in limit, its bet
-size. A round over, the next street begins, or the showdown (``engine_showdown.py``).
+size. A round over, the next street begins, or the showdown (``showdown.py``).
 """
 
 from __future__ import annotations

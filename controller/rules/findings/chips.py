@@ -71,7 +71,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         _SENSORS,
         catalogue=False,
     ),
-    # --- betting read from the chips (chip_betting.py) -------------------------------------
+    # --- betting read from the chips (chips/betting.py) -------------------------------------
     Entry(
         "CHIP_OUT_OF_TURN",
         "Chips put out in front out of turn",
@@ -316,7 +316,7 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
         _BETS,
         catalogue=False,
     ),
-    # --- the pot, the award, the tray, the ledger (chip_pot.py, chip_ledger.py) -------------
+    # --- the pot, the award, the tray, the ledger (chips/pot.py, chips/ledger.py) -------------
     Entry(
         "CHIP_CHANGE_WRONG",
         "Change given wrong for an oversized chip",

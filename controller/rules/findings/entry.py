@@ -1,4 +1,4 @@
-"""The shape of one finding code in the catalogue (``catalogue.py``, ``catalogue_games.py``).
+"""The shape of one finding code in the catalogue (``catalogue.py``, ``games.py``).
 
 Kept apart from the tables so both catalogue modules can build entries without importing each
 other.

@@ -22,7 +22,7 @@ JPN = "jamies-poker-notes.md"
 # cites and the remedy it gives (research/irregularities.md Part 2; docs/house-rules.md). The
 # entries above hold Robert's remedy, the default. (code, setting value) -> (rule, remedy).
 REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = {
-    **KEY_REMEDY_BY_SETTING,  # the keys' entries (catalogue_keys.py)
+    **KEY_REMEDY_BY_SETTING,  # the keys' entries (keys.py)
     # D-05, the four-card flop
     ("FLOP_TOO_MANY_CARDS", "scramble_top_is_turn_burn"): (
         cite("Section 5, Holdem", "3", "To redeal the flop, the four cards will be scrambled "
