@@ -45,24 +45,24 @@ from controller.rules.findings.finding import Finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure.board import (
     BoardBetting,
-    _board_draw,
-    _board_end,
-    _board_read,
-    _board_step,
-    _by_seat,
-    _foreign,
-    _sync_board,
-    _sync_street,
+    board_draw,
+    board_end,
+    board_read,
+    board_step,
+    by_seat,
+    foreign_card,
+    sync_board,
+    sync_street,
 )
 from controller.rules.procedure.draw import (
     HAND_SIZE_AFTER_DRAW,
-    _close_turn,
-    _draw_exposed_deal,
-    _draw_exposed_on_draw,
-    _draw_extra,
-    _draw_request,
-    _short_deal,
+    close_turn,
+    draw_exposed_deal,
+    draw_exposed_on_draw,
+    draw_extra,
+    draw_request,
     drawn_answer,
+    short_deal,
 )
 from controller.rules.procedure.game_hand import (
     BOARD,
@@ -77,23 +77,23 @@ from controller.rules.procedure.game_hand import (
     Cmd,
     GameHand,
     Slot,
-    _build,
-    _counted,
-    _feed,
-    _flag,
-    _put,
-    _rebuilt,
-    _ref,
-    _run,
-    _run_or_keep,
-    _set,
-    _show_down,
-    _street_name,
-    _unexpected,
-    _unfeed,
-    _with,
+    build,
+    counted,
     expected,
+    feed,
+    flag,
     is_void,
+    put,
+    rebuilt,
+    ref,
+    run,
+    run_or_keep,
+    show_down,
+    street_name,
+    unexpected,
+    unfeed,
+    with_card,
+    with_key,
 )
 from controller.rules.procedure.initial_deal import (
     KILLED,
@@ -103,11 +103,11 @@ from controller.rules.procedure.initial_deal import (
 )
 from controller.rules.procedure.remedy import not_followed, went_to
 from controller.rules.procedure.stud import (
-    _back_from_aside,
-    _premature,
-    _stud_exposed,
-    _stud_final_up,
-    _wrong_bring_in,
+    back_from_aside,
+    premature_card,
+    stud_exposed,
+    stud_final_up,
+    wrong_bring_in,
 )
 
 # The monitor's interface: what the table layer (table.py, view.py) and the tests use.
@@ -197,7 +197,7 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
                  house=house, rules=settings, not_dealt=MappingProxyType(dict(why or {})),
                  owes_blinds=MappingProxyType(dict(owes or {})),
                  posts_due=_as_posted(posts, seats, stacks),
-                 _engine=_build(variant, stakes, stacks, house, ()))
+                 _engine=build(variant, stakes, stacks, house, ()))
     if family(variant) != "board":
         return h
     if not board.board_layout(variant):  # pragma: no cover - every board game of variants.py
@@ -213,7 +213,7 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
                           empty_seat=settings.empty_seat_cards,
                           allin_burn=settings.allin_burn_fix,
                           short_hand=settings.short_hand_exception)
-    return _rebuilt(replace(h, deal=deal), log)
+    return rebuilt(replace(h, deal=deal), log)
 
 
 def _as_posted(posts: Sequence[tuple[int, str, int, bool]], seats: Sequence[int],
@@ -225,9 +225,9 @@ def _as_posted(posts: Sequence[tuple[int, str, int, bool]], seats: Sequence[int]
     for seat, kind, amount, _ in posts:
         if kind == "bring_in" or seat not in left:
             continue
-        put = min(amount, left[seat])
-        left[seat] -= put
-        due.append((seat, kind, put))
+        paid = min(amount, left[seat])
+        left[seat] -= paid
+        due.append((seat, kind, paid))
     return tuple(due)
 
 
@@ -244,7 +244,7 @@ def kill(h: GameHand, seat: int) -> GameHand:
     p = h.pos(seat)
     if p is None:
         return h
-    return _sync_board(_run_or_keep(h, ("kill", p)))
+    return sync_board(run_or_keep(h, ("kill", p)))
 
 
 def restake(h: GameHand, posts: Sequence[tuple[int, str, int, bool]], *, after: int | None,
@@ -256,10 +256,10 @@ def restake(h: GameHand, posts: Sequence[tuple[int, str, int, bool]], *, after: 
         fresh = start(h.variant, h.seats, h.stacks, posts, small_bet=h.stakes.small_bet or 1,
                       big_bet=h.stakes.big_bet or 2, bring_in=h.stakes.bring_in,
                       settings=h.rules, big_blind=big_blind, after=after, killer=killer)
-        e = _build(h.variant, fresh.stakes, h.stacks, h.house, h.log)
+        e = build(h.variant, fresh.stakes, h.stacks, h.house, h.log)
     except (engine.IllegalAction, ValueError):
         return None
-    return _sync_street(replace(h, stakes=fresh.stakes, posts_due=(), _engine=e))
+    return sync_street(replace(h, stakes=fresh.stakes, posts_due=(), _engine=e))
 
 
 def set_void(h: GameHand, void: bool) -> GameHand:
@@ -369,11 +369,11 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
     """A card left the shoe: the tag checks (unknown, joker, duplicate) happen now, before any
     player can act on the card; where it went is judged at its zone read."""
     if h.deal is not None:
-        return _board_draw(h, uid, card, face_up, seq, deck)
+        return board_draw(h, uid, card, face_up, seq, deck)
     out: list[Finding] = []
     old = h.cards.get(uid)
     redrawn = old is not None and (
-        (h.relaxed and old.zone in ("burn", "aside", "muck", None)) or _back_from_aside(h, old))
+        (h.relaxed and old.zone in ("burn", "aside", "muck", None)) or back_from_aside(h, old))
     if old is not None and not redrawn:
         return h, out  # the same tag read again at the shoe: one card, not two
     if old is not None and old.uid in h.aside:
@@ -385,15 +385,15 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
                  betting_open=h.betting_open)
     h = replace(h, draws=h.draws + 1)
     if h.void:
-        return _with(h, replace(c, judged=True)), out
+        return with_card(h, replace(c, judged=True)), out
     if h.off:
         # The monitor has stopped judging (a misdeal-level finding the cut-off made the hand
         # play on, or a floor ruling): the card is taken where it lands, for the engine.
-        return _with(h, c), out
+        return with_card(h, c), out
     if card is None:
-        h = _flag(h, make_finding("UNKNOWN_TAG", seq, fill={"uid": uid, "deck": deck or "none"}),
-                  out)
-        return _with(h, replace(c, judged=True)), out
+        h = flag(h, make_finding("UNKNOWN_TAG", seq, fill={"uid": uid, "deck": deck or "none"}),
+                 out)
+        return with_card(h, replace(c, judged=True)), out
     if card == JOKER and h.variant.deck != "joker":
         # "A joker that appears in a game where it is not used is treated as a scrap of paper.
         # Discovery of a joker does not cause a misdeal." (roberts-rules-v11.txt, Section 3,
@@ -404,17 +404,17 @@ def draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck:
         f = make_finding("JOKER_IN_NON_JOKER_GAME", seq, seats=[slot.seat] if slot.seat else [],
                          cards=[JOKER], fill={"where": where})
         out.append(f)
-        return _with(h, replace(c, judged=True)), out
+        return with_card(h, replace(c, judged=True)), out
     if card not in h.variant.deck_cards:
-        h = _foreign(h, card, seq, out)
-        return _with(h, replace(c, judged=True)), out
+        h = foreign_card(h, card, seq, out)
+        return with_card(h, replace(c, judged=True)), out
     if not h.relaxed:
         twins = [o for o in h.cards.values() if o.card == card and o.uid != uid]
         if twins:
             held_at = [o.seat for o in twins if o.seat is not None]
-            h = _flag(h, make_finding("DUPLICATE_CARD", seq, seats=held_at, cards=[card]), out)
-            return _with(h, replace(c, judged=True)), out
-    return _with(h, c), out
+            h = flag(h, make_finding("DUPLICATE_CARD", seq, seats=held_at, cards=[card]), out)
+            return with_card(h, replace(c, judged=True)), out
+    return with_card(h, c), out
 
 
 def read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
@@ -518,7 +518,7 @@ def unprotected(h: GameHand, seq: int, folding: int | None = None
 def _read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
           ) -> tuple[GameHand, list[Finding]]:
     if h.deal is not None:
-        return _board_read(h, uid, zone, seq, card, deck)
+        return board_read(h, uid, zone, seq, card, deck)
     out: list[Finding] = []
     if uid not in h.cards:
         # The shoe did not report it: count it as drawn now, then read it.
@@ -529,10 +529,10 @@ def _read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: st
     if zone == "aside" and uid not in h.aside:
         h = replace(h, aside=(*h.aside, uid))
     if not c.judged:
-        h = _with(h, replace(c, zone=zone, judged=True))
+        h = with_card(h, replace(c, zone=zone, judged=True))
         h = _judge(h, replace(c, zone=zone, judged=True), zone, seq, out)
     else:
-        h = _with(h, replace(c, zone=zone))
+        h = with_card(h, replace(c, zone=zone))
         h = _moved(h, replace(c, zone=zone), zone, seq, out, was=c.zone)
     return h, out
 
@@ -541,11 +541,11 @@ def leave(h: GameHand, uid: str, zone: str) -> GameHand:
     if h.deal is not None:
         if uid in h.jokers:
             return h
-        return _sync_board(replace(h, deal=board.leave(h.deal, uid, zone)))
+        return sync_board(replace(h, deal=board.leave(h.deal, uid, zone)))
     c = h.cards.get(uid)
     if c is None or c.zone != zone:
         return h
-    return _with(h, replace(c, zone=None))
+    return with_card(h, replace(c, zone=None))
 
 
 def _not_followed(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]
@@ -565,7 +565,7 @@ def _moved(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
     seat = c.seat
     p = h.pos(seat) if seat is not None else None
     if zone == "muck" and seat is not None and not c.mucked:
-        h = _with(h, replace(c, mucked=True))
+        h = with_card(h, replace(c, mucked=True))
         c = h.cards[c.uid]
     if ((was == "muck" or c.mucked) and seat is not None and zone == f"seat:{seat}"
             and p is not None and h.eng.folded[p] and seat not in h.retrieved and not h.off):
@@ -599,9 +599,9 @@ def _fits_later(h: GameHand, c: CardSeen, zone: str) -> int:
     11, Ace-to-Five Lowball, r.3), but a dealer who burns it first ends with the same cards."""
     if not h.expect:
         return 0
-    ref = h.expect[0].after
+    after = h.expect[0].after
     for i, x in enumerate(h.expect[1:], start=1):
-        if x.after != ref or not x.any_order:
+        if x.after != after or not x.any_order:
             return 0
         if x.fits(c.uid, zone, c.face_up):
             return i
@@ -615,7 +615,7 @@ def _fulfil(h: GameHand, c: CardSeen, zone: str, i: int = 0) -> GameHand:
     if zone == "burn":
         return replace(h, burned=h.eng.street)
     if zone.startswith("seat:") and not c.fed:
-        return _feed(h, c, int(zone[5:]))
+        return feed(h, c, int(zone[5:]))
     return h
 
 
@@ -626,10 +626,10 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
     if h.off:
         # not judged (see ``draw``): taken where it lands (a replacement on the draw counted)
         if zone == "board":
-            return _run_or_keep(h, (BOARD, (c.card,)))
+            return run_or_keep(h, (BOARD, (c.card,)))
         if not zone.startswith("seat:"):
             return h
-        return _counted(_feed(h, c, int(zone[5:])), int(zone[5:]))
+        return counted(feed(h, c, int(zone[5:])), int(zone[5:]))
     h = _arm(h)
     if h.expect:
         x = h.expect[0]
@@ -646,12 +646,12 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
         # The stub ran short (STUD_INSUFFICIENT_CARDS, DRAW_DECK_EXHAUSTED): the dealer
         # reshuffles and may deal a common card; cards are taken where they land.
         if zone == "board":
-            return _run_or_keep(h, (BOARD, (c.card,)))
+            return run_or_keep(h, (BOARD, (c.card,)))
         if zone.startswith("seat:"):
-            return _feed(h, c, int(zone[5:]))
+            return feed(h, c, int(zone[5:]))
         return h
     if c.betting_open and h.family == "stud":
-        return _premature(h, c, zone, seq, out)
+        return premature_card(h, c, zone, seq, out)
     slot = expected(h)
     e = h.eng
     street = e.street
@@ -662,11 +662,11 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
             return replace(h, burned=street)
         if zone.startswith("seat:"):
             return _burn_error(h, c, zone, seq, out, missing=True, slot=slot)
-        return _unexpected(h, c, zone, seq, out, "the burn card was due")
+        return unexpected(h, c, zone, seq, out, "the burn card was due")
     if slot.kind == "board":
         if zone == "board":
-            return _run_or_keep(h, (BOARD, (c.card,)))
-        return _unexpected(h, c, zone, seq, out, "the common card was due in the centre")
+            return run_or_keep(h, (BOARD, (c.card,)))
+        return unexpected(h, c, zone, seq, out, "the common card was due in the centre")
     if slot.kind == "seat":
         assert slot.seat is not None
         if zone == f"seat:{slot.seat}":
@@ -681,12 +681,12 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
         if zone.startswith("seat:") and slot.seat in h.free_folds:
             return _free_fold_passed(h, c, int(zone[5:]), slot.seat, seq, out)
         if zone.startswith("seat:") and h.family == "draw":
-            return _draw_extra(h, c, int(zone[5:]), seq, out, due=slot.seat)
-        return _unexpected(h, c, zone, seq, out, f"the next card was due to seat {slot.seat}")
+            return draw_extra(h, c, int(zone[5:]), seq, out, due=slot.seat)
+        return unexpected(h, c, zone, seq, out, f"the next card was due to seat {slot.seat}")
     # no card is due
     if zone.startswith("seat:") and h.family == "draw":
-        return _draw_extra(h, c, int(zone[5:]), seq, out, due=None)
-    return _unexpected(h, c, zone, seq, out, slot.why or "no card is due now")
+        return draw_extra(h, c, int(zone[5:]), seq, out, due=None)
+    return unexpected(h, c, zone, seq, out, slot.why or "no card is due now")
 
 
 def _arm(h: GameHand) -> GameHand:
@@ -717,9 +717,9 @@ def _to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Findi
                     h.face_why.get(seat, "STUD_ONE_HOLECARD_EXPOSED"),
                     f"seat {seat}'s third card is dealt face down", seats=[seat], cards=[c.name]))
             elif e.street == 0:
-                return _stud_exposed(h, c, seat, seq, out)
+                return stud_exposed(h, c, seat, seq, out)
             elif e.street == len(h.variant.streets) - 1:
-                h = _stud_final_up(h, c, seat, seq, out)
+                h = stud_final_up(h, c, seat, seq, out)
         elif not c.face_up and slot.face_up and not natural and seat in h.face:
             out.append(not_followed(
                 seq, f"{c.name} was dealt face down to seat {seat}.",
@@ -727,15 +727,15 @@ def _to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Findi
                 f"seat {seat}'s last card is dealt face up too (Section 8 r.17)", seats=[seat],
                 cards=[c.name]))
         if natural and seat in h.face:
-            h = replace(h, face=_set(h.face, seat, None))
-        return _feed(h, c, seat)
+            h = replace(h, face=with_key(h.face, seat, None))
+        return feed(h, c, seat)
     # draw family
     if c.face_up:
         if e.street == 0:
-            return _draw_exposed_deal(h, c, seat, seq, out)
-        return _draw_exposed_on_draw(h, c, seat, seq, out)
-    h = _feed(h, c, seat)
-    return _counted(h, seat)
+            return draw_exposed_deal(h, c, seat, seq, out)
+        return draw_exposed_on_draw(h, c, seat, seq, out)
+    h = feed(h, c, seat)
+    return counted(h, seat)
 
 
 def _burn_error(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding], *,
@@ -747,25 +747,25 @@ def _burn_error(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding
     if missing:
         seat = int(zone[5:])
         fix = f"{c.name} is the burn: move it to the burn; the next card goes to seat {seat}"
-        x = _put("burn", c.uid, None, "", fix)
+        x = put("burn", c.uid, None, "", fix)
         detail = f"{c.name} went to seat {seat} with no burn before it."
     else:
         seat = slot.seat or 0
         up = slot.face_up
         fix = (f"{c.name} is seat {seat}'s card: move it from the burn to seat {seat}"
                + (" face up" if up else ""))
-        x = _put(f"seat:{seat}", c.uid, None, "", fix)
+        x = put(f"seat:{seat}", c.uid, None, "", fix)
         detail = f"{c.name} was burned as a second burn card."
     if h.family == "stud":
         f = make_finding("STUD_BURN_ERROR", seq, seats=[seat], cards=[c.name], fill={
-            "detail": detail, "fix": fix, "street": _street_name(street)})
+            "detail": detail, "fix": fix, "street": street_name(street)})
     else:
         f = make_finding("BURN_MISSING_OR_EXTRA", seq, seats=[seat], cards=[c.name], fill={
             "detail": detail, "fix": fix, "street": f"draw {street}"})
     out.append(f)
     if missing:
         h = replace(h, burned=street)
-    return replace(h, expect=(*h.expect, replace(x, after=_ref(f))))
+    return replace(h, expect=(*h.expect, replace(x, after=ref(f))))
 
 
 def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
@@ -786,8 +786,8 @@ def _deal_sequence(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
     if landed in h.seats:
         # The card is where it landed: if attention comes after the cut-off the deal is played
         # (RR Section 3, Misdeals, r.1), and the engine needs every card of it.
-        h = _feed(h, c, landed)
-    return _flag(h, f, out)
+        h = feed(h, c, landed)
+    return flag(h, f, out)
 
 
 def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Finding]]:
@@ -797,13 +797,13 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         if uid in h.jokers:
             return h, []
         d, found = board.exposed(h.deal, uid, by, seq)
-        return _board_step(h, d, found)
+        return board_step(h, d, found)
     out: list[Finding] = []
     c = h.cards.get(uid)
     if (h.void or h.off) or c is None or by != "dealer" or c.face_up:
         return h, out
     c = replace(c, face_up=True)
-    h = _with(h, c)
+    h = with_card(h, c)
     seat = c.seat
     if seat is None or not c.fed:
         return h, out
@@ -812,21 +812,21 @@ def exposed(h: GameHand, uid: str, by: str, seq: int) -> tuple[GameHand, list[Fi
         p = h.seats.index(seat)
         if e.street == 0 and len(e.holes[p]) <= 2 and not e.upcards(p) and not h.acted:
             # a down card of third street: as if dealt face up (the card is already given)
-            return _stud_exposed(h, c, seat, seq, out, fed=True), out
+            return stud_exposed(h, c, seat, seq, out, fed=True), out
         last = len(h.variant.streets) - 1
         full = sum(len(st.hole) for st in h.variant.streets)
         if (e.street == last and len(e.holes[p]) == full and e.holes[p][-1] == c.card
                 and _dealt_since_betting(h, p, c.card)):
             # the last card, just dealt down, turned up by the dealer: as if dealt face up
             # (roberts-rules-v11.txt, Section 8, r.16-17; the profile's stud_last_card_up)
-            return _stud_final_up(h, c, seat, seq, out), out
+            return stud_final_up(h, c, seat, seq, out), out
         return h, out
     if e.street == 0 and not h.acted:
-        return _draw_exposed_deal(h, c, seat, seq, out, fed=True), out
+        return draw_exposed_deal(h, c, seat, seq, out, fed=True), out
     if _given_this_turn(h, c):
-        h = _unfeed(h, c)
+        h = unfeed(h, c)
         h = _counted_back(h, seat)
-        return _draw_exposed_on_draw(h, c, seat, seq, out), out
+        return draw_exposed_on_draw(h, c, seat, seq, out), out
     return h, out
 
 
@@ -873,7 +873,7 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
     misdeal (Section 3, Misdeals, r.2(c))."""
     if h.deal is not None:
         d, found = board.boxed(h.deal, uid, card, seq)
-        return _board_step(h, d, found)
+        return board_step(h, d, found)
     out: list[Finding] = []
     if (h.void or h.off):
         return h, out
@@ -887,14 +887,14 @@ def boxed(h: GameHand, uid: str, card: str | None, seq: int) -> tuple[GameHand, 
         return h, [make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},
                                 message=detail)]
     if c is not None and c.fed:
-        h = _unfeed(h, c)
-    h = _with(h, CardSeen(uid=uid, card=card, n=c.n if c else h.draws, seq=seq, face_up=True,
-                          betting_open=False, zone=c.zone if c else None, judged=True))
+        h = unfeed(h, c)
+    h = with_card(h, CardSeen(uid=uid, card=card, n=c.n if c else h.draws, seq=seq, face_up=True,
+                              betting_open=False, zone=c.zone if c else None, judged=True))
     in_deal = h.eng.street == 0 and not h.acted
     if in_deal and h.boxed:
         names = [h.cards[u].name for u in h.boxed if u in h.cards]
-        return _flag(h, make_finding("MISDEAL_TWO_OR_MORE_BOXED_CARDS", seq,
-                                     cards=[*names, name]), out), out
+        return flag(h, make_finding("MISDEAL_TWO_OR_MORE_BOXED_CARDS", seq,
+                                    cards=[*names, name]), out), out
     out.append(make_finding("BOXED_CARD_SINGLE", seq, cards=[name]))
     return replace(h, boxed=(*h.boxed, uid) if in_deal else h.boxed), out
 
@@ -921,7 +921,7 @@ def kept(h: GameHand, uid: str, seq: int) -> tuple[GameHand, list[Finding]] | st
     h = replace(h, premature=premature if cards_left else (),
                 premature_finding=h.premature_finding if cards_left else "",
                 expect=tuple(x for x in h.expect if x.uid != uid),
-                kept=_set(h.kept, seat, uid), capped=(*h.capped, seat))
+                kept=with_key(h.kept, seat, uid), capped=(*h.capped, seat))
     return h, [f]
 
 
@@ -932,7 +932,7 @@ def _give_kept(h: GameHand) -> GameHand:
     for seat, uid in h.kept.items():
         c = h.cards.get(uid)
         if c is not None and not c.fed:
-            h = _feed(h, c, seat)
+            h = feed(h, c, seat)
     return replace(h, kept=MappingProxyType({}), capped=())
 
 
@@ -970,15 +970,15 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
                                     fill={"detail": detail}, message=detail))
         return h, out
     if kind == "draw":
-        return _draw_request(h, seat, amount or 0, seq, out), out
+        return draw_request(h, seat, amount or 0, seq, out), out
     if seat in h.dead and kind != "fold":
         after = h.dead_after.get(seat, "DRAW_WRONG_COUNT_AFTER_DRAW")
         what = "hand" if seat in h.dead_after else "fouled hand"
         out.append(not_followed(seq, f"Seat {seat} acted ({kind}) with a dead hand.", after,
                                 f"seat {seat}'s {what} is dead: it folds", seats=[seat]))
         kind = "fold"
-    h = _close_turn(h, seq, out)
-    h = _short_deal(h, seq, out)
+    h = close_turn(h, seq, out)
+    h = short_deal(h, seq, out)
     if h.deal is not None:
         d, more = board.moving_on(h.deal)  # the dealer has moved on to the betting
         out += more
@@ -992,7 +992,7 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
         return _not_available(h, seat, f"Seat {seat} {kind}: no betting action is due now "
                               f"({expectation(h).rstrip('.')}).", seq, out)
     if kind == "post" and e.can_post_bring_in() and p != e.actor:
-        return _wrong_bring_in(h, seat, seq, out), out
+        return wrong_bring_in(h, seat, seq, out), out
     if p != e.actor:
         out.append(make_finding("OOT_ACTION", seq, seats=[seat], fill={
             "seat": seat, "action": kind, "to_act": h.seats[e.actor]}))
@@ -1023,7 +1023,7 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
         return h, out
     top_bet = max(e.bets)
     try:
-        h = _run(h, cmd)
+        h = run(h, cmd)
     except engine.IllegalAction as exc:
         return _not_available(h, seat, f"Seat {seat} {kind}{f' {amount}' if amount else ''}: "
                               f"{exc.message}.", seq, out)
@@ -1031,7 +1031,7 @@ def action(h: GameHand, seat: int, kind: str, amount: int | None, blind: str | N
                 draw_locked=e.street if h.family == "draw" else h.draw_locked)
     if h.free_folds and kind not in ("check", "fold") and max(h.eng.bets) > top_bet:
         h = _kill_free_folds(h)  # the bet kills the hands folded with no wager
-    h = _sync_board(h)
+    h = sync_board(h)
     return _give_kept(_pass_free_folds(_after_round(h, seq, out))), out
 
 
@@ -1042,7 +1042,7 @@ def _pass_free_folds(h: GameHand) -> GameHand:
     while (h.free_folds and e.actor is not None and h.seats[e.actor] in h.free_folds
            and not e.checking_or_calling_amount()):
         try:
-            h = _run(h, (CALL, e.actor))
+            h = run(h, (CALL, e.actor))
         except engine.IllegalAction:  # pragma: no cover - a check with nothing to call
             break
         e = h.eng
@@ -1056,8 +1056,8 @@ def _free_fold_passed(h: GameHand, c: CardSeen, landed: int, due: int, seq: int,
     f = make_finding("STUD_FOLDED_SEAT_KEEPS_RECEIVING", seq, seats=[due, landed],
                      cards=[c.name], fill={"landed": landed})
     out.append(f)
-    return replace(h, expect=(_put(f"seat:{due}", c.uid, None, _ref(f),
-                                   f"{c.name} goes to seat {due}"), *h.expect))
+    return replace(h, expect=(put(f"seat:{due}", c.uid, None, ref(f),
+                                  f"{c.name} goes to seat {due}"), *h.expect))
 
 
 def _kill_free_folds(h: GameHand) -> GameHand:
@@ -1157,7 +1157,7 @@ def _after_round(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
             # player's card)
             dealt = sum(1 for u in h.premature if u in h.cards and h.cards[u].zone != "burn")
             more = max(0, n - dealt)
-        asides = tuple(_put("aside", None, None, after,
+        asides = tuple(put("aside", None, None, after,
                               f"one card for each of the {n} players still in goes aside "
                               f"({n - more + k + 1} of {n}), then the burn")
                        for k in range(more))
@@ -1183,9 +1183,9 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
     """``hand.end``: the showdown and the pots. Returns the hand, findings, the awards (by seat),
     every dealt-in seat's stack after the hand, and a problem ("" when the pots were awarded)."""
     if h.deal is not None:
-        return _board_end(h, seq)
+        return board_end(h, seq)
     out: list[Finding] = []
-    h = _close_turn(h, seq, out)
+    h = close_turn(h, seq, out)
     e = h.eng
     if not e.betting_over:
         return h, out, (), {}, "the betting is not complete"
@@ -1215,8 +1215,8 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
                                             fill={"held": held, "size": size}))
     e = e.copy()
     try:
-        _show_down(h, e, h.dead)
-        awards = _by_seat(h, e)
+        show_down(h, e, h.dead)
+        awards = by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"
     stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}

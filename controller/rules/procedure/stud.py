@@ -15,17 +15,17 @@ from controller.rules.procedure.game_hand import (
     CardSeen,
     Cmd,
     GameHand,
-    _feed,
-    _flag,
-    _put,
-    _rebuilt,
-    _ref,
-    _set,
-    _street_name,
+    feed,
+    flag,
+    put,
+    rebuilt,
+    ref,
+    street_name,
+    with_key,
 )
 
 
-def _back_from_aside(h: GameHand, old: CardSeen) -> bool:
+def back_from_aside(h: GameHand, old: CardSeen) -> bool:
     """Stud under the house setting ``stud_premature_removed`` = ``reshuffled_at_final_street``
     (AZW Section 3 r.16(4), research D-12): "Once the final street is reached, the premature and
     additional cards set to the side are placed back into the stub. The stub is re-shuffled
@@ -35,28 +35,28 @@ def _back_from_aside(h: GameHand, old: CardSeen) -> bool:
             and h.eng.street == len(h.variant.streets) - 1)
 
 
-def _premature(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
+def premature_card(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) -> GameHand:
     """Stud: a card dealt while the betting round is open (roberts-rules-v11.txt, Section 8,
     r.14): the premature card(s) are eliminated from play; once the round is over, one more
     card for each player still active is eliminated too; then the dealer burns and play
     resumes. Cards go to the set-aside zone (held off to the side in case the stub runs out)."""
-    name = _street_name(h.eng.street + 1)  # the street dealt early
+    name = street_name(h.eng.street + 1)  # the street dealt early
     if not h.premature_finding:
         f = make_finding("STUD_PREMATURE_STREET", seq, cards=[c.name], fill={
-            "street": name, "betting": _street_name(h.eng.street)},
+            "street": name, "betting": street_name(h.eng.street)},
             setting=h.rules.stud_premature_removed)
         out.append(f)
-        h = replace(h, premature_finding=_ref(f))
+        h = replace(h, premature_finding=ref(f))
     h = replace(h, premature=(*h.premature, c.uid))
     if zone.startswith("seat:"):
-        h = replace(h, expect=(*h.expect, _put(
+        h = replace(h, expect=(*h.expect, put(
             "aside", c.uid, None, h.premature_finding,
             f"{c.name} is eliminated from play: put it aside")))
     return h
 
 
-def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
-                  fed: bool = False) -> GameHand:
+def stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding], *,
+                 fed: bool = False) -> GameHand:
     """A third-street down card exposed by the dealer, dealt face up or keyed after it landed
     (``fed``: already given to the seat) (roberts-rules-v11.txt, Section 8, r.1). Whether it is
     a misdeal is the house setting ``stud_exposed_downcard`` (research D-15): RR's cash rule
@@ -65,16 +65,17 @@ def _stud_exposed(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Findi
     if mode == "misdeal" or (mode == "misdeal_in_tournament" and h.tournament):
         # "(In tournament play, if a downcard is dealt faceup, a misdeal is called.)" (RR); "in
         # stud, if any of the players' 2 down cards are exposed by dealer error" (AZW TDA #34)
-        return _flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
-                                     seats=[seat], cards=[c.name], setting=mode), out)
+        return flag(h, make_finding("STUD_EXPOSED_HOLECARD_TOURNAMENT_MISDEAL", seq,
+                                    seats=[seat], cards=[c.name], setting=mode), out)
     count = h.exposed.get(seat, 0) + 1
-    h = replace(h, exposed=_set(h.exposed, seat, count))
+    h = replace(h, exposed=with_key(h.exposed, seat, count))
     if count == 1:
         f = make_finding("STUD_ONE_HOLECARD_EXPOSED", seq, seats=[seat], cards=[c.name],
                          setting=mode if h.tournament else "")
         out.append(f)
-        h = replace(h, face=_set(h.face, seat, False), face_why=_set(h.face_why, seat, _ref(f)))
-        return h if fed else _feed(h, c, seat)
+        h = replace(h, face=with_key(h.face, seat, False),
+                    face_why=with_key(h.face_why, seat, ref(f)))
+        return h if fed else feed(h, c, seat)
     first = [o.name for o in h.cards.values() if o.seat == seat and o.face_up and o.uid != c.uid]
     f = make_finding("STUD_BOTH_HOLECARDS_EXPOSED", seq, seats=[seat],
                      cards=[*first, c.name], fill={"ante": _ante_of(h, seat)})
@@ -112,12 +113,12 @@ def _without(h: GameHand, seat: int) -> GameHand:
     new = replace(h, seats=drop(h.seats), stacks=drop(h.stacks), stakes=stakes,
                   cards=MappingProxyType(cards), dead=(*h.dead, seat),
                   posts_due=tuple(x for x in h.posts_due if x[0] != seat),
-                  face=_set(h.face, seat, None))
-    return _rebuilt(new, tuple(log))
+                  face=with_key(h.face, seat, None))
+    return rebuilt(new, tuple(log))
 
 
-def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
-                   ) -> GameHand:
+def stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                  ) -> GameHand:
     """The seventh-street card dealt face up (roberts-rules-v11.txt, Section 8, r.16, r.17)."""
     p = h.seats.index(seat)
     if h.eng.stacks[p] == 0:
@@ -138,11 +139,11 @@ def _stud_final_up(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Find
     if rest_up:
         return replace(h, face=MappingProxyType({**h.face, **{s: True for s in waiting}}),
                        face_why=MappingProxyType({**h.face_why,
-                                                  **{s: _ref(f) for s in waiting}}))
+                                                  **{s: ref(f) for s in waiting}}))
     return h
 
 
-def _wrong_bring_in(h: GameHand, seat: int, seq: int, out: list[Finding]) -> GameHand:
+def wrong_bring_in(h: GameHand, seat: int, seq: int, out: list[Finding]) -> GameHand:
     """The bring-in by a seat that is not the low card (roberts-rules-v11.txt, Section 8, r.5;
     razz: the high card, Section 9 r.2). Feltguard never applies the wrong post, so the next
     player has not acted: "the action will be corrected to the real lowcard, who now must
