@@ -1,7 +1,8 @@
-"""The board games on the hand engine: ``board.py``'s dealing procedure fed the engine's betting.
+"""The board games on the hand engine: ``board_deal.py``'s dealing procedure fed the engine's
+betting.
 
 The engine plays a board game's hand on placeholder cards (its betting and streets need only the
-counts); ``board.py`` judges the cards. This module is the glue: the engine's betting as the
+counts); ``board_deal.py`` judges the cards. This module is the glue: the engine's betting as the
 board procedure sees it (``BoardBetting``), the board streets and Pineapple discards given to the
 engine as they are dealt, and at the end the real cards given to the engine for the showdown.
 Pure: no I/O.

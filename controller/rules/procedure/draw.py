@@ -1,6 +1,6 @@
-"""The draw family's own rules: a card exposed on the deal or on the draw, the five-card rule,
-the draw in turn, a short hand before the draw (roberts-rules-v11.txt, Sections 11 and 12; WSOP
-Section 12 Badugi). Pure: no I/O.
+"""The draw family's own rules: a card exposed on the deal or on the draw (dealt face up or
+keyed exposed by the dealer), the five-card rule, the draw in turn, a short hand before the draw
+(roberts-rules-v11.txt, Sections 11 and 12; WSOP Section 12 Badugi). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from controller.rules.procedure.game_hand import (
     CardSeen,
     DrawTurn,
     GameHand,
+    Slot,
+    counted,
+    dealt_since_betting,
     feed,
     feed_discard,
     flag,
@@ -310,3 +313,52 @@ def short_deal(h: GameHand, seq: int, out: list[Finding]) -> GameHand:
                                                        f"the button's missing card to seat "
                                                        f"{seat}") for _ in range(k))))
     return h
+
+
+def draw_to_due_seat(h: GameHand, c: CardSeen, slot: Slot, seq: int, out: list[Finding]
+                     ) -> GameHand:
+    """A draw game's card went to the seat due it: face up it is an exposed card (on the deal or
+    on the draw); face down it is given to the seat and counted."""
+    seat = slot.seat
+    assert seat is not None
+    if c.face_up:
+        if h.eng.street == 0:
+            return draw_exposed_deal(h, c, seat, seq, out)
+        return draw_exposed_on_draw(h, c, seat, seq, out)
+    h = feed(h, c, seat)
+    return counted(h, seat)
+
+
+def draw_exposed_key(h: GameHand, c: CardSeen, seat: int, seq: int, out: list[Finding]
+                     ) -> GameHand:
+    """The dealer's exposed key on a draw game's card already given to ``seat`` (``c``, now face
+    up): a card of the initial deal, or a replacement just given on the draw, is ruled as if dealt
+    face up; a card the player held from before stays where it is."""
+    e = h.eng
+    if e.street == 0 and not h.acted:
+        return draw_exposed_deal(h, c, seat, seq, out, fed=True)
+    if _given_this_turn(h, c):
+        h = unfeed(h, c)
+        h = _counted_back(h, seat)
+        return draw_exposed_on_draw(h, c, seat, seq, out)
+    return h
+
+
+def _given_this_turn(h: GameHand, c: CardSeen) -> bool:
+    """Is ``c`` a replacement card of the player drawing now (given after the discard)? Only
+    such a card is "exposed on the draw" (roberts-rules-v11.txt, Section 11 Lowball r.9);
+    a card the player held from before is not taken back out of the engine, whose later
+    commands (the betting, the discard) depend on it."""
+    t = h.turn
+    p = h.pos(t.seat) if t is not None else None
+    if t is None or not t.fed or p is None or c.seat != t.seat:
+        return False
+    # the discard (or a bet) after the card: it was dealt before the draw
+    return dealt_since_betting(h, p, c.card)
+
+
+def _counted_back(h: GameHand, seat: int) -> GameHand:
+    t = h.turn
+    if t is None or t.seat != seat or t.given == 0:
+        return h
+    return replace(h, turn=replace(t, given=t.given - 1))

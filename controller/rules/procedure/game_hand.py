@@ -2,10 +2,10 @@
 
 ``GameHand`` is the monitor's frozen state of a hand: the engine's command log and the engine
 built from it, the cards seen, the remedy moves due (``remedy.Step``). Here too is what the
-board, stud and draw procedures (``procedure_board.py``, ``procedure_stud.py``,
-``procedure_draw.py``) and their dispatcher (``procedure.py``) share: running a command on a
-copy of the engine, giving a card to a seat, the card due next at stud and draw (``expected``),
-and the small helpers that record a finding. Pure: no I/O.
+board games' glue (``board.py``), the stud and draw procedures (``stud_draw.py``, ``stud.py``,
+``draw.py``), the betting (``betting.py``) and their dispatcher (``monitor.py``) share: running a
+command on a copy of the engine, giving a card to a seat, the card due next at stud and draw
+(``expected``), and the small helpers that record a finding. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class GameHand:
     void: bool = False
     off: str = ""
     acted: bool = False  # a voluntary action has been taken (not a post)
-    # Board games: the dealing procedure (board.py) keeps the cards; the engine is given
+    # Board games: the dealing procedure (board_deal.py) keeps the cards; the engine is given
     # placeholders (its betting and streets need only the counts) and the cards at the end.
     deal: board.Deal | None = None
     fed_board: int = 0  # board placeholders given to the engine
@@ -488,6 +488,18 @@ def feed_discard(h: GameHand) -> GameHand:
         return replace(h, turn=replace(t, fed=True))
     return replace(h, turn=replace(t, fed=True),
                    placeholders=with_key(h.placeholders, t.seat, None))
+
+
+def dealt_since_betting(h: GameHand, p: int, card: str | None) -> bool:
+    """Was ``card`` given to position ``p`` with nothing but cards dealt since (no bet, no
+    discard)?"""
+    for cmd in reversed(h.log):
+        if cmd[0] != HOLE:
+            return False
+        if cmd[1] == p and cmd[2] == (card,):
+            return True
+    return False
+
 
 
 POST_NAMES = {
