@@ -21,7 +21,7 @@ from controller.poker.variants import Variant, family
 from controller.rules.engine import hand as engine
 from controller.rules.findings.catalogue import CATALOGUE, make_finding
 from controller.rules.findings.finding import Finding
-from controller.rules.procedure import board_deal as board
+from controller.rules.procedure.board_state import Deal
 from controller.rules.procedure.remedy import PUT, Step
 from controller.rules.procedure.remedy import zone_name as _zone_name
 
@@ -134,7 +134,7 @@ class GameHand:
     acted: bool = False  # a voluntary action has been taken (not a post)
     # Board games: the dealing procedure (board_deal.py) keeps the cards; the engine is given
     # placeholders (its betting and streets need only the counts) and the cards at the end.
-    deal: board.Deal | None = None
+    deal: Deal | None = None
     fed_board: int = 0  # board placeholders given to the engine
     bet_street: int = 0  # the current (or last) betting round opened
     street_acts: int = 0  # voluntary actions on that round
