@@ -1,2 +1,95 @@
 """The procedure monitor: every game's dealing procedure card by card, on the hand engine, with
-the remedies a finding calls for."""
+the remedies a finding calls for.
+
+The table layer hands the monitor each card off the shoe, zone read, dealer key and console
+action of a hand; the monitor answers the hand's new frozen state (``GameHand``) and the findings.
+Its face is ``monitor.py`` (the dispatch); behind it, by idea:
+
+- ``game_hand.py``: the hand as the monitor knows it, on the engine's command log;
+- the board games: ``board_deal.py`` (the dealing procedure; its ``Deal`` and expected sequence
+  in ``board_state.py``, the initial deal's irregularities in ``board_hole_cards.py``, the flop,
+  turn and river's and the remedies followed in ``board_streets.py``) and ``board.py`` (the glue
+  to the engine's betting);
+- stud and draw: ``stud_draw.py`` (the card judging they share), ``stud.py`` and ``draw.py``
+  (each family's own rules);
+- every game: ``betting.py`` (the console's actions), ``dead_hands.py`` (the dealer's kill, a
+  hand fouled by a card's move), ``waiting_for.py`` (what comes next, in words),
+  ``initial_deal.py`` (a card of the initial deal in the wrong place) and ``remedy.py`` (the moves
+  a remedy calls for).
+
+Here are the names the other wings use. ``draw`` is the monitor's card off the shoe; the draw
+family's module is ``controller.rules.procedure.draw``, imported by that full name.
+"""
+
+from controller.rules.procedure.board_deal import POST_DEAL
+from controller.rules.procedure.monitor import (
+    POST_NAMES,
+    RAISE,
+    GameHand,
+    action,
+    betting_over,
+    boxed,
+    cards_out,
+    current_bet,
+    dealt_cards,
+    draw,
+    drawn_answer,
+    end,
+    expectation,
+    expected,
+    exposed,
+    first_command,
+    is_void,
+    kept,
+    kill,
+    leave,
+    moving_on,
+    read,
+    remedy_due,
+    restake,
+    seen,
+    set_void,
+    stand,
+    start,
+    starting_hands_out,
+    stub_shuffled,
+    unprotected,
+)
+from controller.rules.procedure.remedy import RETURN, zone_name
+
+__all__ = [
+    "POST_DEAL",
+    "POST_NAMES",
+    "RAISE",
+    "RETURN",
+    "GameHand",
+    "action",
+    "betting_over",
+    "boxed",
+    "cards_out",
+    "current_bet",
+    "dealt_cards",
+    "draw",
+    "drawn_answer",
+    "end",
+    "expectation",
+    "expected",
+    "exposed",
+    "first_command",
+    "is_void",
+    "kept",
+    "kill",
+    "leave",
+    "moving_on",
+    "read",
+    "remedy_due",
+    "restake",
+    "seen",
+    "set_void",
+    "stand",
+    "start",
+    "starting_hands_out",
+    "stub_shuffled",
+    "unprotected",
+    "zone_name",
+]

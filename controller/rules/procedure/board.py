@@ -1,7 +1,8 @@
-"""The board games on the hand engine: ``board.py``'s dealing procedure fed the engine's betting.
+"""The board games on the hand engine: ``board_deal.py``'s dealing procedure fed the engine's
+betting.
 
 The engine plays a board game's hand on placeholder cards (its betting and streets need only the
-counts); ``board.py`` judges the cards. This module is the glue: the engine's betting as the
+counts); ``board_deal.py`` judges the cards. This module is the glue: the engine's betting as the
 board procedure sees it (``BoardBetting``), the board streets and Pineapple discards given to the
 engine as they are dealt, and at the end the real cards given to the engine for the showdown.
 Pure: no I/O.
@@ -25,11 +26,11 @@ from controller.rules.procedure.game_hand import (
     POST_NAMES,
     Cmd,
     GameHand,
-    _build,
-    _run,
-    _set_str,
-    _show_down,
+    build,
     is_void,
+    run,
+    show_down,
+    with_str_key,
 )
 
 
@@ -74,7 +75,7 @@ class BoardBetting:
         return seat, POST_NAMES.get(kind, kind)
 
 
-def _sync_street(h: GameHand) -> GameHand:
+def sync_street(h: GameHand) -> GameHand:
     """A betting round has opened on a new street: its action count starts again."""
     e = h.eng
     if e.actor is not None and e.street != h.bet_street:
@@ -100,14 +101,14 @@ def _sync_discards(h: GameHand) -> GameHand:
         if uid is None:
             break
         try:
-            h = _run(h, (DISCARD, p, (None,)))
+            h = run(h, (DISCARD, p, (None,)))
         except engine.IllegalAction:  # pragma: no cover - the engine named the discarder
             break
         h = replace(h, discarded=(*h.discarded, uid))
     return h
 
 
-def _sync_board(h: GameHand) -> GameHand:
+def sync_board(h: GameHand) -> GameHand:
     """Board games: give the engine the street's board (as placeholders) once its cards are on
     the board and the betting before them is over, so the next round opens; and the Pineapple
     discards as they are made."""
@@ -122,19 +123,19 @@ def _sync_board(h: GameHand) -> GameHand:
         if e.is_over or e.actor is not None or not need or on_board < h.fed_board + need:
             break
         try:
-            h = _run(h, (BOARD, (None,) * need))
+            h = run(h, (BOARD, (None,) * need))
         except engine.IllegalAction:  # pragma: no cover - the engine asked for these cards
             break
         h = replace(h, fed_board=h.fed_board + need)
-    return _sync_street(h)
+    return sync_street(h)
 
 
-def _board_step(h: GameHand, d: board.Deal, out: list[Finding]) -> tuple[GameHand, list[Finding]]:
-    return _sync_board(replace(h, deal=d)), out
+def board_step(h: GameHand, d: board.Deal, out: list[Finding]) -> tuple[GameHand, list[Finding]]:
+    return sync_board(replace(h, deal=d)), out
 
 
-def _board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
-                ) -> tuple[GameHand, list[Finding]]:
+def board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int, deck: str
+               ) -> tuple[GameHand, list[Finding]]:
     assert h.deal is not None
     if card == JOKER and h.variant.deck != "joker":
         if uid in h.jokers:
@@ -152,11 +153,11 @@ def _board_draw(h: GameHand, uid: str, card: str | None, face_up: bool, seq: int
     d, out = board.draw(h.deal, uid, card, face_up, seq, BoardBetting(h), deck)
     h = replace(h, deal=d)
     if not out:
-        h = _foreign(h, card, seq, out)
-    return _sync_board(h), out
+        h = foreign_card(h, card, seq, out)
+    return sync_board(h), out
 
 
-def _foreign(h: GameHand, card: str | None, seq: int, out: list[Finding]) -> GameHand:
+def foreign_card(h: GameHand, card: str | None, seq: int, out: list[Finding]) -> GameHand:
     """A card of the registered deck that this game's deck does not hold (a two to five at
     six-plus hold'em): the wrong deck is in play (jamies-poker-notes.md, Six Plus Hold'em;
     roberts-rules-v11.txt, Section 3, Irregularities, r.3)."""
@@ -170,26 +171,26 @@ def _foreign(h: GameHand, card: str | None, seq: int, out: list[Finding]) -> Gam
     return replace(h, void=True, off=f.code, expect=())
 
 
-def _board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
-                ) -> tuple[GameHand, list[Finding]]:
+def board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, deck: str
+               ) -> tuple[GameHand, list[Finding]]:
     assert h.deal is not None
     if uid in h.jokers:
         return h, []  # the joker is a scrap of paper: its moves are not dealing
     out: list[Finding] = []
     if uid not in h.deal.cards:
         # The shoe did not report this card: count it as drawn now, then read.
-        h, out = _board_draw(h, uid, card, False, seq, deck)
+        h, out = board_draw(h, uid, card, False, seq, deck)
         if uid in h.jokers:
             return h, out
     assert h.deal is not None
     if zone.startswith("seat:") and zone[5:].isdigit():
-        h = replace(h, last_seat=_set_str(h.last_seat, uid, int(zone[5:])))
+        h = replace(h, last_seat=with_str_key(h.last_seat, uid, int(zone[5:])))
     assert h.deal is not None
     d, more = board.read(h.deal, uid, zone, seq)
-    return _board_step(h, d, out + more)
+    return board_step(h, d, out + more)
 
 
-def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],
+def board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],
                                                 dict[int, int], str]:
     """``hand.end`` of a board game: every live hand must hold the game's cards, else it is
     dead (RR Section 3, Dead Hands, r.1(d)); then the engine, given the cards the procedure
@@ -213,14 +214,14 @@ def _board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[Po
         return h, out, (), {}, f"the board has {len(d.board)} cards; a showdown needs 5"
     try:
         e = e if e.is_over else _showdown(h, dead)
-        awards = _by_seat(h, e)
+        awards = by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"
     stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
     return replace(h, _engine=e), out, awards, stacks, ""
 
 
-def _by_seat(h: GameHand, e: engine.Hand) -> tuple[PotAward, ...]:
+def by_seat(h: GameHand, e: engine.Hand) -> tuple[PotAward, ...]:
     """The engine's awards (by position) by seat, seats in order."""
     return tuple(
         PotAward(amount=a.amount, eligible=tuple(sorted(h.seats[i] for i in a.eligible)),
@@ -266,6 +267,6 @@ def _showdown(h: GameHand, dead: set[int]) -> engine.Hand:
             board_cards = board_cards[k:]
         else:
             log.append(cmd)
-    e = _build(h.variant, h.stakes, h.stacks, h.house, log)
-    _show_down(h, e, sorted(dead))
+    e = build(h.variant, h.stakes, h.stacks, h.house, log)
+    show_down(h, e, sorted(dead))
     return e

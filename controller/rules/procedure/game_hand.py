@@ -2,10 +2,10 @@
 
 ``GameHand`` is the monitor's frozen state of a hand: the engine's command log and the engine
 built from it, the cards seen, the remedy moves due (``remedy.Step``). Here too is what the
-board, stud and draw procedures (``procedure_board.py``, ``procedure_stud.py``,
-``procedure_draw.py``) and their dispatcher (``procedure.py``) share: running a command on a
-copy of the engine, giving a card to a seat, the card due next at stud and draw (``expected``),
-and the small helpers that record a finding. Pure: no I/O.
+board games' glue (``board.py``), the stud and draw procedures (``stud_draw.py``, ``stud.py``,
+``draw.py``), the betting (``betting.py``) and their dispatcher (``monitor.py``) share: running a
+command on a copy of the engine, giving a card to a seat, the card due next at stud and draw
+(``expected``), and the small helpers that record a finding. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from controller.poker.variants import Variant, family
 from controller.rules.engine import hand as engine
 from controller.rules.findings.catalogue import CATALOGUE, make_finding
 from controller.rules.findings.finding import Finding
-from controller.rules.procedure import board_deal as board
+from controller.rules.procedure.board_state import Deal
 from controller.rules.procedure.remedy import PUT, Step
 from controller.rules.procedure.remedy import zone_name as _zone_name
 
@@ -54,8 +54,8 @@ class CardSeen:
         return self.card or f"tag {self.uid}"
 
 
-def _put(zone: str, uid: str | None, face_up: bool | None, after: str, text: str, *,
-         any_order: bool = False) -> Step:
+def put(zone: str, uid: str | None, face_up: bool | None, after: str, text: str, *,
+        any_order: bool = False) -> Step:
     """A move a remedy calls for (``remedy.Step``): ``uid`` None: the next card off the shoe;
     ``face_up`` None: either way up; ``after``: the finding; ``text``: the rule's words;
     ``any_order``: it may come before the finding's steps listed ahead of it."""
@@ -132,9 +132,9 @@ class GameHand:
     void: bool = False
     off: str = ""
     acted: bool = False  # a voluntary action has been taken (not a post)
-    # Board games: the dealing procedure (board.py) keeps the cards; the engine is given
+    # Board games: the dealing procedure (board_deal.py) keeps the cards; the engine is given
     # placeholders (its betting and streets need only the counts) and the cards at the end.
-    deal: board.Deal | None = None
+    deal: Deal | None = None
     fed_board: int = 0  # board placeholders given to the engine
     bet_street: int = 0  # the current (or last) betting round opened
     street_acts: int = 0  # voluntary actions on that round
@@ -153,9 +153,9 @@ class GameHand:
 
     @property
     def eng(self) -> engine.Hand:
-        """The engine after the log (read-only: commands go through ``_run``, onto a copy)."""
+        """The engine after the log (read-only: commands go through ``run``, onto a copy)."""
         if self._engine is None:  # pragma: no cover - every constructor path builds it
-            return _build(self.variant, self.stakes, self.stacks, self.house, self.log)
+            return build(self.variant, self.stakes, self.stacks, self.house, self.log)
         return self._engine
 
     def pos(self, seat: int) -> int | None:
@@ -239,15 +239,15 @@ def _execute(h: engine.Hand, cmd: Cmd) -> None:
         h.kill(int(str(cmd[1])))
 
 
-def _run(h: GameHand, cmd: Cmd) -> GameHand:
+def run(h: GameHand, cmd: Cmd) -> GameHand:
     """Apply one engine command to a copy; IllegalAction propagates to the caller."""
     e = h.eng.copy()
     _execute(e, cmd)
     return replace(h, log=(*h.log, cmd), _engine=e)
 
 
-def _build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
-           house: engine.HouseSettings, log: Sequence[Cmd]) -> engine.Hand:
+def build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
+          house: engine.HouseSettings, log: Sequence[Cmd]) -> engine.Hand:
     """The engine's hand rebuilt from a log of commands it accepted once (``Hand.replay``: an
     open made before a hole card was known stays made once the card is known)."""
     e = engine.Hand(variant, stakes, list(stacks), house)
@@ -260,18 +260,18 @@ def _build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
     return e
 
 
-def _rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:
+def rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:
     """The hand with a rewritten log (a placeholder card replaced by the card itself, a card
     or a player taken out). A log that no longer replays (the card is already in play
     elsewhere: a stub reshuffled after a short deck, where cards are taken as they land) leaves
     the hand as it was: the change is not made."""
     try:
-        return replace(h, log=log, _engine=_build(h.variant, h.stakes, h.stacks, h.house, log))
+        return replace(h, log=log, _engine=build(h.variant, h.stakes, h.stacks, h.house, log))
     except (engine.IllegalAction, ValueError):
         return h
 
 
-def _set_str(m: Mapping[str, int], key: str, value: int) -> Mapping[str, int]:
+def with_str_key(m: Mapping[str, int], key: str, value: int) -> Mapping[str, int]:
     d = dict(m)
     d[key] = value
     return MappingProxyType(d)
@@ -282,24 +282,24 @@ def is_void(h: GameHand) -> bool:
     return h.deal.void if h.deal is not None else h.void
 
 
-def _flag(h: GameHand, f: Finding, out: list[Finding]) -> GameHand:
+def flag(h: GameHand, f: Finding, out: list[Finding]) -> GameHand:
     out.append(f)
     if CATALOGUE[f.code].severity == "misdeal":
         return replace(h, void=True, off=f.code, expect=())
     return h
 
 
-def _ref(f: Finding) -> str:
+def ref(f: Finding) -> str:
     return f"{f.code} (seq {f.seq})"
 
 
-def _with(h: GameHand, c: CardSeen) -> GameHand:
+def with_card(h: GameHand, c: CardSeen) -> GameHand:
     cards = dict(h.cards)
     cards[c.uid] = c
     return replace(h, cards=MappingProxyType(cards))
 
 
-def _set(m: Mapping[int, _V], key: int, value: _V | None) -> Mapping[int, _V]:
+def with_key(m: Mapping[int, _V], key: int, value: _V | None) -> Mapping[int, _V]:
     d: dict[int, _V] = dict(m)
     if value is None:
         d.pop(key, None)
@@ -377,13 +377,13 @@ def _expected_draw(h: GameHand) -> Slot:
     return Slot("none", why="no card is due")
 
 
-def _feed(h: GameHand, c: CardSeen, seat: int) -> GameHand:
+def feed(h: GameHand, c: CardSeen, seat: int) -> GameHand:
     """Give the card to the engine as this seat's next card."""
     p = h.pos(seat)
     if p is None or c.card is None:
         return h
     if h.turn is not None and h.turn.seat == seat and not h.turn.fed:
-        h = _feed_discard(h)
+        h = feed_discard(h)
     owed = h.owed.get(seat, 0)
     replacing = owed > 0 and h.eng.hole_needed(p) - owed <= 0
     if h.placeholders.get(seat):
@@ -393,38 +393,38 @@ def _feed(h: GameHand, c: CardSeen, seat: int) -> GameHand:
             if cmd[0] == HOLE and cmd[1] == p and cmd[2] == (None,):
                 log[i] = (HOLE, p, (c.card,))
                 break
-        rebuilt = _rebuilt(h, tuple(log))
-        if rebuilt is h:
+        fresh = rebuilt(h, tuple(log))
+        if fresh is h:
             return h  # the card cannot go in its placeholder (it is in play elsewhere)
-        h = replace(rebuilt, placeholders=_set(h.placeholders, seat,
-                                               h.placeholders[seat] - 1 or None))
+        h = replace(fresh, placeholders=with_key(h.placeholders, seat,
+                                                 h.placeholders[seat] - 1 or None))
     else:
         try:
-            h = _run(h, (HOLE, p, (c.card,)))
+            h = run(h, (HOLE, p, (c.card,)))
         except engine.IllegalAction:
             return h
-    h = _with(h, replace(h.cards[c.uid], fed=True, seat=seat))
+    h = with_card(h, replace(h.cards[c.uid], fed=True, seat=seat))
     if replacing:
-        h = replace(h, owed=_set(h.owed, seat, owed - 1 or None))
+        h = replace(h, owed=with_key(h.owed, seat, owed - 1 or None))
     return h
 
 
-def _run_or_keep(h: GameHand, cmd: Cmd) -> GameHand:
+def run_or_keep(h: GameHand, cmd: Cmd) -> GameHand:
     try:
-        return _run(h, cmd)
+        return run(h, cmd)
     except engine.IllegalAction:
         return h
 
 
-def _unexpected(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
-                why: str) -> GameHand:
+def unexpected(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding],
+               why: str) -> GameHand:
     detail = f"{c.name} went to {_zone_name(zone)}, but {why}."
     out.append(make_finding("UNEXPECTED_CARD", seq, cards=[c.name], fill={"detail": detail},
                             message=detail))
     return h
 
 
-def _counted(h: GameHand, seat: int) -> GameHand:
+def counted(h: GameHand, seat: int) -> GameHand:
     """A replacement card given on the draw: count it for the player drawing (or held back)."""
     t = h.turn
     if h.family != "draw" or (h.eng.street == 0 and t is None):
@@ -433,17 +433,17 @@ def _counted(h: GameHand, seat: int) -> GameHand:
         return replace(h, turn=replace(t, given=t.given + 1))
     if seat in h.deferred:
         left = h.deferred[seat] - 1
-        h = replace(h, deferred=_set(h.deferred, seat, left or None))
+        h = replace(h, deferred=with_key(h.deferred, seat, left or None))
         if t is not None and t.seat == seat:
             h = replace(h, turn=replace(t, given=t.given + 1))
     return h
 
 
-def _street_name(st: int) -> str:
+def street_name(st: int) -> str:
     return ("third", "fourth", "fifth", "sixth", "seventh")[st] if 0 <= st < 5 else "last"
 
 
-def _unfeed(h: GameHand, c: CardSeen) -> GameHand:
+def unfeed(h: GameHand, c: CardSeen) -> GameHand:
     """Take a card back out of the engine (an exposed card that must not be taken)."""
     log = list(h.log)
     for i in range(len(log) - 1, -1, -1):
@@ -453,11 +453,11 @@ def _unfeed(h: GameHand, c: CardSeen) -> GameHand:
             break
     else:
         return h
-    h = _with(h, replace(c, fed=False, seat=None))
-    return _rebuilt(h, tuple(log))
+    h = with_card(h, replace(c, fed=False, seat=None))
+    return rebuilt(h, tuple(log))
 
 
-def _feed_discard(h: GameHand) -> GameHand:
+def feed_discard(h: GameHand) -> GameHand:
     """Give the engine the discard of the player drawing now: the cards read in the muck, then
     (for any not read) the seat's cards no longer read in its zone, then its oldest cards."""
     t = h.turn
@@ -483,11 +483,23 @@ def _feed_discard(h: GameHand) -> GameHand:
         picked.append(held.pop(0))
     picked += [None] * h.placeholders.get(t.seat, 0)
     try:
-        h = _run(h, (DISCARD, p, tuple(picked)))
+        h = run(h, (DISCARD, p, tuple(picked)))
     except engine.IllegalAction:
         return replace(h, turn=replace(t, fed=True))
     return replace(h, turn=replace(t, fed=True),
-                   placeholders=_set(h.placeholders, t.seat, None))
+                   placeholders=with_key(h.placeholders, t.seat, None))
+
+
+def dealt_since_betting(h: GameHand, p: int, card: str | None) -> bool:
+    """Was ``card`` given to position ``p`` with nothing but cards dealt since (no bet, no
+    discard)?"""
+    for cmd in reversed(h.log):
+        if cmd[0] != HOLE:
+            return False
+        if cmd[1] == p and cmd[2] == (card,):
+            return True
+    return False
+
 
 
 POST_NAMES = {
@@ -498,7 +510,7 @@ POST_NAMES = {
 }
 
 
-def _show_down(h: GameHand, e: engine.Hand, dead: Iterable[int]) -> None:
+def show_down(h: GameHand, e: engine.Hand, dead: Iterable[int]) -> None:
     """The showdown on ``e`` (a copy, changed in place): the ``dead`` seats' hands are mucked
     unshown (roberts-rules-v11.txt, Section 3, Dead Hands; a fouled draw hand, Section 11
     r.12), every other hand is shown, and the pots are settled."""

@@ -2,8 +2,8 @@
 
 The misdeal list is the same for the board games, stud and draw (roberts-rules-v11.txt,
 Section 3, Misdeals, r.2; Section 8 for stud; Section 11 r.1 and Section 12 r.3 for draw), so the
-ruling is made here once and each procedure (``board.py``; ``procedure.py`` for stud and draw)
-only keeps its own books afterwards: which card is dead, which seat is owed one. Pure: no I/O.
+ruling is made here once and each procedure (``board_deal.py``; ``stud_draw.py`` for stud and
+draw) only keeps its own books afterwards: which card is dead, which seat is owed one. Pure: no I/O.
 """
 
 from __future__ import annotations

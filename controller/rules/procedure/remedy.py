@@ -2,8 +2,8 @@
 
 A finding whose remedy fixes the next cards leaves the moves it calls for: the card to put in a
 zone (a named card, or the next card off the shoe), a card to return to the stub, the stub to
-reshuffle. The board procedure (``board.py``) and the stud and draw procedure
-(``procedure.py``) keep them as ``Step`` values, check each card that moves against them, and
+reshuffle. The board procedure (``board_deal.py``) and the stud and draw procedure
+(``stud_draw.py``) keep them as ``Step`` values, check each card that moves against them, and
 raise one finding when a card goes elsewhere: REMEDY_NOT_FOLLOWED (roberts-rules-v11.txt,
 Section 3, Irregularities, r.16: "subsequent cards dealt should be those that would have come
 if no error had occurred"; the remedy of the earlier finding named them). Pure: no I/O.
