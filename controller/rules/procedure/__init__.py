@@ -10,15 +10,15 @@ Its face is ``monitor.py`` (the dispatch); behind it, by idea:
   in ``board_state.py``, the initial deal's irregularities in ``board_hole_cards.py``, the flop,
   turn and river's and the remedies followed in ``board_streets.py``) and ``board.py`` (the glue
   to the engine's betting);
-- stud and draw: ``stud_draw.py`` (the card judging they share), ``stud.py`` and ``draw.py``
-  (each family's own rules);
+- stud and draw: ``stud_draw.py`` (the card judging they share), ``stud_family.py`` and
+  ``draw_family.py`` (each family's own rules);
 - every game: ``betting.py`` (the console's actions), ``dead_hands.py`` (the dealer's kill, a
   hand fouled by a card's move), ``waiting_for.py`` (what comes next, in words),
   ``initial_deal.py`` (a card of the initial deal in the wrong place) and ``remedy.py`` (the moves
   a remedy calls for).
 
-Here are the names the other wings use. ``draw`` is the monitor's card off the shoe; the draw
-family's module is ``controller.rules.procedure.draw``, imported by that full name.
+Here are the names the other wings use (``draw`` is the monitor's card off the shoe; the draw
+family's own rules are ``draw_family.py``, the stud family's ``stud_family.py``).
 """
 
 from controller.rules.procedure.board_deal import POST_DEAL

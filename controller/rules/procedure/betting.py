@@ -5,8 +5,8 @@ A forced post ticks off the seating plan's posts in order (``_post``); a volunta
 one engine command (``_wager``) or is refused with the finding that says why
 (``_not_available``); after it, the stud remedies that wait for the end of a round are armed and
 a stub too short for seventh street is foreseen (``_after_round``). What only one family does is
-its own module's: a stud seat folded with no wager (``stud.py``), a draw request (``draw.py``).
-Pure: no I/O.
+its own module's: a stud seat folded with no wager (``stud_family.py``), a draw request
+(``draw_family.py``). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from controller.rules.findings.catalogue import make_finding
 from controller.rules.findings.finding import Finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure.board import sync_board
-from controller.rules.procedure.draw import close_turn, draw_request, short_deal
+from controller.rules.procedure.draw_family import close_turn, draw_request, short_deal
 from controller.rules.procedure.game_hand import (
     BRING_IN,
     CALL,
@@ -30,7 +30,7 @@ from controller.rules.procedure.game_hand import (
     run,
 )
 from controller.rules.procedure.remedy import not_followed
-from controller.rules.procedure.stud import (
+from controller.rules.procedure.stud_family import (
     give_kept,
     kill_free_folds,
     pass_free_folds,

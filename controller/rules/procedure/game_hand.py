@@ -2,10 +2,10 @@
 
 ``GameHand`` is the monitor's frozen state of a hand: the engine's command log and the engine
 built from it, the cards seen, the remedy moves due (``remedy.Step``). Here too is what the
-board games' glue (``board.py``), the stud and draw procedures (``stud_draw.py``, ``stud.py``,
-``draw.py``), the betting (``betting.py``) and their dispatcher (``monitor.py``) share: running a
-command on a copy of the engine, giving a card to a seat, the card due next at stud and draw
-(``expected``), and the small helpers that record a finding. Pure: no I/O.
+board games' glue (``board.py``), the stud and draw procedures (``stud_draw.py``,
+``stud_family.py``, ``draw_family.py``), the betting (``betting.py``) and their dispatcher
+(``monitor.py``) share: running a command on a copy of the engine, giving a card to a seat, the card
+due next at stud and draw (``expected``), and the small helpers that record a finding. Pure: no I/O.
 """
 
 from __future__ import annotations

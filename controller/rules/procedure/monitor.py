@@ -9,7 +9,8 @@ and each card off the shoe, zone read and dealer key goes to its family's proced
   and their remedies), fed the engine's betting by ``board.py`` (``BoardBetting``); the engine
   plays their hands on placeholder cards and is given the real cards at the showdown;
 - stud and draw: ``stud_draw.py`` judges each card against the card due next
-  (``game_hand.expected``), with each family's own rules in ``stud.py`` and ``draw.py``.
+  (``game_hand.expected``), with each family's own rules in ``stud_family.py`` and
+  ``draw_family.py``.
 
 For every game alike: the console's actions are judged once (``betting.py``); a card thrown into
 another hand and a live hand swept into the muck make a hand dead (``dead_hands.py``); what the
@@ -43,7 +44,7 @@ from controller.rules.procedure.board import (
     sync_street,
 )
 from controller.rules.procedure.dead_hands import kill, thrown_into_hand, unprotected, zone_of
-from controller.rules.procedure.draw import drawn_answer
+from controller.rules.procedure.draw_family import drawn_answer
 from controller.rules.procedure.game_hand import (
     HOLE,
     POST_NAMES,
@@ -55,7 +56,7 @@ from controller.rules.procedure.game_hand import (
     is_void,
     rebuilt,
 )
-from controller.rules.procedure.stud import kept, pass_free_folds
+from controller.rules.procedure.stud_family import kept, pass_free_folds
 from controller.rules.procedure.waiting_for import expectation, remedy_due
 
 # The monitor's interface: what the table layer (live.py, view.py, lost_cards.py, card_keys.py),

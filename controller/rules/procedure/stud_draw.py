@@ -19,8 +19,8 @@ remedy fixes the next cards (an exposed stud down card: the third card comes fac
 missing burn: that card goes to the burn; a premature stud street: the cards set aside) leaves an
 expectation the monitor checks; a card elsewhere raises REMEDY_NOT_FOLLOWED. A misdeal-level
 finding voids the hand: the monitor stops judging until ``misdeal.declared``. What only one
-family does is its own module's (``stud.py``, ``draw.py``); the dealer's exposed and boxed keys
-and the showdown are here too. Pure: no I/O.
+family does is its own module's (``stud_family.py``, ``draw_family.py``); the dealer's exposed and
+boxed keys and the showdown are here too. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from controller.rules.engine import hand as engine
 from controller.rules.findings.catalogue import make_finding
 from controller.rules.findings.finding import Finding
 from controller.rules.procedure.board import by_seat, foreign_card
-from controller.rules.procedure.draw import (
+from controller.rules.procedure.draw_family import (
     HAND_SIZE_AFTER_DRAW,
     close_turn,
     draw_exposed_key,
@@ -68,7 +68,7 @@ from controller.rules.procedure.initial_deal import (
     wrong_place,
 )
 from controller.rules.procedure.remedy import not_followed, went_to
-from controller.rules.procedure.stud import (
+from controller.rules.procedure.stud_family import (
     back_from_aside,
     free_fold_passed,
     premature_card,
