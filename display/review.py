@@ -159,7 +159,7 @@ def review_blueprint(
         return jsonify(current().timeline_page(q))
 
     def _number(text: str) -> int | ResponseReturnValue:
-        if not text.isdigit() or len(text) > 9 or int(text) < 1:
+        if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
             return _error(f"hand: a hand number is needed, not {text[:40]!r}", 400)
         return int(text)
 

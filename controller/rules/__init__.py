@@ -14,7 +14,9 @@ with its own face: ``table`` (the live table), ``chips``, ``procedure`` (the pro
 
 What plays or reads a hand outside the live table (the PHH replay, the simulated dealer's
 players) uses the hand engine through ``HandEngine``, ``Stakes``, ``HouseSettings`` and
-``IllegalAction``, and the procedure monitor's hand through ``GameHand``.
+``IllegalAction``, the procedure monitor's hand through ``GameHand``, and the misdeal cut-off
+through ``cutoff_passed``. The readers' health monitor names the chip devices ``CHIP_READER`` and
+``COUNTING_TRAY``, as the core's findings do.
 """
 
 from controller.poker.pots import PotAward
@@ -24,11 +26,22 @@ from controller.rules.engine.hand import HouseSettings, IllegalAction, Stakes
 from controller.rules.findings.catalogue import CATALOGUE, make_finding
 from controller.rules.findings.finding import Citation, Finding
 from controller.rules.procedure.game_hand import GameHand
-from controller.rules.table.live import Step, TableState, apply, initial_state, resolve_card_key
-from controller.rules.table.view import snapshot
+from controller.rules.table import (
+    CHIP_READER,
+    COUNTING_TRAY,
+    Step,
+    TableState,
+    apply,
+    cutoff_passed,
+    initial_state,
+    resolve_card_key,
+    snapshot,
+)
 
 __all__ = [
     "CATALOGUE",
+    "CHIP_READER",
+    "COUNTING_TRAY",
     "Citation",
     "Finding",
     "GameHand",
@@ -40,6 +53,7 @@ __all__ = [
     "Step",
     "TableState",
     "apply",
+    "cutoff_passed",
     "initial_state",
     "make_finding",
     "resolve_card_key",

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from controller.events import Body, ReaderHealth
-from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
+from controller.rules import CHIP_READER, COUNTING_TRAY
 from drivers.chip_protocol import ChipStatus  # the pure codec: its status bits, no I/O
 
 __all__ = ["HealthMonitor", "Watched", "chip_reader_name", "judge", "reader_name"]

@@ -12,9 +12,8 @@ the dealer name the engine and the hand through ``Engine`` and ``GameHand`` from
 from __future__ import annotations
 
 from controller.poker.variants import Variant
-from controller.rules import GameHand, TableState
+from controller.rules import GameHand, TableState, cutoff_passed
 from controller.rules import HandEngine as Engine
-from controller.rules.table.live import cutoff_passed
 
 __all__ = ["Engine", "GameHand", "attention_on_alert", "current", "due_cards", "engine", "game",
            "held", "live", "past_cutoff", "position", "seat_at", "variant"]

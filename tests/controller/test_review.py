@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from controller.events import read_scenario
@@ -126,6 +126,8 @@ def test_bad_searches_are_one_line_errors(args: dict[str, str], error: str) -> N
 @given(st.dictionaries(st.sampled_from(["since", "until", "seat", "player", "code", "game",
                                         "limit", "offset", "x", ""]),
                        st.text(max_size=30), max_size=5))
+@example({"since": "²"})  # a digit to str.isdigit that int() refuses
+@example({"seat": "٣", "limit": "１"})  # Arabic-Indic and full-width digits
 def test_any_search_parses_or_is_refused_in_one_line(args: dict[str, str]) -> None:
     try:
         parse_query(args)

@@ -34,7 +34,7 @@ from controller.events import (
 from controller.rules import apply, initial_state, snapshot
 from controller.rules.chips.betting import wager_in_front
 from controller.rules.chips.ledger import between_hands
-from controller.rules.table.live import TableState
+from controller.rules.table import TableState
 from controller.sim import SimDealer
 from controller.sim.moves import expand
 

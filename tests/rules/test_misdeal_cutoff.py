@@ -16,7 +16,7 @@ from controller.events import AttentionCalled, EventError, parse_event, read_sce
 from controller.poker.house_rules import PROFILES, SettingsError, settings_for
 from controller.rules import apply, initial_state
 from controller.rules.procedure import monitor as procedure
-from controller.rules.table.live import Act, Hand, cutoff_passed
+from controller.rules.table import Act, Hand, cutoff_passed
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

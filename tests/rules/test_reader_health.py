@@ -7,7 +7,7 @@ from __future__ import annotations
 from controller.events import Event, HandStart, ReaderHealth, SeatTake, Undo, parse_event
 from controller.rules import apply, initial_state, snapshot
 from controller.rules.findings.catalogue import CATALOGUE
-from controller.rules.table.live import Step, TableState
+from controller.rules.table import Step, TableState
 
 
 def run(bodies: list[object], state: TableState | None = None) -> tuple[TableState, list[Step]]:

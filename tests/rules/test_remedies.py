@@ -8,7 +8,7 @@ from controller.events import CardBoxed, HandEnd, ShoeDraw, ShuffleDone, ZoneLea
 from controller.rules.findings.finding import Finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure.board_deal import Deal
-from controller.rules.table.live import Hand
+from controller.rules.table import Hand
 from tests.rules.helpers import Table, deal_holes, table, uid
 
 HOLES = ["2c", "7d", "Jh", "As", "2d", "7s", "Js", "Ac"]  # seats 2, 3, 4, 1, twice

@@ -1,2 +1,38 @@
-"""The live table: state across hands, ``apply`` (state, event) -> Step, seating and blinds,
-mixed games, the devices, the dealer's keys and ``snapshot``."""
+"""The live table: the table across hands, ``apply`` (state, event) -> Step, and ``snapshot``.
+
+This ``__init__`` is the wing's face: the rest of the core (and ``controller.rules``, the core's
+own face) imports these names, never the modules below. Behind it, by idea:
+
+- ``state.py``: the records (``TableState``, ``Hand``, ``Step``); ``apply.py``: ``apply`` and its
+  dispatch to the handlers; ``kernel.py``: what every handler shares to make its Step;
+- the handlers: ``seats.py`` (set-up and seats), ``levels.py`` (tournament levels),
+  ``hand_start.py`` (with ``new_hand.py``: a hand's stakes and record from the plan),
+  ``cards.py``, ``betting.py``, ``chip_zones.py`` (the chips the antennas read), ``deck.py``,
+  ``cutoff.py`` (the misdeal cut-off and attention), ``hand_end.py`` (the end, the misdeal, the
+  next game), ``rulings.py`` (the floor's rulings and the keys for what the antennas cannot see);
+- what the handlers ask: ``seating.py`` and ``blinds.py`` (the table across hands: seats, the
+  button, every blind obligation), ``mixed.py`` (the game of each hand), ``devices.py`` (the
+  readers' health), ``card_keys.py``, ``deck_keys.py``, ``lost_cards.py`` (cards that leave);
+- ``view.py``: ``snapshot(state)``, the whole table as plain data (docs/snapshot.md).
+"""
+
+from controller.rules.table.apply import apply, resolve_card_key
+from controller.rules.table.cutoff import cutoff_passed
+from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
+from controller.rules.table.state import Act, Hand, SeatInfo, Step, TableState, initial_state
+from controller.rules.table.view import snapshot
+
+__all__ = [
+    "CHIP_READER",
+    "COUNTING_TRAY",
+    "Act",
+    "Hand",
+    "SeatInfo",
+    "Step",
+    "TableState",
+    "apply",
+    "cutoff_passed",
+    "initial_state",
+    "resolve_card_key",
+    "snapshot",
+]

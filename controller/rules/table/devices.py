@@ -4,8 +4,8 @@ A reader is any device that speaks the reader protocol under a reader id: the ca
 (the shoe, the felt) and the chip devices (an RFID chip reader, a counting tray;
 hardware/chip-protocol.md), each named in the findings as the dealer knows it (``_who``).
 
-Pure: a ``reader.health`` event (submitted by the shell's monitor, ``controller/sensing/health.py``, on
-each change of a reader's state) replaces that reader's ``DeviceHealth`` and raises the finding
+Pure: a ``reader.health`` event (submitted by the shell's monitor, ``controller/sensing/health.py``,
+on each change of a reader's state) replaces that reader's ``DeviceHealth`` and raises the finding
 of its new state (``catalogue_devices.py``): READER_OFFLINE, READER_SILENT, READER_FAULT,
 READER_NOISY, and READER_RESTORED when it is ``ok`` again. The device states live beside the
 hands, not in them: a new hand starts with the findings of every reader still down, so a dealer
@@ -25,8 +25,9 @@ from controller.rules.findings.finding import Finding
 
 DEVICE_CODES = frozenset(e.code for e in DEVICE_ENTRIES)
 
-# The names the health monitor gives the chip devices (controller/sensing/health.py): "the chip reader
-# (reader 3)", "the counting tray (reader 4)"; a card reader is named by its zone, "shoe", "felt".
+# The names the health monitor gives the chip devices (controller/sensing/health.py): "the chip
+# reader (reader 3)", "the counting tray (reader 4)"; a card reader is named by its zone, "shoe",
+# "felt".
 CHIP_READER = "chip"
 COUNTING_TRAY = "counting tray"
 

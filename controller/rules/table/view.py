@@ -15,7 +15,7 @@ from controller.rules.chips.zones import Chips, snapshot_chips
 from controller.rules.findings.finding import Finding
 from controller.rules.procedure import monitor as procedure
 from controller.rules.table import seating
-from controller.rules.table.live import Hand, TableState
+from controller.rules.table.state import Hand, TableState
 
 
 def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
