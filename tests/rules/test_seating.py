@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from controller.poker.house_rules import settings_for
+from controller.rules.table.blinds import finish_hand, plan_hand
 from controller.rules.table.seating import (
     HandPlan,
     Seating,
@@ -18,11 +19,9 @@ from controller.rules.table.seating import (
     back,
     bust,
     change_seat,
-    finish_hand,
     initial_button,
     leave,
     new_table,
-    plan_hand,
     rebuy,
     seat_status,
     set_post,

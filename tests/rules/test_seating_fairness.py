@@ -40,6 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.poker.house_rules import Settings, settings_for
+from controller.rules.table.blinds import finish_hand, plan_hand
 from controller.rules.table.seating import (
     HandPlan,
     Level,
@@ -51,10 +52,8 @@ from controller.rules.table.seating import (
     back,
     bust,
     change_seat,
-    finish_hand,
     leave,
     new_table,
-    plan_hand,
     rebuy,
     set_post,
     sit_down,

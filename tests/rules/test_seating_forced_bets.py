@@ -8,16 +8,15 @@ from __future__ import annotations
 import pytest
 
 from controller.poker.house_rules import settings_for
+from controller.rules.table.blinds import finish_hand, plan_hand
 from controller.rules.table.seating import (
     Level,
     PotResult,
     SeatingError,
     Stakes,
     away,
-    finish_hand,
     level_marker,
     new_table,
-    plan_hand,
     sit_down,
     with_button,
 )

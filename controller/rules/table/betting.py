@@ -14,7 +14,7 @@ from controller.rules.chips import betting as chip_betting
 from controller.rules.findings.catalogue import make_finding
 from controller.rules.findings.finding import Finding
 from controller.rules.procedure import monitor as procedure
-from controller.rules.table import seating
+from controller.rules.table import blinds
 from controller.rules.table.cutoff import alerted
 from controller.rules.table.kernel import (
     progress,
@@ -190,7 +190,7 @@ def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
         detail = "a straddle comes after the blinds and before any other action"
     else:
         try:
-            new_plan = seating.plan_hand(state.seating, state.settings,
+            new_plan = blinds.plan_hand(state.seating, state.settings,
                                          now_ms=state.level * LEVEL_MS, straddle=body.seat)
         except SeatingError as exc:
             detail = str(exc)

@@ -1,5 +1,5 @@
 """The end of a hand: ``hand.end`` awards the pots (``pots.settle``) when betting is over and hands
-the stacks to ``seating.finish_hand`` (obligations met, blinds missed, busts); a misdeal
+the stacks to ``blinds.finish_hand`` (obligations met, blinds missed, busts); a misdeal
 (``misdeal.declared``) voids the hand and returns every chip; a mixed game's next game chosen."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from controller.poker.records import replace
 from controller.rules.chips import pot as chip_pot
 from controller.rules.findings.catalogue import make_finding
 from controller.rules.procedure import monitor as procedure
-from controller.rules.table import mixed, seating
+from controller.rules.table import blinds, mixed, seating
 from controller.rules.table.kernel import hand_in_play, out_of_place, with_findings
 from controller.rules.table.seating import SeatingError
 from controller.rules.table.state import Hand, Step, TableState
@@ -60,7 +60,7 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
                         for a in awards if a.winners)
         after = {s: v for s, v in stacks.items() if s in table.seats}
         try:
-            table = seating.finish_hand(table, h.plan, after, pots=results)
+            table = blinds.finish_hand(table, h.plan, after, pots=results)
         except SeatingError as exc:  # pragma: no cover - the plan is the table's own
             detail = f"The seating layer refused the hand's end: {exc}."
             out.append(make_finding("EVENT_OUT_OF_PLACE", seq, fill={"detail": detail},

@@ -1,6 +1,6 @@
 """A new hand: ``hand.start``.
 
-``seating.plan_hand`` gives the button (which may sit in front of an empty seat: dead button),
+``blinds.plan_hand`` gives the button (which may sit in front of an empty seat: dead button),
 the blinds, every forced post due and the seats dealt in, in dealing order. A button named by the
 event that differs from the plan raises MISDEAL_BUTTON_OUT_OF_POSITION (roberts-rules-v11.txt,
 Section 3, Misdeals, r.2(g)); the hand runs on the plan. After a misdeal the redeal is an exact
@@ -15,7 +15,7 @@ from controller.events import (
 from controller.poker.records import replace
 from controller.rules.findings.catalogue import make_finding
 from controller.rules.findings.finding import Finding
-from controller.rules.table import mixed, seating
+from controller.rules.table import blinds, mixed, seating
 from controller.rules.table.betting import BUTTON_MISPLACED, button_misplaced
 from controller.rules.table.chip_zones import chips_between_hands
 from controller.rules.table.devices import hand_findings
@@ -64,7 +64,7 @@ def hand_start(state: TableState, body: HandStart, seq: int) -> Step:
             if first is not None:
                 table = seating.with_button(table, first)
         try:
-            plan = seating.plan_hand(table, state.settings, now_ms=state.level * LEVEL_MS)
+            plan = blinds.plan_hand(table, state.settings, now_ms=state.level * LEVEL_MS)
         except SeatingError as exc:
             return out_of_place(state, seq, f"No hand can be dealt: {exc}.")
     if body.button is not None and plan.button is not None and body.button != plan.button:

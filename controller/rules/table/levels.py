@@ -9,7 +9,7 @@ from controller.events import (
 )
 from controller.poker.records import replace
 from controller.rules.procedure import monitor as procedure
-from controller.rules.table import seating
+from controller.rules.table import blinds, seating
 from controller.rules.table.kernel import hand_in_play, out_of_place
 from controller.rules.table.new_hand import new_hand
 from controller.rules.table.seating import Level, SeatingError
@@ -70,7 +70,7 @@ def apply_level(state: TableState) -> TableState:
 
 def _replan(state: TableState, h: Hand, index: int) -> TableState | None:
     try:
-        plan = seating.plan_hand(state.seating, state.settings, now_ms=index * LEVEL_MS)
+        plan = blinds.plan_hand(state.seating, state.settings, now_ms=index * LEVEL_MS)
     except SeatingError:
         return None
     nh = new_hand(state, plan, h.number, h.game.variant)
