@@ -38,8 +38,10 @@ process); if one holds on, it tries again an eighth of the limit later.
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
 
-Reading never loads a whole journal: ``read_events`` and ``iter_events`` stream, so replaying a
-month of journal takes memory independent of its length. Every problem with a file (missing,
+Reading never loads a whole journal: ``read_events`` and ``iter_events`` stream, and
+``read_records`` (the relay's read) takes a batch at a time, so replaying a month of journal
+takes memory independent of its length. This module is the only code that reads or writes the
+journal's tables. Every problem with a file (missing,
 not SQLite, truncated, garbage, no events table, a bad record) is a ``JournalError`` whose
 message starts with the file's name.
 """
@@ -57,7 +59,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from controller.events import Event, EventError, iter_scenario, parse_event
 
@@ -552,6 +554,30 @@ def last_seq(path: str | Path) -> int:
     try:
         row = next(_rows(path, db, "SELECT MAX(seq) FROM events"), None)
         return int(row[0]) if row is not None and row[0] is not None else 0
+    finally:
+        db.close()
+
+
+class Record(NamedTuple):
+    """A journal record as stored: the event's JSON line, and its place in the hash chain."""
+
+    seq: int
+    ts: int
+    type: str
+    line: str
+    prev: str
+    hash: str
+
+
+def read_records(path: str | Path, *, after: int, limit: int) -> list[Record]:
+    """Up to ``limit`` records with a seq above ``after``, in order, as stored: the table's relay
+    forwards them in batches, line and chain hashes unchanged (controller/surveillance/relay.py),
+    so a catch-up after a long outage never holds more than one batch."""
+    db = _connect_ro(path)
+    try:
+        return [Record(*row) for row in _rows(
+            path, db, "SELECT seq, ts, type, line, prev, hash FROM events WHERE seq > ? "
+            "ORDER BY seq LIMIT ?", (after, limit))]
     finally:
         db.close()
 
