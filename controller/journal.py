@@ -59,7 +59,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from controller.events import Event, EventError, iter_scenario, parse_event
 
@@ -558,8 +558,11 @@ def last_seq(path: str | Path) -> int:
         db.close()
 
 
-class Record(NamedTuple):
-    """A journal record as stored: the event's JSON line, and its place in the hash chain."""
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as the journal stores it: its JSON line and its place in the hash chain. The
+    table's relay forwards it as a stream entry of these fields, and the cardroom's central
+    store keeps it so (controller/surveillance/)."""
 
     seq: int
     ts: int
@@ -569,13 +572,13 @@ class Record(NamedTuple):
     hash: str
 
 
-def read_records(path: str | Path, *, after: int, limit: int) -> list[Record]:
+def read_records(path: str | Path, *, after: int, limit: int) -> list[StoredEvent]:
     """Up to ``limit`` records with a seq above ``after``, in order, as stored: the table's relay
     forwards them in batches, line and chain hashes unchanged (controller/surveillance/relay.py),
     so a catch-up after a long outage never holds more than one batch."""
     db = _connect_ro(path)
     try:
-        return [Record(*row) for row in _rows(
+        return [StoredEvent(*row) for row in _rows(
             path, db, "SELECT seq, ts, type, line, prev, hash FROM events WHERE seq > ? "
             "ORDER BY seq LIMIT ?", (after, limit))]
     finally:

@@ -18,7 +18,8 @@ from typing import Any
 
 import redis
 
-from controller.surveillance.central_store import CentralStore, StoredEvent
+from controller.journal import StoredEvent
+from controller.surveillance.central_store import CentralStore
 from controller.surveillance.redis_link import RedisLink, one_line
 from controller.surveillance.relay import TABLES, entry_seq, safe_url, stream_key
 
