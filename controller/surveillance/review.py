@@ -300,7 +300,8 @@ class Query:
 def _time(name: str, text: str) -> int:
     """Milliseconds since the epoch, from a whole number of them or an ISO 8601 time (UTC when
     it names no zone)."""
-    if text.isdigit() and len(text) <= 16:
+    # isdecimal, not isdigit: a superscript "²" is a digit that int() refuses
+    if text.isdecimal() and len(text) <= 16:
         return int(text)
     try:
         when = datetime.fromisoformat(text)
@@ -313,7 +314,7 @@ def _time(name: str, text: str) -> int:
 
 
 def _whole(name: str, text: str, lo: int, hi: int) -> int:
-    if not text.isdigit() or len(text) > 9 or not lo <= int(text) <= hi:
+    if not text.isdecimal() or len(text) > 9 or not lo <= int(text) <= hi:
         raise QueryError(f"{name}: a whole number {lo}..{hi} is needed, not {text[:40]!r}")
     return int(text)
 
