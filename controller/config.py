@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import typing
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -119,19 +120,9 @@ class KeysConfig:
 
 @dataclass(frozen=True)
 class Config:
-    game: str = "nlhe"
-    structure: str = ""
-    seats: int = 6
-    small_blind: int = 1
-    big_blind: int = 2
-    ante: int = 0
-    bring_in: int = 0
-    small_bet: int = 0
-    big_bet: int = 0
-    profile: str = "roberts"
-    settings: Mapping[str, Any] = field(default_factory=dict)
-    rake_percent: int = 0  # the house's rake of each pot (docs/chip-betting.md)
-    rake_cap: int = 0
+    # [table]: the game, stakes, house rules and rake, as the table.setup event that
+    # `feltguard run` journals (the house's rake of each pot: docs/chip-betting.md)
+    table: TableSetup = field(default_factory=TableSetup)
     players: tuple[PlayerConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = ()
     chip_readers: tuple[ChipReaderConfig, ...] = ()
@@ -154,7 +145,7 @@ class Config:
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
-    # per-user logins (controller/security/accounts.py) and the audit log (controller/security/audit.py)
+    # per-user logins (controller/security/accounts.py), the audit log (.../security/audit.py)
     accounts_file: str = ""  # "": accounts.sqlite beside the journal
     audit_file: str = ""  # "": audit.sqlite beside the journal
     session_hours: int = 12
@@ -181,19 +172,29 @@ class Config:
         return Path(self.audit_file) if self.audit_file else \
             Path(self.journal_path).resolve().with_name("audit.sqlite")
 
-    def table_setup(self) -> TableSetup:
-        """The table.setup event this config journals."""
-        return TableSetup(game=self.game, structure=self.structure, seats=self.seats,
-                          small_blind=self.small_blind, big_blind=self.big_blind,
-                          ante=self.ante, bring_in=self.bring_in, small_bet=self.small_bet,
-                          big_bet=self.big_bet, profile=self.profile,
-                          settings=dict(self.settings), rake_percent=self.rake_percent,
-                          rake_cap=self.rake_cap)
 
+def _table_kinds() -> dict[str, type]:
+    """Each field of the table.setup event, in its order, with the kind the ``[table]`` key of
+    that name is checked as: int, str, or dict (a TOML table, for a Mapping field)."""
+    hints = typing.get_type_hints(TableSetup)
+    kinds: dict[str, type] = {}
+    for f in fields(TableSetup):
+        hint = hints[f.name]
+        kind = dict if typing.get_origin(hint) is Mapping else hint
+        if kind not in (int, str, dict):  # a new kind of field needs a check of its own here
+            raise TypeError(f"TableSetup.{f.name}: the [table] section cannot check a {hint}")
+        kinds[f.name] = kind
+    return kinds
+
+
+# [table]: a key for each field of the table.setup event (controller/events.py TableSetup), which
+# the config holds as Config.table: a new field of the event is a new key, checked by its kind.
+TABLE_KINDS = _table_kinds()
+TABLE_BOUNDS = {"rake_percent": (0, 100)}  # a percentage; any other int is 0..INT_MAX
+TABLE_MAY_BE_EMPTY = frozenset({"structure"})  # "": the game's usual structure
 
 _SECTIONS = {
-    "table": {"game", "structure", "seats", "small_blind", "big_blind", "ante", "bring_in",
-              "small_bet", "big_bet", "profile", "settings", "rake_percent", "rake_cap"},
+    "table": set(TABLE_KINDS),
     "players": None,
     "readers": None,
     "chip_readers": None,
@@ -274,31 +275,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             if key not in keys:
                 raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(sorted(keys))})")
 
-    table = raw.get("table", {})
-    for key in ("seats", "small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet",
-                "rake_cap"):
-        if key in table:
-            kw[key] = _int_in(table, key, "table", 0)
-    if "rake_percent" in table:
-        kw["rake_percent"] = _int_in(table, "rake_percent", "table", 0, 100)
-    for key in ("game", "profile"):
-        if key in table:
-            kw[key] = _typed(table, key, str, "table")
-    if "structure" in table:
-        kw["structure"] = _typed(table, "structure", str, "table", empty=True)
-    _check_game(kw.get("game", "nlhe"), kw.get("structure", ""))
-    if "settings" in table:
-        kw["settings"] = dict(_typed(table, "settings", dict, "table"))
-    try:  # the house-rules profile and any single-setting overrides (docs/house-rules.md)
-        settings_for(kw.get("profile", "roberts"), kw.get("settings", {}))
-    except SettingsError as exc:
-        key = "table.settings" if kw.get("profile", "roberts") in PROFILES else "table.profile"
-        raise ConfigError(f"{key}: {exc}") from None
-    if not 2 <= kw.get("seats", 6) <= 10:
-        raise ConfigError(f"table.seats: must be 2..10, got {kw['seats']}")
-    sb, bb = kw.get("small_blind", 1), kw.get("big_blind", 2)
-    if not (0 <= sb <= bb and bb > 0):
-        raise ConfigError(f"table.big_blind: blinds must satisfy 0 <= small <= big, got {sb}/{bb}")
+    kw["table"] = _table(raw.get("table", {}))
+    seats = kw["table"].seats
 
     players = []
     raw_players = raw.get("players", [])
@@ -315,8 +293,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             if key not in p:
                 raise ConfigError(f"{where}.{key}: missing")
         seat = _typed(p, "seat", int, where)
-        if not 1 <= seat <= kw.get("seats", 6):
-            raise ConfigError(f"{where}.seat: must be 1..{kw.get('seats', 6)}, got {seat}")
+        if not 1 <= seat <= seats:
+            raise ConfigError(f"{where}.seat: must be 1..{seats}, got {seat}")
         # a player sits down with chips (the rules core refuses a seat.take without any)
         players.append(PlayerConfig(seat, _typed(p, "name", str, where),
                                     _int_in(p, "stack", where, 1)))
@@ -425,6 +403,39 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if config.keys.enabled:
         _check_key_pins(config)
     return config
+
+
+def _table_keys(table: Mapping[str, Any], kind: type, last: Collection[str] = ()) -> list[str]:
+    """The keys of ``kind`` in ``table``, in the table.setup event's order but those in ``last``
+    after the others: the order a file with several bad keys has always been told of them."""
+    given = [key for key, k in TABLE_KINDS.items() if k is kind and key in table]
+    return [key for key in given if key not in last] + [key for key in given if key in last]
+
+
+def _table(table: Mapping[str, Any]) -> TableSetup:
+    """The ``[table]`` section as the table.setup event it journals: each key checked by its
+    kind, then the game, the house rules, the seats and the blinds together."""
+    kw: dict[str, Any] = {}
+    for key in _table_keys(table, int, TABLE_BOUNDS):
+        kw[key] = _int_in(table, key, "table", *TABLE_BOUNDS.get(key, (0,)))
+    for key in _table_keys(table, str, TABLE_MAY_BE_EMPTY):
+        kw[key] = _typed(table, key, str, "table", empty=key in TABLE_MAY_BE_EMPTY)
+    setup = TableSetup(**kw)
+    _check_game(setup.game, setup.structure)
+    for key in _table_keys(table, dict):
+        kw[key] = dict(_typed(table, key, dict, "table"))
+    setup = TableSetup(**kw)
+    try:  # the house-rules profile and any single-setting overrides (docs/house-rules.md)
+        settings_for(setup.profile, setup.settings)
+    except SettingsError as exc:
+        key = "table.settings" if setup.profile in PROFILES else "table.profile"
+        raise ConfigError(f"{key}: {exc}") from None
+    if not 2 <= setup.seats <= 10:
+        raise ConfigError(f"table.seats: must be 2..10, got {setup.seats}")
+    sb, bb = setup.small_blind, setup.big_blind
+    if not (0 <= sb <= bb and bb > 0):
+        raise ConfigError(f"table.big_blind: blinds must satisfy 0 <= small <= big, got {sb}/{bb}")
+    return setup
 
 
 # A delay longer than a day is a typo (seconds meant as minutes twice over), not a broadcast.
@@ -626,7 +637,7 @@ def _check_events(config: Config) -> None:
     ones the event parser takes back (else the journal would not replay): checked here, by the
     parser's own rules, before anything is journaled."""
     try:
-        validate_body(config.table_setup())
+        validate_body(config.table)
     except EventError as exc:
         raise ConfigError(f"table: {exc}") from None
     for i, p in enumerate(config.players):

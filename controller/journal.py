@@ -38,8 +38,10 @@ process); if one holds on, it tries again an eighth of the limit later.
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
 
-Reading never loads a whole journal: ``read_events`` and ``iter_events`` stream, so replaying a
-month of journal takes memory independent of its length. Every problem with a file (missing,
+Reading never loads a whole journal: ``read_events`` and ``iter_events`` stream, and
+``read_records`` (the relay's read) takes a batch at a time, so replaying a month of journal
+takes memory independent of its length. This module is the only code that reads or writes the
+journal's tables. Every problem with a file (missing,
 not SQLite, truncated, garbage, no events table, a bad record) is a ``JournalError`` whose
 message starts with the file's name.
 """
@@ -552,6 +554,33 @@ def last_seq(path: str | Path) -> int:
     try:
         row = next(_rows(path, db, "SELECT MAX(seq) FROM events"), None)
         return int(row[0]) if row is not None and row[0] is not None else 0
+    finally:
+        db.close()
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as the journal stores it: its JSON line and its place in the hash chain. The
+    table's relay forwards it as a stream entry of these fields, and the cardroom's central
+    store keeps it so (controller/surveillance/)."""
+
+    seq: int
+    ts: int
+    type: str
+    line: str
+    prev: str
+    hash: str
+
+
+def read_records(path: str | Path, *, after: int, limit: int) -> list[StoredEvent]:
+    """Up to ``limit`` records with a seq above ``after``, in order, as stored: the table's relay
+    forwards them in batches, line and chain hashes unchanged (controller/surveillance/relay.py),
+    so a catch-up after a long outage never holds more than one batch."""
+    db = _connect_ro(path)
+    try:
+        return [StoredEvent(*row) for row in _rows(
+            path, db, "SELECT seq, ts, type, line, prev, hash FROM events WHERE seq > ? "
+            "ORDER BY seq LIMIT ?", (after, limit))]
     finally:
         db.close()
 

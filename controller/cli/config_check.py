@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.config import Config, ConfigError, load
+from controller.events import TableSetup
 from controller.journal import anchor_path_for, key_path_for
 from controller.sensing.cards import DEFAULT_ANTENNAS
 
@@ -52,21 +53,21 @@ def check(path: str) -> Config:
     return config
 
 
-def _game(config: Config) -> str:
+def _game(table: TableSetup) -> str:
     from controller.poker.variants import ROTATIONS, structure_name, table_game
 
-    rot = ROTATIONS.get(config.game)
+    rot = ROTATIONS.get(table.game)
     if rot is not None:
-        return f"{rot.name} ({config.game}), each game at its own structure"
-    v = table_game(config.game, config.structure)
-    usual = "" if config.structure else " (its usual)"
-    return f"{v.name} ({config.game}), {structure_name(v.structure)}{usual}"
+        return f"{rot.name} ({table.game}), each game at its own structure"
+    v = table_game(table.game, table.structure)
+    usual = "" if table.structure else " (its usual)"
+    return f"{v.name} ({table.game}), {structure_name(v.structure)}{usual}"
 
 
-def _stakes(config: Config) -> str:
-    parts = [f"blinds {config.small_blind}/{config.big_blind}"]
-    for name, value in (("ante", config.ante), ("bring-in", config.bring_in),
-                        ("small bet", config.small_bet), ("big bet", config.big_bet)):
+def _stakes(table: TableSetup) -> str:
+    parts = [f"blinds {table.small_blind}/{table.big_blind}"]
+    for name, value in (("ante", table.ante), ("bring-in", table.bring_in),
+                        ("small bet", table.small_bet), ("big bet", table.big_bet)):
         if value:
             parts.append(f"{name} {value}")
     return ", ".join(parts)
@@ -164,19 +165,20 @@ def summary(config: Config) -> list[str]:
     """What the config sets up, a line per subject."""
     from controller.poker.house_rules import DEFAULT_PROFILE
 
-    settings = ", ".join(f"{k} = {v!r}" for k, v in config.settings.items())
+    table = config.table
+    settings = ", ".join(f"{k} = {v!r}" for k, v in table.settings.items())
     players = ", ".join(f"seat {p.seat} {p.name} {p.stack}" for p in config.players)
     readers = ", ".join(f"{r.url} at {r.baudrate} baud" for r in config.readers)
     chips = ", ".join(f"{c.kind} {c.url} at {c.baudrate} baud, a cycle every {c.cycle_ms} ms "
                       f"(reader {c.id})" for c in config.chip_readers)
     changed = sum(1 for k, z in config.antennas.items() if DEFAULT_ANTENNAS.get(k) != z)
     rows = [
-        ("game", _game(config)),
-        ("stakes", _stakes(config)),
-        ("house rules", f"profile {config.profile}"
-         + (" (the default)" if config.profile == DEFAULT_PROFILE else "")
+        ("game", _game(table)),
+        ("stakes", _stakes(table)),
+        ("house rules", f"profile {table.profile}"
+         + (" (the default)" if table.profile == DEFAULT_PROFILE else "")
          + (f"; settings {settings}" if settings else "")),
-        ("seats", f"{config.seats}; players at set-up: {players or 'none'}"),
+        ("seats", f"{table.seats}; players at set-up: {players or 'none'}"),
         ("readers", readers or "none (no card is read)"),
         ("chip readers", chips or "none"),
         ("antennas", f"{len(config.antennas)} mapped, "

@@ -291,7 +291,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     if led_output is not None:
         daemon.outputs.append(led_output)
     daemon.outputs.extend(outputs)
-    setup = config.table_setup()
+    setup = config.table
     if journal.last_seq == 0:
         daemon.submit(setup)
         for p in config.players:

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.events import Event, EventError, parse_event
-from controller.journal import GENESIS
+from controller.journal import GENESIS, StoredEvent
 
-__all__ = ["CentralStore", "StoreError", "StoredEvent", "TableSummary", "read_store_events",
-           "store_last_seq", "store_tables"]
+__all__ = ["CentralStore", "StoreError", "TableSummary", "read_store_events", "store_last_seq",
+           "store_tables"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -62,18 +62,6 @@ BEGIN SELECT RAISE(ABORT, 'the central store is append-only'); END;
 
 class StoreError(RuntimeError):
     """The store cannot be opened or read: one line naming it."""
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """One event as a table journaled it: the stream entry's fields."""
-
-    seq: int
-    ts: int
-    type: str
-    line: str
-    prev: str
-    hash: str
 
 
 @dataclass(frozen=True)

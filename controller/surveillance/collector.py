@@ -5,20 +5,22 @@ the last seq the store already has for that table, so the store, not Redis, is t
 service restarted (or killed) mid-batch reads again from what it stored, and the store's
 idempotent ``add`` drops whatever comes twice. Once a batch is stored (committed) its entries
 are trimmed from the stream (``XTRIM MINID``): Redis is the link, the store keeps the history.
-New tables are found in the set ``feltguard:tables`` that each relay joins.
+New tables are found in the set ``feltguard:tables`` that each relay joins. Its connection to
+Redis is a ``RedisLink`` (redis_link.py): a link that fails is tried again after a backoff.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
-from controller.surveillance.central_store import CentralStore, StoredEvent
+from controller.journal import StoredEvent
+from controller.surveillance.central_store import CentralStore
+from controller.surveillance.redis_link import RedisLink, one_line
 from controller.surveillance.relay import TABLES, entry_seq, safe_url, stream_key
 
 __all__ = ["Collector", "CollectorStatus"]
@@ -50,54 +52,44 @@ class Collector:
         self.url = url
         self.store = store
         self._block_ms = block_ms
-        self._backoff = backoff
-        self._client = client or (lambda u: redis.Redis.from_url(
-            u, socket_connect_timeout=2, socket_timeout=block_ms / 1000 + 5))
-        self._halt = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._connected = False
         self._stored = 0
         self._duplicates = 0
-        self._error = ""
+        self._link = RedisLink(
+            url, name="collector", backoff=backoff,
+            client=client or (lambda u: redis.Redis.from_url(
+                u, socket_connect_timeout=2, socket_timeout=block_ms / 1000 + 5)),
+            greet=self._greet, serve=self._serve, failed=self._failed)
 
     def start(self) -> Collector:
-        self._thread = threading.Thread(target=self._run, name="collector", daemon=True)
-        self._thread.start()
+        self._link.start()
         return self
 
     def stop(self) -> CollectorStatus:
-        self._halt.set()
-        if self._thread is not None:
-            self._thread.join(self._block_ms / 1000 + 10)
+        self._link.stop(self._block_ms / 1000 + 10)
         return self.status()
 
     def status(self) -> CollectorStatus:
-        return CollectorStatus(self._connected, self._stored, self._duplicates, self._error)
+        return CollectorStatus(self._link.connected, self._stored, self._duplicates,
+                               self._link.error)
 
-    def _run(self) -> None:
-        delay = self._backoff[0]
-        while not self._halt.is_set():
-            client = None
-            try:
-                client = self._client(self.url)
-                client.ping()
-                self._connected, self._error, delay = True, "", self._backoff[0]
-                log.info("collector: reading the tables' streams at %s", safe_url(self.url))
-                while not self._halt.is_set():
-                    self._round(client)
-            except redis.RedisError as exc:
-                self._connected, self._error = False, " ".join(str(exc).split())
-                log.warning("collector: %s; trying again in %.1f s", self._error, delay)
-            finally:
-                if client is not None:
-                    client.close()
-            self._halt.wait(delay)
-            delay = min(delay * 2, self._backoff[1])
+    # --- the collector's thread (the link's rounds) ---------------------------------------
+
+    def _greet(self, client: Any) -> None:
+        client.ping()
+        log.info("collector: reading the tables' streams at %s", safe_url(self.url))
+
+    def _serve(self, client: Any) -> None:
+        while not self._link.halt.is_set():
+            self._round(client)
+
+    def _failed(self, exc: Exception, delay: float, first: bool) -> str:
+        log.warning("collector: %s; trying again in %.1f s", one_line(exc), delay)
+        return one_line(exc)
 
     def _round(self, client: Any) -> None:
         tables = sorted(_text(t) for t in client.smembers(TABLES))
         if not tables:
-            self._halt.wait(self._block_ms / 1000)
+            self._link.halt.wait(self._block_ms / 1000)
             return
         streams = {stream_key(t): f"0-{self.store.last_seq(t)}" for t in tables}
         for key, entries in client.xread(streams, count=BATCH, block=self._block_ms) or []:

@@ -3,9 +3,11 @@
 The journal on the table's own disk stays the record (controller/journal.py); the relay only
 copies it out, on a thread of its own, so the table never waits on the network: the card
 reader's thread journals and applies an event and at most sets a flag here (``poke``). The
-relay then reads the journal's new rows through its own read-only connection (WAL: readers
-never block the writer) and appends each to the table's stream ``feltguard:events:TABLE`` with
-``XADD`` at the explicit entry id ``0-SEQ``.
+relay then reads the journal's new records in batches (``journal.read_records``, on a read-only
+connection: WAL readers never block the writer) and appends each to the table's stream
+``feltguard:events:TABLE`` with ``XADD`` at the explicit entry id ``0-SEQ``. Its connection to
+Redis is a ``RedisLink`` (redis_link.py): a link or a journal read that fails is tried again
+after a backoff.
 
 That id is what makes the link exactly-once:
 
@@ -24,7 +26,6 @@ there, not silently filled.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +35,10 @@ from typing import Any
 
 import redis
 
-__all__ = ["TABLES", "Relay", "RelayStatus", "safe_url", "stream_key", "table_id"]
+from controller.journal import JournalError, last_seq, read_records
+from controller.surveillance.redis_link import RedisLink, one_line
+
+__all__ = ["TABLES", "Relay", "RelayStatus", "entry_seq", "safe_url", "stream_key", "table_id"]
 
 log = logging.getLogger("feltguard.relay")
 
@@ -81,23 +85,20 @@ class Relay:
         self.url = url
         self.table = table_id(table)
         self.key = stream_key(self.table)
-        self._backoff = backoff
         self._poll_s = poll_s  # a poke is the usual wake-up; this bounds a missed one
-        self._client = client or (lambda u: redis.Redis.from_url(
-            u, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10))
         self._wake = threading.Event()
-        self._halt = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._db: sqlite3.Connection | None = None
         self._forwarded = 0
         self._journaled = 0
-        self._connected = False
-        self._error = ""
+        # a journal that cannot be read fails the round as Redis does: the relay retries both
+        self._link = RedisLink(
+            url, name=f"relay-{self.table}", backoff=backoff,
+            client=client or (lambda u: redis.Redis.from_url(
+                u, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)),
+            greet=self._greet, serve=self._forward, failed=self._failed,
+            errors=(redis.RedisError, OSError, JournalError))
 
     def start(self) -> Relay:
-        self._thread = threading.Thread(target=self._run, name=f"relay-{self.table}",
-                                        daemon=True)
-        self._thread.start()
+        self._link.start()
         return self
 
     def poke(self, *_: Any) -> None:
@@ -105,53 +106,37 @@ class Relay:
         self._wake.set()
 
     def status(self) -> RelayStatus:
-        return RelayStatus(self._connected, self._forwarded, self._journaled, self._error)
+        return RelayStatus(self._link.connected, self._forwarded, self._journaled,
+                           self._link.error)
 
     def stop(self, drain_s: float = 0.0) -> RelayStatus:
         """Stop, first giving the relay up to ``drain_s`` to forward what the journal has."""
         deadline = time.monotonic() + drain_s
         while drain_s and time.monotonic() < deadline:
             self._journaled = self._last_journaled()
-            if self._connected and self._forwarded >= self._journaled:
+            if self._link.connected and self._forwarded >= self._journaled:
                 break
             self._wake.set()
             time.sleep(0.05)
-        self._halt.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(10)
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self._link.stop(10, self._wake)
         return self.status()
 
-    # --- the relay's thread --------------------------------------------------------------
+    # --- the relay's thread (the link's rounds) -------------------------------------------
 
-    def _run(self) -> None:
-        delay = self._backoff[0]
-        while not self._halt.is_set():
-            client = None
-            try:
-                client = self._client(self.url)
-                self._forwarded = self._stream_top(client)
-                client.sadd(TABLES, self.table)
-                self._connected, self._error, delay = True, "", self._backoff[0]
-                log.info("relay %s: connected to %s, the stream has seq %d", self.table,
-                         safe_url(self.url), self._forwarded)
-                self._forward(client)
-            except (redis.RedisError, OSError) as exc:
-                if self._connected or not self._error:
-                    log.warning("relay %s: %s; the table goes on, and catches up later",
-                                self.table, _one_line(exc))
-                self._connected, self._error = False, _one_line(exc)
-            except sqlite3.Error as exc:  # the journal: a reader cannot disturb the writer
-                self._connected, self._error = False, f"journal: {exc}"
-                log.warning("relay %s: reading %s: %s", self.table, self.journal, exc)
-            finally:
-                if client is not None:
-                    client.close()
-            self._halt.wait(delay)
-            delay = min(delay * 2, self._backoff[1])
+    def _greet(self, client: Any) -> None:
+        self._forwarded = self._stream_top(client)
+        client.sadd(TABLES, self.table)
+        log.info("relay %s: connected to %s, the stream has seq %d", self.table,
+                 safe_url(self.url), self._forwarded)
+
+    def _failed(self, exc: Exception, delay: float, first: bool) -> str:
+        if isinstance(exc, JournalError):  # a reader cannot disturb the writer
+            log.warning("relay %s: reading %s", self.table, exc)
+            return f"journal: {exc}"
+        if first:
+            log.warning("relay %s: %s; the table goes on, and catches up later",
+                        self.table, one_line(exc))
+        return one_line(exc)
 
     def _stream_top(self, client: Any) -> int:
         try:
@@ -161,16 +146,17 @@ class Relay:
         return entry_seq(info["last-generated-id"])
 
     def _forward(self, client: Any) -> None:
-        while not self._halt.is_set():
-            rows = self._rows_after(self._forwarded)
-            if not rows:
+        while not self._link.halt.is_set():
+            records = read_records(self.journal, after=self._forwarded, limit=BATCH)
+            if not records:
                 self._wake.wait(self._poll_s)
                 self._wake.clear()
                 continue
+            self._journaled = max(self._journaled, records[-1].seq)
             pipe = client.pipeline(transaction=False)
-            for seq, ts, kind, line, prev, digest in rows:
-                pipe.xadd(self.key, {"seq": seq, "ts": ts, "type": kind, "line": line,
-                                     "prev": prev, "hash": digest}, id=f"0-{seq}")
+            for r in records:
+                pipe.xadd(self.key, {"seq": r.seq, "ts": r.ts, "type": r.type, "line": r.line,
+                                     "prev": r.prev, "hash": r.hash}, id=f"0-{r.seq}")
             answers = pipe.execute(raise_on_error=False)
             refused = [a for a in answers if isinstance(a, Exception)]
             if refused:  # already there (another relay of this table, or a lost reply)
@@ -178,32 +164,13 @@ class Relay:
                 log.info("relay %s: %d entries were already in the stream; on from seq %d",
                          self.table, len(refused), self._forwarded)
             else:
-                self._forwarded = rows[-1][0]
-
-    def _rows_after(self, seq: int) -> list[tuple[int, int, str, str, str, str]]:
-        if self._db is None:
-            self._db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True,
-                                       check_same_thread=False)
-        rows = self._db.execute("SELECT seq, ts, type, line, prev, hash FROM events "
-                                "WHERE seq > ? ORDER BY seq LIMIT ?", (seq, BATCH)).fetchall()
-        if rows:
-            self._journaled = max(self._journaled, rows[-1][0])
-        return rows
+                self._forwarded = records[-1].seq
 
     def _last_journaled(self) -> int:
         try:
-            db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
-            try:
-                row = db.execute("SELECT max(seq) FROM events").fetchone()
-            finally:
-                db.close()
-        except sqlite3.Error:
+            return last_seq(self.journal)
+        except JournalError:
             return self._journaled
-        return int(row[0] or 0)
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def safe_url(url: str) -> str:

@@ -150,7 +150,7 @@ def table_registry(config: Config) -> Registry | None:
     deck, or None when the config names no file; raises ConfigError."""
     if not config.deck_file:
         return None
-    return load_registry(config.deck_file, table_cards(config.game, config.structure))
+    return load_registry(config.deck_file, table_cards(config.table.game, config.table.structure))
 
 
 def write_registry(path: str, registry: Registry) -> None:

@@ -10,11 +10,11 @@ import pytest
 from argon2 import PasswordHasher
 
 from controller.events import iter_scenario
-from controller.journal import Journal
+from controller.journal import Journal, StoredEvent
 from controller.processes.cardroom_web import cardroom_app
 from controller.security.accounts import Accounts
 from controller.security.audit import AuditLog
-from controller.surveillance.central_store import CentralStore, StoredEvent
+from controller.surveillance.central_store import CentralStore
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)

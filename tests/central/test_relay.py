@@ -13,8 +13,8 @@ import pytest
 import redis
 
 from controller.events import iter_scenario
-from controller.journal import Journal
-from controller.surveillance.central_store import CentralStore, StoredEvent
+from controller.journal import Journal, StoredEvent
+from controller.surveillance.central_store import CentralStore
 from controller.surveillance.collector import Collector
 from controller.surveillance.relay import Relay, safe_url, stream_key, table_id
 from tests.central.servers import needs_redis

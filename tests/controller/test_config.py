@@ -38,7 +38,7 @@ dealer_token = "s3cret"
 path = "/var/lib/feltguard/journal.sqlite"
 """)
     c = load(p)
-    assert (c.seats, c.small_blind, c.big_blind) == (9, 5, 10)
+    assert (c.table.seats, c.table.small_blind, c.table.big_blind) == (9, 5, 10)
     assert c.players[0].name == "Ann" and c.readers[0].baudrate == 115200
     assert c.antennas[(3, 1)] == "board" and c.antennas[(1, 0)] == "shoe"
     assert c.port == 8080 and c.dealer_token == "s3cret"
@@ -83,8 +83,8 @@ def test_the_lost_tag_time_out_defaults_to_six_reader_repeats_and_is_configurabl
 def test_profile_and_single_setting_overrides():
     c = from_mapping({"table": {"profile": "tda-tournament",
                                 "settings": {"heads_up_transition": "most_recent_bb"}}})
-    assert c.profile == "tda-tournament"
-    assert c.settings == {"heads_up_transition": "most_recent_bb"}
+    assert c.table.profile == "tda-tournament"
+    assert c.table.settings == {"heads_up_transition": "most_recent_bb"}
 
 
 def test_bad_toml_names_the_file(tmp_path):
@@ -143,7 +143,7 @@ def test_every_game_of_the_table_comes_from_the_config(table):
     from controller.events import Event, parse_line
 
     c = from_mapping({"table": table})
-    setup = c.table_setup()
+    setup = c.table
     assert (setup.game, setup.structure) == (table["game"], table.get("structure", ""))
     assert parse_line(Event(1, 0, setup).to_line()).body == setup
 
@@ -155,14 +155,13 @@ def test_what_run_journals_from_a_config_is_what_the_parser_takes():
 
     c = from_mapping({"table": {"seats": 9, "ante": 1, "profile": "wsop-2009"},
                       "players": [{"seat": 9, "name": "Ann", "stack": 2**53 - 1}]})
-    bodies: list[TableSetup | SeatTake] = [c.table_setup()]
+    bodies: list[TableSetup | SeatTake] = [c.table]
     bodies += [SeatTake(seat=p.seat, player=p.name, stack=p.stack) for p in c.players]
     for i, body in enumerate(bodies, start=1):
         assert parse_line(Event(i, 0, body).to_line()).body == body
 
 
-# --- the deck file of `feltguard run` (controller/tags/deckfile.py)
-# -----------------------------------
+# --- the deck file of `feltguard run` (controller/tags/deckfile.py) -------------------------------
 
 
 def _deck(tmp_path, text: str | bytes):
