@@ -20,12 +20,11 @@ through ``cutoff_passed``. The readers' health monitor names the chip devices ``
 """
 
 from controller.poker.pots import PotAward
-from controller.rules.chips.betting import wager_in_front
-from controller.rules.engine.hand import Hand as HandEngine
-from controller.rules.engine.hand import HouseSettings, IllegalAction, Stakes
-from controller.rules.findings.catalogue import CATALOGUE, make_finding
-from controller.rules.findings.finding import Citation, Finding
-from controller.rules.procedure.game_hand import GameHand
+from controller.rules.chips import wager_in_front
+from controller.rules.engine import Hand as HandEngine
+from controller.rules.engine import HouseSettings, IllegalAction, Stakes
+from controller.rules.findings import CATALOGUE, Citation, Finding, make_finding
+from controller.rules.procedure import GameHand
 from controller.rules.table import (
     CHIP_READER,
     COUNTING_TRAY,

@@ -41,9 +41,8 @@ from controller.poker.house_rules import Settings
 from controller.poker.records import replace
 from controller.rules.chips.pot import Award
 from controller.rules.chips.zones import Chips, ChipZone, zone_seat
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure.game_hand import GameHand
+from controller.rules.findings import Finding, make_finding
+from controller.rules.procedure import GameHand
 
 _NO_INTS: Mapping[int, int] = MappingProxyType({})
 

@@ -22,8 +22,7 @@ from collections.abc import Mapping
 
 from controller.poker.records import replace
 from controller.rules.chips.zones import Chips, zone_seat
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 
 
 def _total(chips: Chips, zone: str) -> int:

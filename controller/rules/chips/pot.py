@@ -33,8 +33,7 @@ from controller.events import ChipsZone
 from controller.poker.pots import PotAward
 from controller.poker.records import replace
 from controller.rules.chips.zones import Chips, zone_seat
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 
 HOUSE_ZONES = ("tray", "drop")
 

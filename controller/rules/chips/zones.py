@@ -21,9 +21,7 @@ from types import MappingProxyType
 from controller.events import ChipsRegister, ChipsZone, TrayCounts
 from controller.poker.chip_sets import ChipRegistry
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.chips import CHIP_ENTRIES
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import CHIP_ENTRIES, Finding, make_finding
 
 CHIP_CODES = frozenset(e.code for e in CHIP_ENTRIES)
 # the codes of the tags themselves (a sensor's report, kept across an undo like a reader's

@@ -12,9 +12,8 @@ its own module's: a stud seat folded with no wager (``stud_family.py``), a draw 
 from __future__ import annotations
 
 from controller.poker.records import replace
-from controller.rules.engine import hand as engine
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules import engine
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure.board import sync_board
 from controller.rules.procedure.draw_family import close_turn, draw_request, short_deal

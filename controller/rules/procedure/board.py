@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from controller.poker.pots import PotAward
 from controller.poker.records import replace
 from controller.poker.variants import JOKER
-from controller.rules.engine import hand as engine
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules import engine
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure.game_hand import (
     BOARD,

@@ -55,8 +55,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.board_hole_cards import (
     exposure,
     judge_extra_or_flop,

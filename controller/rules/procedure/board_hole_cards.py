@@ -15,8 +15,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import ORDINALS, make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import ORDINALS, Finding, make_finding
 from controller.rules.procedure.board_state import (
     CardState,
     Deal,

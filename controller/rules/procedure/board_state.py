@@ -19,8 +19,7 @@ from typing import Protocol
 
 from controller.poker.records import replace
 from controller.poker.variants import Variant
-from controller.rules.findings.catalogue import CATALOGUE, make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import CATALOGUE, Finding, make_finding
 from controller.rules.procedure.remedy import PUT, Step, wanted
 from controller.rules.procedure.remedy import zone_name as _zone_name
 

@@ -12,8 +12,7 @@ procedure resumes where the remedy leaves it (``progressed``). Pure: no I/O.
 from __future__ import annotations
 
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.board_state import (
     JUDGE_NOW,
     POST_DEAL,

@@ -12,8 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.board import sync_board
 from controller.rules.procedure.game_hand import GameHand, run_or_keep
 

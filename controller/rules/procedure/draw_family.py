@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.game_hand import (
     DISCARD,
     HOLE,

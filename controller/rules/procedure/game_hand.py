@@ -18,9 +18,8 @@ from typing import TypeVar
 from controller.poker.house_rules import Settings
 from controller.poker.records import replace
 from controller.poker.variants import Variant, family
-from controller.rules.engine import hand as engine
-from controller.rules.findings.catalogue import CATALOGUE, make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules import engine
+from controller.rules.findings import CATALOGUE, Finding, make_finding
 from controller.rules.procedure.board_state import Deal
 from controller.rules.procedure.remedy import PUT, Step
 from controller.rules.procedure.remedy import zone_name as _zone_name

@@ -12,8 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.remedy import zone_name
 
 # The lowball misdeal list keeps "Cards have been dealt to an empty seat" where WSOP's general

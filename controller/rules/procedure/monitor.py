@@ -30,8 +30,8 @@ from controller.poker.house_rules import Settings
 from controller.poker.pots import PotAward
 from controller.poker.records import replace
 from controller.poker.variants import Variant, family
-from controller.rules.engine import hand as engine
-from controller.rules.findings.finding import Finding
+from controller.rules import engine
+from controller.rules.findings import Finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure import stud_draw
 from controller.rules.procedure.betting import action

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 
 PUT = "put"  # a card is read in a zone (uid "": the next card off the shoe)
 RETURN = "return"  # a card goes back into the stub (zone.leave; a stub shuffle also gathers it)

@@ -30,9 +30,8 @@ from types import MappingProxyType
 from controller.poker.pots import PotAward
 from controller.poker.records import replace
 from controller.poker.variants import JOKER
-from controller.rules.engine import hand as engine
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules import engine
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.board import by_seat, foreign_card
 from controller.rules.procedure.draw_family import (
     HAND_SIZE_AFTER_DRAW,

@@ -9,9 +9,8 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from controller.poker.records import replace
-from controller.rules.engine import hand as engine
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules import engine
+from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.dead_hands import kill
 from controller.rules.procedure.game_hand import (
     CALL,

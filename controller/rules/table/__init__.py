@@ -3,7 +3,7 @@
 This ``__init__`` is the wing's face: the rest of the core (and ``controller.rules``, the core's
 own face) imports these names, never the modules below. Behind it, by idea:
 
-- ``state.py``: the records (``TableState``, ``Hand``, ``Step``); ``apply.py``: ``apply`` and its
+- ``state.py``: the records (``TableState``, ``Hand``, ``Step``); ``dispatch.py``: ``apply`` and its
   dispatch to the handlers; ``kernel.py``: what every handler shares to make its Step;
 - the handlers: ``seats.py`` (set-up and seats), ``levels.py`` (tournament levels),
   ``hand_start.py`` (with ``new_hand.py``: a hand's stakes and record from the plan),
@@ -16,9 +16,9 @@ own face) imports these names, never the modules below. Behind it, by idea:
 - ``view.py``: ``snapshot(state)``, the whole table as plain data (docs/snapshot.md).
 """
 
-from controller.rules.table.apply import apply, resolve_card_key
 from controller.rules.table.cutoff import cutoff_passed
 from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
+from controller.rules.table.dispatch import apply, resolve_card_key
 from controller.rules.table.state import Act, Hand, SeatInfo, Step, TableState, initial_state
 from controller.rules.table.view import snapshot
 

@@ -10,10 +10,9 @@ from controller.events import (
     Action,
 )
 from controller.poker.records import replace
-from controller.rules.chips import betting as chip_betting
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import chips as chip_rules
+from controller.rules import procedure
+from controller.rules.findings import Finding, make_finding
 from controller.rules.table import blinds
 from controller.rules.table.cutoff import alerted
 from controller.rules.table.kernel import (
@@ -35,15 +34,15 @@ def action(state: TableState, body: Action, seq: int, by_chips: bool = False,
     h = state.hand
     chips_read = reads_chips(state) and h is not None and h.in_play
     if chips_read and not by_chips and h is not None:
-        verdict, told, bets = chip_betting.console(h.game, h.bets, body, seq)
+        verdict, told, bets = chip_rules.console(h.game, h.bets, body, seq)
         if verdict != "apply":
             return Step(with_findings(replace(state, hand=replace(h, bets=bets)), told), told)
     step = _betting_action(state, body, seq)
     h2 = step.state.hand
     if not chips_read or h is None or h2 is None or not _applied(h.game, h2.game):
         return step
-    bets, told, nxt = chip_betting.after_action(h.game, h2.game, h2.bets, state.chips, body,
-                                                by_chips, seq, state.settings)
+    bets, told, nxt = chip_rules.after_action(h.game, h2.game, h2.bets, state.chips, body,
+                                              by_chips, seq, state.settings)
     state2 = with_findings(replace(step.state, hand=replace(h2, bets=bets)), told)
     found = step.findings + told
     if nxt is None or depth >= _MAX_CHIP_ACTIONS:
@@ -191,7 +190,7 @@ def _straddle(state: TableState, h: Hand, body: Action, seq: int) -> Step:
     else:
         try:
             new_plan = blinds.plan_hand(state.seating, state.settings,
-                                         now_ms=state.level * LEVEL_MS, straddle=body.seat)
+                                        now_ms=state.level * LEVEL_MS, straddle=body.seat)
         except SeatingError as exc:
             detail = str(exc)
         if new_plan is not None and not new_plan.straddles:  # pragma: no cover - blind games

@@ -21,8 +21,7 @@ from __future__ import annotations
 from controller.events import LAST_CARD, CardBoxed, CardKey
 from controller.poker.cards import DeckRegistry
 from controller.poker.records import replace
-from controller.rules.procedure.game_hand import GameHand
-from controller.rules.procedure.monitor import dealt_cards
+from controller.rules.procedure import GameHand, dealt_cards
 
 
 def resolve(deck: DeckRegistry, hand: GameHand | None, body: CardKey) -> CardKey | str:

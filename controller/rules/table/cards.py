@@ -12,9 +12,8 @@ from controller.events import (
     ZoneRead,
 )
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
+from controller.rules.findings import Finding, make_finding
 from controller.rules.table import lost_cards
 from controller.rules.table.cutoff import alerted
 from controller.rules.table.deck import foreign_card

@@ -9,15 +9,9 @@ from controller.events import (
     ChipsZone,
 )
 from controller.poker.records import replace
-from controller.rules.chips import betting as chip_betting
-from controller.rules.chips import ledger as chip_ledger
-from controller.rules.chips import pot as chip_pot
-from controller.rules.chips.betting import bet_seat
-from controller.rules.chips.zones import (
-    Chips,
-    ChipZone,
-)
-from controller.rules.findings.finding import Finding
+from controller.rules import chips as chip_rules
+from controller.rules.chips import Chips, ChipZone, bet_seat
+from controller.rules.findings import Finding
 from controller.rules.table.betting import action
 from controller.rules.table.kernel import with_findings, with_stack
 from controller.rules.table.state import Step, TableState
@@ -26,14 +20,14 @@ from controller.rules.table.state import Step, TableState
 def chips_in_front(state: TableState, zone: str, before: ChipZone | None, seq: int
                    ) -> Step | None:
     """A bet zone settled during a hand: what its chips mean for the betting
-    (``chip_betting.read_bet_zone``); the action they make goes through ``action``, the one
+    (``chip_rules.read_bet_zone``); the action they make goes through ``action``, the one
     betting path. None: nothing for the hand (another zone, no hand in play)."""
     seat = bet_seat(zone)
     h = state.hand
     if seat is None or h is None or not h.in_play:
         return None
-    r = chip_betting.read_bet_zone(h.game, h.bets, state.chips, before, seat, seq,
-                                   state.settings)
+    r = chip_rules.read_bet_zone(h.game, h.bets, state.chips, before, seat, seq,
+                                 state.settings)
     if r.action is None and r.bets == h.bets and not r.findings:
         return None
     state = with_findings(replace(state, hand=replace(h, bets=r.bets)), r.findings)
@@ -45,33 +39,33 @@ def chips_in_front(state: TableState, zone: str, before: ChipZone | None, seq: i
 
 def chips_moved(before: Chips, state: TableState, body: ChipsZone, seq: int
                 ) -> tuple[TableState, tuple[Finding, ...]]:
-    """A zone settled: the pot's chips followed (``chip_pot.py``): during a hand, chips leaving
+    """A zone settled: the pot's chips followed (``chips/pot.py``): during a hand, chips leaving
     or coming into the pot without a reason; after ``hand.end``, the award pushed out."""
     h = state.hand
     if h is None:
         return state, ()
     if h.in_play and body.zone == "pot":
-        house, found = chip_pot.pot_during_hand(before, state.chips, body, seq)
+        house, found = chip_rules.pot_during_hand(before, state.chips, body, seq)
         chips = replace(state.chips, to_house=state.chips.to_house + house)
         return with_findings(replace(state, chips=chips), found), found
     award = h.bets.award
     if h.phase != "complete" or award is None or award.judged:
         return state, ()
-    award = chip_pot.follow(award, body)
+    award = chip_rules.follow(award, body)
     state = replace(state, hand=replace(h, bets=replace(h.bets, award=award)))
-    if not chip_pot.ready(award, state.chips):
+    if not chip_rules.ready(award, state.chips):
         return state, ()
     return _judge_award(state, seq)
 
 
 def _judge_award(state: TableState, seq: int) -> tuple[TableState, tuple[Finding, ...]]:
-    """The award pushed out judged against the core's (``chip_pot.judge``); the house's legit
+    """The award pushed out judged against the core's (``chip_rules.judge``); the house's legit
     rake comes off the winners' stacks."""
     h = state.hand
     award = h.bets.award if h is not None else None
     if h is None or award is None:  # pragma: no cover - the callers checked
         return state, ()
-    judged = chip_pot.judge(award, seq)
+    judged = chip_rules.judge(award, seq)
     table = state.seating
     for seat, cut in judged.rake_paid.items():
         if seat in table.seats:
@@ -84,7 +78,7 @@ def _judge_award(state: TableState, seq: int) -> tuple[TableState, tuple[Finding
 
 def chips_between_hands(state: TableState, seq: int) -> tuple[TableState, list[Finding]]:
     """As a hand starts: the last hand's award judged if its push was never seen to end, then
-    every player's chips and the ledger counted (``chip_ledger.py``)."""
+    every player's chips and the ledger counted (``chips/ledger.py``)."""
     out: list[Finding] = []
     h = state.hand
     if h is not None and h.bets.award is not None and not h.bets.award.judged:
@@ -92,7 +86,7 @@ def chips_between_hands(state: TableState, seq: int) -> tuple[TableState, list[F
         out += found
     if state.chips.zones:
         stacks = {n: st.stack for n, st in state.seating.seats.items()}
-        chips, found = chip_ledger.between_hands(state.chips, stacks, state.carry, seq)
+        chips, found = chip_rules.between_hands(state.chips, stacks, state.carry, seq)
         state = replace(state, chips=chips)
         out += found
     return state, out

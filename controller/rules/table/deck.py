@@ -13,9 +13,8 @@ from controller.events import (
 from controller.poker.deck_count import count_deck
 from controller.poker.house_rules import Settings
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
+from controller.rules.findings import Finding, make_finding
 from controller.rules.table.cutoff import cutoff_passed
 from controller.rules.table.kernel import (
     CardBody,

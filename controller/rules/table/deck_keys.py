@@ -8,8 +8,7 @@ played out (RR Section 3, Irregularities, r.17). Pure: no I/O.
 
 from __future__ import annotations
 
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 
 CODES = {
     "shuffle_insufficient": "SHUFFLE_INSUFFICIENT",

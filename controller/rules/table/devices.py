@@ -19,9 +19,7 @@ from dataclasses import dataclass
 
 from controller.events import ReaderHealth
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.devices import DEVICE_ENTRIES, STATE_CODES
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import DEVICE_ENTRIES, STATE_CODES, Finding, make_finding
 
 DEVICE_CODES = frozenset(e.code for e in DEVICE_ENTRIES)
 

@@ -9,9 +9,9 @@ from controller.events import (
 )
 from controller.poker.pots import with_carry
 from controller.poker.records import replace
-from controller.rules.chips import pot as chip_pot
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import chips as chip_rules
+from controller.rules import procedure
+from controller.rules.findings import make_finding
 from controller.rules.table import blinds, mixed, seating
 from controller.rules.table.kernel import hand_in_play, out_of_place, with_findings
 from controller.rules.table.seating import SeatingError
@@ -67,9 +67,9 @@ def _game_end(state: TableState, h: Hand, g: procedure.GameHand, seq: int) -> St
                                     message=detail))
     h = replace(h, phase="complete", showdown=g.live if len(g.live) > 1 else ())
     if awards and "pot" in state.chips.zones:
-        # the chips of the hand followed to the winners (chip_pot.py)
-        award, told = chip_pot.open_award(state.chips, awards, state.setup.rake_percent,
-                                          state.setup.rake_cap, seq)
+        # the chips of the hand followed to the winners (chips/pot.py)
+        award, told = chip_rules.open_award(state.chips, awards, state.setup.rake_percent,
+                                            state.setup.rake_cap, seq)
         h = replace(h, bets=replace(h.bets, award=award))
         out.extend(told)
     new = replace(state, hand=h, seating=table, results=awards, shuffled=False, carry=carry,

@@ -13,8 +13,7 @@ from controller.events import (
     HandStart,
 )
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
+from controller.rules.findings import Finding, make_finding
 from controller.rules.table import blinds, mixed, seating
 from controller.rules.table.betting import BUTTON_MISPLACED, button_misplaced
 from controller.rules.table.chip_zones import chips_between_hands

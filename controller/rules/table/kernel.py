@@ -5,7 +5,7 @@ EVENT_OUT_OF_PLACE and leaves the state as it was (``out_of_place``, docs/findin
 in play moves on once the monitor has judged a card or an action (``progress``, ``window_kills``);
 a voided hand's monitor state (``voided``). The handlers (``seats``, ``hand_start``, ``cards``,
 ``betting``, ``deck``, ``hand_end``, ``cutoff``, ``rulings``) import this module and ``state``;
-none imports the dispatch (``apply``)."""
+none imports the dispatch (``dispatch.py``)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ from controller.events import (
     ZoneRead,
 )
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
+from controller.rules.findings import Finding, make_finding
 from controller.rules.table.seating import Seating
 from controller.rules.table.state import Hand, Step, TableState
 

@@ -8,7 +8,7 @@ from controller.events import (
     TournamentSetup,
 )
 from controller.poker.records import replace
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
 from controller.rules.table import blinds, seating
 from controller.rules.table.kernel import hand_in_play, out_of_place
 from controller.rules.table.new_hand import new_hand

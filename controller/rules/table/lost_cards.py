@@ -24,12 +24,9 @@ from __future__ import annotations
 from controller.events import SHOE_ZONE
 from controller.poker.records import replace
 from controller.poker.variants import JOKER
-from controller.rules.findings.catalogue import CATALOGUE, make_finding
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
-from controller.rules.procedure.board_deal import POST_DEAL
-from controller.rules.procedure.game_hand import GameHand, expected, is_void
-from controller.rules.procedure.remedy import RETURN, zone_name
+from controller.rules import procedure
+from controller.rules.findings import CATALOGUE, Finding, make_finding
+from controller.rules.procedure import POST_DEAL, RETURN, GameHand, expected, is_void, zone_name
 
 OFF_TABLE = "DOWNCARD_DEALT_OFF_TABLE"
 DROPPED = "PLAYER_DROPS_CARDS_ON_FLOOR"

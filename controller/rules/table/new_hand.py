@@ -11,7 +11,7 @@ from controller.events import (
     TableSetup,
 )
 from controller.poker.variants import VARIANTS, Variant, first_game, game_problem
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
 from controller.rules.table.seating import HandPlan, Stakes
 from controller.rules.table.state import Hand, TableState
 

@@ -10,8 +10,8 @@ from controller.events import (
     FloorRuling,
 )
 from controller.poker.records import replace
-from controller.rules.findings.catalogue import make_finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
+from controller.rules.findings import make_finding
 from controller.rules.table import deck_keys
 from controller.rules.table.hand_end import misdeal
 from controller.rules.table.kernel import out_of_place, with_findings

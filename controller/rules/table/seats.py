@@ -24,7 +24,7 @@ from controller.events import (
 )
 from controller.poker.house_rules import SettingsError, settings_for
 from controller.poker.records import replace
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
 from controller.rules.table import mixed, seating
 from controller.rules.table.kernel import hand_in_play, out_of_place, with_stack
 from controller.rules.table.new_hand import game_of_setup, seating_stakes

@@ -4,7 +4,7 @@
 deck and chips registries, the readers' health, the hand in play, every finding so far); ``Hand``
 is one hand at the table around the procedure monitor's ``GameHand``; ``Step`` is what ``apply``
 answers. Every record is a frozen dataclass: a change builds new records and shares the rest, so
-``apply`` never mutates the state it is given (``controller.rules.table.apply``)."""
+``apply`` never mutates the state it is given (``controller.rules.table.dispatch``)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,9 @@ from controller.events import (
 from controller.poker.cards import DeckRegistry
 from controller.poker.house_rules import Settings, settings_for
 from controller.poker.pots import PotAward
-from controller.rules.chips.betting import NO_BETS, ChipBets
-from controller.rules.chips.zones import (
-    NO_CHIPS,
-    Chips,
-)
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
+from controller.rules.chips import NO_BETS, NO_CHIPS, ChipBets, Chips
+from controller.rules.findings import Finding
 from controller.rules.table import seating
 from controller.rules.table.devices import DeviceHealth
 from controller.rules.table.mixed import Mix

@@ -11,9 +11,9 @@ from typing import Any
 
 from controller.poker.pots import build_pots
 from controller.poker.variants import ROTATIONS, family, first_game, structure_name
-from controller.rules.chips.zones import Chips, snapshot_chips
-from controller.rules.findings.finding import Finding
-from controller.rules.procedure import monitor as procedure
+from controller.rules import procedure
+from controller.rules.chips import Chips, snapshot_chips
+from controller.rules.findings import Finding
 from controller.rules.table import seating
 from controller.rules.table.state import Hand, TableState
 

@@ -50,13 +50,8 @@ from controller.events import (
     ZoneRead,
 )
 from controller.poker.records import replace
-from controller.rules.chips.zones import (
-    CHIP_TAG_CODES,
-    register,
-    settle_zone,
-    tray_counts,
-)
-from controller.rules.findings.catalogue import make_finding
+from controller.rules.chips import CHIP_TAG_CODES, register, settle_zone, tray_counts
+from controller.rules.findings import make_finding
 from controller.rules.table import card_keys
 from controller.rules.table.betting import action
 from controller.rules.table.cards import card_event, card_kept
