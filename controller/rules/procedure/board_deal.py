@@ -2,8 +2,8 @@
 
 The games with a board (hold'em, Omaha, five-card Omaha, the Pineapples, six-plus hold'em: every
 ``Variant`` whose streets deal board cards) share one procedure; the variant gives the number of
-hole cards and the streets. The betting is the hand engine's (``engine.py``, through the
-procedure monitor ``monitor.py``): this module sees it only through ``BettingView``.
+hole cards and the streets. The betting is the hand engine's (``controller/rules/engine/``,
+through the procedure monitor ``monitor.py``): this module sees it only through ``BettingView``.
 
 The procedure (research/irregularities.md §1.C DEAL_ORDER_BASELINE, §1.H BURN_BASELINE, §1.I-1.L,
 and the reference state machine of §5.2):

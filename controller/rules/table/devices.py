@@ -6,7 +6,7 @@ hardware/chip-protocol.md), each named in the findings as the dealer knows it (`
 
 Pure: a ``reader.health`` event (submitted by the shell's monitor, ``controller/sensing/health.py``,
 on each change of a reader's state) replaces that reader's ``DeviceHealth`` and raises the finding
-of its new state (``catalogue_devices.py``): READER_OFFLINE, READER_SILENT, READER_FAULT,
+of its new state (``findings/devices.py``): READER_OFFLINE, READER_SILENT, READER_FAULT,
 READER_NOISY, and READER_RESTORED when it is ``ok`` again. The device states live beside the
 hands, not in them: a new hand starts with the findings of every reader still down, so a dealer
 never deals a hand blind without being told (``hand_findings``).

@@ -69,8 +69,8 @@ class Hand:
     button: int
     small_blind: int | None
     big_blind: int | None
-    # The hand itself: the hand engine (betting, streets, pots) and the procedure monitor for
-    # the game's family (procedure.py, with board.py for the board games).
+    # The hand itself: the hand engine (betting, streets, pots) under the procedure monitor of
+    # the game's family (controller/rules/procedure/).
     game: procedure.GameHand
     phase: str = "preflop"
     cards_seen: int = 0
@@ -85,7 +85,7 @@ class Hand:
     held: tuple[Finding, ...] = ()  # misdeal-level errors waiting for attention to be called
     foreign: tuple[str, ...] = ()  # tags of another registered deck seen in this hand
     asked: int | None = None  # draw games: the seat whose draw count was last asked and told
-    bets: ChipBets = NO_BETS  # what the bet zones' chips have done this hand (chip_betting.py)
+    bets: ChipBets = NO_BETS  # what the bet zones' chips have done this hand (chips/betting.py)
 
     @property
     def in_play(self) -> bool:
