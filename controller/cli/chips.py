@@ -22,15 +22,15 @@ argparse's one-line usage error.
 from __future__ import annotations
 
 import argparse
-import os
 import queue
 import sys
 import time
 from typing import Any, TextIO
 
-from controller.cli.common import fail, fraction, whole, writable_problem
+from controller.cli.common import fail, fraction, whole
 from controller.cli.enrolment import (
     CONNECT_S,
+    OutputError,
     PassError,
     add_output_option,
     add_reader_options,
@@ -38,6 +38,7 @@ from controller.cli.enrolment import (
     check_still_open,
     deck_id,
     quiet_driver,
+    read_output,
 )
 
 # The chips are laid down by hand, in stacks, over a few seconds: still for 2 s means the
@@ -110,22 +111,16 @@ def read_settled(url: str, antenna: int, *, baudrate: int = 115200,
 
 
 def cmd_chips_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.config import ConfigError
     from controller.tags.chip_enrol import EnrolError, check_colour, describe, enrol
     from controller.tags.chipfile import ChipSets, load_chip_sets, write_chip_sets
 
     out = out or sys.stdout
     quiet_driver(args, "drivers.chip_reader")
     path = args.output
-    problem = writable_problem(path)
-    if problem:
-        return fail("chips enrol", f"{path}: {problem}")
-    sets: ChipSets | None = None
-    if os.path.exists(path):
-        try:
-            sets = load_chip_sets(path, label="-o")
-        except ConfigError as exc:
-            return fail("chips enrol", str(exc))
+    try:
+        sets: ChipSets | None = read_output(path, load_chip_sets)
+    except OutputError as exc:
+        return fail("chips enrol", str(exc))
     what = f"set {args.set} denomination {args.denomination}"
     try:
         check_colour(sets, args.set, args.denomination, args.colour)

@@ -26,7 +26,6 @@ registry, an unknown deck, a reader that cannot be opened).
 from __future__ import annotations
 
 import argparse
-import os
 import queue
 import sys
 import time
@@ -35,9 +34,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TextIO
 
-from controller.cli.common import fail, fraction, text, whole, writable_problem
+from controller.cli.common import fail, fraction, text, whole
 from controller.cli.enrolment import (
     CONNECT_S,
+    OutputError,
     PassError,
     add_output_option,
     add_reader_options,
@@ -45,6 +45,7 @@ from controller.cli.enrolment import (
     check_still_open,
     deck_id,
     quiet_driver,
+    read_output,
 )
 
 # The first card of a pass is awaited this long: the operator starts the shoe after the command.
@@ -92,25 +93,19 @@ def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115
 
 
 def cmd_deck_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from controller.config import ConfigError
     from controller.tags.deck_enrol import EnrolError, Enrolment
     from controller.tags.deckfile import Registry, load_registry, write_registry
 
     out = out or sys.stdout
     quiet_driver(args, "drivers.card_reader")
     path = args.output
-    problem = writable_problem(path)
-    if problem:
-        return fail("deck enrol", f"{path}: {problem}")
-    registry: Registry | None = None
-    if os.path.exists(path):
-        try:
-            registry = load_registry(path, label="-o")
-        except ConfigError as exc:
-            return fail("deck enrol", str(exc))
-        if args.deck in registry.decks:
-            return fail("deck enrol", f"{path}: deck {args.deck} is already enrolled in it "
-                        "(enrol under another id, or take it out of the file first)")
+    try:
+        registry: Registry | None = read_output(path, load_registry)
+    except OutputError as exc:
+        return fail("deck enrol", str(exc))
+    if registry is not None and args.deck in registry.decks:
+        return fail("deck enrol", f"{path}: deck {args.deck} is already enrolled in it "
+                    "(enrol under another id, or take it out of the file first)")
     decks = dict(registry.decks) if registry is not None else {}
     known = {u: (d, c) for d, tags in decks.items() for u, c in tags.items()}
     try:

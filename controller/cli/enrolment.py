@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import time
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
-from controller.cli.common import text, whole
+from controller.cli.common import text, whole, writable_problem
+from controller.config import ConfigError
+
+T = TypeVar("T")
 
 # A reader that does not open within this long is an error, not a silent empty pass.
 CONNECT_S = 5.0
@@ -17,6 +22,26 @@ CONNECT_S = 5.0
 
 class PassError(Exception):
     """The reader could not be read: one line naming its URL."""
+
+
+class OutputError(Exception):
+    """The file an enrolment adds to cannot be written, or what it holds cannot be read: one
+    line naming it."""
+
+
+def read_output(path: str, load: Callable[..., T]) -> T | None:
+    """What the enrolment's output file holds now (``load(path, label="-o")``), or None when it
+    does not exist yet; OutputError, before any reader is opened, when it could not be written
+    or does not load."""
+    problem = writable_problem(path)
+    if problem:
+        raise OutputError(f"{path}: {problem}")
+    if not os.path.exists(path):
+        return None
+    try:
+        return load(path, label="-o")
+    except ConfigError as exc:
+        raise OutputError(str(exc)) from None
 
 
 class _Stats(Protocol):

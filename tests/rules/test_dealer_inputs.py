@@ -21,8 +21,7 @@ from controller.events import (
     parse_event,
     read_scenario,
 )
-from controller.rules import apply, initial_state, snapshot
-from controller.rules.procedure import monitor as procedure
+from controller.rules import apply, initial_state, procedure, snapshot
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -14,8 +14,7 @@ import pytest
 from controller.console.lines import parse_command
 from controller.events import AttentionCalled, EventError, parse_event, read_scenario
 from controller.poker.house_rules import PROFILES, SettingsError, settings_for
-from controller.rules import apply, initial_state
-from controller.rules.procedure import monitor as procedure
+from controller.rules import apply, initial_state, procedure
 from controller.rules.table import Act, Hand, cutoff_passed
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"

@@ -231,7 +231,7 @@ def test_draw_high_antes_nobody_opens_carry_to_the_next_pot() -> None:
     deal's main pot and no chip is lost."""
     from controller.events import Action, DeckRegister, HandEnd, HandStart, SeatTake, TableSetup
     from controller.poker.cards import FULL_DECK
-    from controller.rules.procedure.monitor import expected
+    from controller.rules.procedure import expected
 
     state, seq = initial_state(), 0
 

@@ -3,7 +3,8 @@ the remedies a finding calls for.
 
 The table layer hands the monitor each card off the shoe, zone read, dealer key and console
 action of a hand; the monitor answers the hand's new frozen state (``GameHand``) and the findings.
-Its face is ``monitor.py`` (the dispatch); behind it, by idea:
+This ``__init__`` is the wing's face (the rest of the core imports these names, never the
+modules below); ``monitor.py`` is the interface and the dispatch. Behind it, by idea:
 
 - ``game_hand.py``: the hand as the monitor knows it, on the engine's command log;
 - the board games: ``board_deal.py`` (the dealing procedure; its ``Deal`` and expected sequence
@@ -21,31 +22,24 @@ Here are the names the other wings use (``draw`` is the monitor's card off the s
 family's own rules are ``draw_family.py``, the stud family's ``stud_family.py``).
 """
 
+from controller.rules.procedure.betting import action
 from controller.rules.procedure.board_deal import POST_DEAL
+from controller.rules.procedure.dead_hands import kill, unprotected
+from controller.rules.procedure.draw_family import drawn_answer
+from controller.rules.procedure.game_hand import POST_NAMES, RAISE, GameHand, expected, is_void
 from controller.rules.procedure.monitor import (
-    POST_NAMES,
-    RAISE,
-    GameHand,
-    action,
     betting_over,
     boxed,
     cards_out,
     current_bet,
     dealt_cards,
     draw,
-    drawn_answer,
     end,
-    expectation,
-    expected,
     exposed,
     first_command,
-    is_void,
-    kept,
-    kill,
     leave,
     moving_on,
     read,
-    remedy_due,
     restake,
     seen,
     set_void,
@@ -53,9 +47,10 @@ from controller.rules.procedure.monitor import (
     start,
     starting_hands_out,
     stub_shuffled,
-    unprotected,
 )
 from controller.rules.procedure.remedy import RETURN, zone_name
+from controller.rules.procedure.stud_family import kept
+from controller.rules.procedure.waiting_for import expectation, remedy_due
 
 __all__ = [
     "POST_DEAL",

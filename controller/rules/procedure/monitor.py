@@ -34,7 +34,6 @@ from controller.rules import engine
 from controller.rules.findings import Finding
 from controller.rules.procedure import board_deal as board
 from controller.rules.procedure import stud_draw
-from controller.rules.procedure.betting import action
 from controller.rules.procedure.board import (
     board_draw,
     board_end,
@@ -43,57 +42,15 @@ from controller.rules.procedure.board import (
     sync_board,
     sync_street,
 )
-from controller.rules.procedure.dead_hands import kill, thrown_into_hand, unprotected, zone_of
-from controller.rules.procedure.draw_family import drawn_answer
+from controller.rules.procedure.dead_hands import thrown_into_hand, zone_of
 from controller.rules.procedure.game_hand import (
     HOLE,
-    POST_NAMES,
-    RAISE,
     Cmd,
     GameHand,
     build,
-    expected,
-    is_void,
     rebuilt,
 )
-from controller.rules.procedure.stud_family import kept, pass_free_folds
-from controller.rules.procedure.waiting_for import expectation, remedy_due
-
-# The monitor's interface: what the table layer (live.py, view.py, lost_cards.py, card_keys.py),
-# the simulator and the tests use. The names defined elsewhere in the wing are kept here for them.
-__all__ = [
-    "POST_NAMES",
-    "RAISE",
-    "GameHand",
-    "action",
-    "betting_over",
-    "boxed",
-    "cards_out",
-    "current_bet",
-    "dealt_cards",
-    "draw",
-    "drawn_answer",
-    "end",
-    "expectation",
-    "expected",
-    "exposed",
-    "first_command",
-    "is_void",
-    "kept",
-    "kill",
-    "leave",
-    "moving_on",
-    "read",
-    "remedy_due",
-    "restake",
-    "seen",
-    "set_void",
-    "stand",
-    "start",
-    "starting_hands_out",
-    "stub_shuffled",
-    "unprotected",
-]
+from controller.rules.procedure.stud_family import pass_free_folds
 
 # The engine's house settings at the live table: the cardroom defaults. One shared instance: the
 # engine caches each hand's forced-bet layout by it.
