@@ -53,7 +53,6 @@ FIRST_CARD_S = 30.0
 DEFAULT_TIMEOUT_S = 3.0
 
 
-
 def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115200,
               quiet_s: float = DEFAULT_TIMEOUT_S, first_s: float = FIRST_CARD_S,
               connect_s: float = CONNECT_S, on_open: Callable[[], object] | None = None) -> None:
@@ -89,7 +88,6 @@ def read_pass(url: str, on_card: Callable[[str], object], *, baudrate: int = 115
         check_still_open(reader, url, "pass")
     finally:
         reader.stop()
-
 
 
 def cmd_deck_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -208,8 +206,6 @@ def _likeliest(decks: Mapping[str, Mapping[str, str]], in_play: str, uids: list[
 
 def _deck_name(decks: Mapping[str, Mapping[str, str]], uid: str) -> str:
     return next((f"deck {d}" for d, tags in decks.items() if uid in tags), "no deck")
-
-
 
 
 def add_deck_parser(sub: Any) -> None:
