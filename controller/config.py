@@ -28,6 +28,7 @@ from controller.sensing.chips import (
     SETTLE_MS,
     parse_chip_antenna_map,
 )
+from controller.surveillance.streams import table_id
 from drivers.chip_protocol import DEVICE_KINDS
 
 LED_DRIVERS = ("gpio", "shift_register")
@@ -383,8 +384,6 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             raise ConfigError("central.url: must be a redis://, rediss:// or unix:// URL, "
                               f"got {kw['central_url']!r}")
     if "table" in central:
-        from controller.surveillance.relay import table_id
-
         try:
             kw["table_id"] = table_id(_typed(central, "table", str, "central"))
         except ValueError as exc:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from controller.journal import JournalError, check, is_journal_file, key_path_for
+from controller.surveillance.streams import table_id
 
 
 def fail(command: str, message: str) -> int:
@@ -85,9 +86,7 @@ def text(what: str) -> Callable[[str], str]:
 
 
 def table_name(value: str) -> str:
-    """An argparse type: a table's id in the cardroom (controller.surveillance.relay.table_id)."""
-    from controller.surveillance.relay import table_id
-
+    """An argparse type: a table's id in the cardroom (controller.surveillance.streams.table_id)."""
     try:
         return table_id(value)
     except ValueError as exc:

@@ -25,7 +25,7 @@ from typing import TextIO
 
 from controller.surveillance.central_store import CentralStore, StoreError
 from controller.surveillance.collector import Collector
-from controller.surveillance.relay import safe_url
+from controller.surveillance.streams import safe_url
 
 __all__ = ["SurveillanceOptions", "run_surveillance"]
 

@@ -468,7 +468,7 @@ class SimulatedTable:
 
             close_app(self.app)
         if self.relay is not None:
-            from controller.surveillance.relay import safe_url
+            from controller.surveillance.streams import safe_url
 
             got = self.relay.stop(drain_s=self.opts.central_drain_s)
             if got.forwarded < got.journaled:

@@ -21,7 +21,7 @@ import redis
 from controller.journal import StoredEvent
 from controller.surveillance.central_store import CentralStore
 from controller.surveillance.redis_link import RedisLink, one_line
-from controller.surveillance.relay import TABLES, entry_seq, safe_url, stream_key
+from controller.surveillance.streams import TABLES, entry_seq, safe_url, stream_key
 
 __all__ = ["Collector", "CollectorStatus"]
 

@@ -37,31 +37,13 @@ import redis
 
 from controller.journal import JournalError, last_seq, read_records
 from controller.surveillance.redis_link import RedisLink, one_line
+from controller.surveillance.streams import TABLES, entry_seq, safe_url, stream_key, table_id
 
-__all__ = ["TABLES", "Relay", "RelayStatus", "entry_seq", "safe_url", "stream_key", "table_id"]
+__all__ = ["Relay", "RelayStatus"]
 
 log = logging.getLogger("feltguard.relay")
 
-TABLES = "feltguard:tables"  # the set of table ids that ever relayed
 BATCH = 500  # events per round trip: a catch-up after a long outage goes in batches
-_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-def table_id(value: str) -> str:
-    """A table's id as streams and the store name it; ValueError names what is wrong."""
-    if not isinstance(value, str) or not 1 <= len(value) <= 32 or not set(value) <= _ID_CHARS:
-        raise ValueError(f"table id must be 1-32 of a-z, 0-9, '-' and '_', got {value!r}")
-    return value
-
-
-def stream_key(table: str) -> str:
-    return f"feltguard:events:{table}"
-
-
-def entry_seq(entry_id: bytes | str) -> int:
-    """The journal seq of a stream entry id ``0-SEQ``."""
-    text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-    return int(text.split("-", 1)[1])
 
 
 @dataclass(frozen=True)
@@ -171,12 +153,3 @@ class Relay:
             return last_seq(self.journal)
         except JournalError:
             return self._journaled
-
-
-def safe_url(url: str) -> str:
-    """The URL without its credentials (``redis://user:secret@host``), for a log or a line
-    printed: no secret lands in a log."""
-    if "@" not in url:
-        return url
-    scheme, _, rest = url.partition("://")
-    return f"{scheme}://***@{rest.rsplit('@', 1)[1]}"

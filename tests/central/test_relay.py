@@ -16,7 +16,8 @@ from controller.events import iter_scenario
 from controller.journal import Journal, StoredEvent
 from controller.surveillance.central_store import CentralStore
 from controller.surveillance.collector import Collector
-from controller.surveillance.relay import Relay, safe_url, stream_key, table_id
+from controller.surveillance.relay import Relay
+from controller.surveillance.streams import safe_url, stream_key, table_id
 from tests.central.servers import needs_redis
 
 pytestmark = needs_redis
