@@ -117,7 +117,7 @@ class TableState:
     mix: Mix = _NO_MIX  # a mixed game: where its rotation stands (mixed.py)
     # Each card reader's last reported health (devices.py), across hands.
     devices: tuple[DeviceHealth, ...] = ()
-    # The chip sets and each chip zone's settled chips (chips.py), across hands.
+    # The chip sets and each chip zone's settled chips (the chips wing), across hands.
     chips: Chips = NO_CHIPS
     # The state before the last applied event, for `undo` (one step: an undo cannot be undone;
     # the kept state holds no previous of its own, so the history never grows).
