@@ -11,10 +11,10 @@ betting, citing the names of ``rulebooks.py``), ``games.py`` (stud and draw), ``
 and ``chips.py``; ``entry.py`` is the shape of one entry.
 """
 
-from controller.rules.findings.catalogue import CATALOGUE, ORDINALS, make_finding, template_fields
+from controller.rules.findings.catalogue import CATALOGUE, ORDINALS, make_finding
 from controller.rules.findings.chips import CHIP_ENTRIES
 from controller.rules.findings.devices import DEVICE_ENTRIES, STATE_CODES
-from controller.rules.findings.finding import Citation, Finding, Severity
+from controller.rules.findings.finding import Citation, Finding
 from controller.rules.findings.remedies import REMEDY_BY_SETTING
 
 __all__ = [
@@ -26,7 +26,5 @@ __all__ = [
     "STATE_CODES",
     "Citation",
     "Finding",
-    "Severity",
     "make_finding",
-    "template_fields",
 ]

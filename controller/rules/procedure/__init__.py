@@ -23,7 +23,7 @@ family's own rules are ``draw_family.py``, the stud family's ``stud_family.py``)
 """
 
 from controller.rules.procedure.betting import action
-from controller.rules.procedure.board_deal import POST_DEAL
+from controller.rules.procedure.board_state import POST_DEAL
 from controller.rules.procedure.dead_hands import kill, unprotected
 from controller.rules.procedure.draw_family import drawn_answer
 from controller.rules.procedure.game_hand import POST_NAMES, RAISE, GameHand, expected, is_void

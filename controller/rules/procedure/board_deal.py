@@ -68,7 +68,6 @@ from controller.rules.procedure.board_state import (
     EXTRA_OR_FLOP,
     FLAGGED,
     FOUR_OR_TURN,
-    HOLE_CARDS,
     JUDGE_NOW,
     POST_DEAL,
     PREMATURE,
@@ -78,7 +77,6 @@ from controller.rules.procedure.board_state import (
     CardState,
     Context,
     Deal,
-    Remedy,
     board_layout,
     deal_order,
     expect_of,
@@ -107,13 +105,11 @@ from controller.rules.procedure.remedy import zone_name as _zone_name
 # The board procedure's interface (the monitor, board.py, the table layer and the tests), with the
 # names of board_state.py and board_hole_cards.py they use.
 __all__ = [
-    "HOLE_CARDS",
     "POST_DEAL",
     "BettingView",
     "CardState",
     "Context",
     "Deal",
-    "Remedy",
     "betting_street",
     "board_layout",
     "boxed",

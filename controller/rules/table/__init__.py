@@ -19,7 +19,7 @@ own face) imports these names, never the modules below. Behind it, by idea:
 from controller.rules.table.cutoff import cutoff_passed
 from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
 from controller.rules.table.dispatch import apply, resolve_card_key
-from controller.rules.table.state import Act, Hand, SeatInfo, Step, TableState, initial_state
+from controller.rules.table.state import Act, Hand, Step, TableState, initial_state
 from controller.rules.table.view import snapshot
 
 __all__ = [
@@ -27,7 +27,6 @@ __all__ = [
     "COUNTING_TRAY",
     "Act",
     "Hand",
-    "SeatInfo",
     "Step",
     "TableState",
     "apply",
