@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from controller.poker.pots import build_pots
+from controller.poker.pots import build_pots, return_uncalled
 from controller.poker.variants import ROTATIONS, family, first_game, structure_name
 from controller.rules import procedure
 from controller.rules.chips import Chips, snapshot_chips
@@ -18,17 +18,32 @@ from controller.rules.table import seating
 from controller.rules.table.state import Hand, TableState
 
 
-def _pots(g: procedure.GameHand) -> list[dict[str, Any]]:
+def _pots(g: procedure.GameHand) -> tuple[list[dict[str, Any]], dict[str, int] | None]:
     """Main pot first, then side pots, from the engine: chips gathered plus bets on the felt
-    (the antes as ``Hand.stakes_and_dead`` counts them: a table ante is dead money)."""
+    (the antes as ``Hand.stakes_and_dead`` counts them: a table ante is dead money); and the
+    uncalled bet, ``{"seat", "amount"}`` or None.
+
+    A bet is uncalled once nobody else can put in another chip (every other seat has folded or
+    is all in for less): that part goes back to its owner and is in no pot
+    (research/button-blinds-betting.md §3.2 step 1; jamies-poker-notes.md, All-ins: a side pot
+    that "only belongs to one player" with nobody left to call it). It is the same
+    ``return_uncalled`` the hand's settlement applies, so the screens' pots are the pots the hand
+    awards. While another seat still has chips to call with, the bet is a live bet, in the pot."""
     e = g.eng
     stakes, dead = e.stakes_and_dead(e.totals)
     contrib = {s: stakes[i] for i, s in enumerate(g.seats)}
     if not sum(contrib.values()) + dead:
-        return []
+        return [], None
     folded = frozenset(s for i, s in enumerate(g.seats) if e.folded[i])
     all_in = frozenset(s for i, s in enumerate(g.seats) if e.stacks[i] == 0 and not e.folded[i])
-    return [p.to_json() for p in build_pots(contrib, folded, dead, all_in=all_in)]
+    uncalled = None
+    top = max(contrib, key=lambda seat: contrib[seat])
+    if not any(s != top and s not in folded and s not in all_in for s in g.seats):
+        contrib, returned = return_uncalled(contrib, folded)
+        if returned is not None:
+            uncalled = {"seat": returned[0], "amount": returned[1]}
+    pots = [p.to_json() for p in build_pots(contrib, folded, dead, all_in=all_in)]
+    return pots, uncalled
 
 
 def _expect(h: Hand) -> str:
@@ -51,7 +66,8 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...]) -> dict[str, Any]
         return {
             "number": 0, "phase": "idle", "button": None, "small_blind": None, "big_blind": None,
             "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
-            "can_raise": False, "pots": [], "expect": "a new hand (hand.start)", "showdown": [],
+            "can_raise": False, "pots": [], "uncalled": None,
+            "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
             "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
             "carry": state.carry, "to_call": 0, "max_raise_to": 0, "all_in_to": 0,
@@ -62,6 +78,7 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...]) -> dict[str, Any]
     in_play = h.in_play
     to_act = g.to_act if in_play else None
     lo = e.min_completion_betting_or_raising_to() if to_act is not None else None
+    pots, uncalled = _pots(g) if in_play else ([], None)
     return {
         "number": h.number,
         "phase": h.phase,
@@ -74,7 +91,8 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...]) -> dict[str, Any]
         "current_bet": procedure.current_bet(g) if in_play else 0,
         "min_raise_to": lo or 0,
         "can_raise": bool(to_act is not None and e.can_complete_bet_or_raise()),
-        "pots": _pots(g) if in_play else [],
+        "pots": pots,
+        "uncalled": uncalled,
         "expect": _expect(h),
         "showdown": list(h.showdown),
         "cards_seen": h.cards_seen,
