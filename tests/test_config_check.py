@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -15,6 +16,13 @@ from controller.config import Config
 from controller.poker.cards import FULL_DECK
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
+
+
+@pytest.fixture(autouse=True)
+def _desk_gpio(monkeypatch):
+    """A desk machine made to look like a table to gpiozero: its default factory is the mock
+    (as ``GPIOZERO_PIN_FACTORY=mock`` does by hand), so the check's GPIO probe passes here."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
 
 
 def _status(argv: list[str]) -> int:
@@ -139,3 +147,37 @@ def test_run_listens_on_every_interface_by_default_and_sim_on_this_machine_only(
     assert Config().host == "0.0.0.0"
     assert build_parser().parse_args(["sim"]).host == "127.0.0.1"
     assert socket.inet_aton(Config().host)  # an address the server binds, not a name
+
+
+@pytest.mark.parametrize("section", ["leds", "keys"])
+def test_config_check_refuses_pins_gpiozero_cannot_drive_here_and_names_the_setting(
+        section, capsys, tmp_path, monkeypatch):
+    """Off a Pi, ``run`` failed after four gpiozero fallback warnings although the check had
+    passed (issue 26): the check makes the pin factory ``run`` will use and names the setting."""
+    monkeypatch.setitem(sys.modules, "lgpio", None)  # as on a desk: no lgpio to import
+    p = tmp_path / "table.toml"
+    if section == "leds":
+        p.write_text('[leds]\npin_factory = "lgpio"\n')
+    else:  # keys take "" (gpiozero's default, lgpio here) or "mock"
+        monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
+        p.write_text('[keys]\nenabled = true\n[leds]\nenabled = false\n')
+    assert _status(["config", "check", str(p)]) == 2
+    [got] = capsys.readouterr().err.splitlines()
+    assert got.startswith(f"feltguard config check: {p}: {section}.pin_factory: no GPIO pins "
+                          "on this machine"), got
+    assert f'set {section}.pin_factory = "mock" for a desk test' in got
+    assert "lgpio" in got
+
+
+def test_run_refused_for_its_pins_writes_nothing(capsys, tmp_path, monkeypatch):
+    """``run`` refuses what the check refuses, before any token, audit log or journal."""
+    monkeypatch.setitem(sys.modules, "lgpio", None)
+    folder = tmp_path / "table"
+    folder.mkdir()
+    p = tmp_path / "table.toml"
+    p.write_text(f'[leds]\npin_factory = "lgpio"\n[display]\nhost = "127.0.0.1"\nport = 0\n'
+                 f'[journal]\npath = "{folder / "journal.sqlite"}"\n')
+    assert _status(["run", "--config", str(p)]) == 2
+    [got] = capsys.readouterr().err.splitlines()
+    assert got.startswith(f"feltguard run: {p}: leds.pin_factory: no GPIO pins"), got
+    assert list(folder.iterdir()) == []

@@ -5,9 +5,10 @@ Exit 0 with the summary (game, stakes, house rules, seats and players, readers, 
 the address the live view listens on, journal, deck, chips), or exit 2 with one line on
 standard error naming the file and the bad key (``table.toml: table.seats: must be 2..10, got
 12``). Checked beyond the parser's own checks, as ``run`` checks them before starting anything:
-the deck file, the chip-set file, the LED pin map and that the display host resolves. Nothing
-is opened or started: the check may run beside the daemon (the port it holds, the readers it
-holds are not tried).
+the deck file, the chip-set file, the LED pin map, that gpiozero finds GPIO pins here for the
+LEDs and keys (the pin factory is made and closed, no pin is claimed) and that the display host
+resolves. Nothing else is opened or started: the check may run beside the daemon (the port it
+holds, the readers it holds are not tried).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def check(path: str) -> Config:
                 validate_pin_map(config.led_pins)
             except ValueError as exc:
                 raise ConfigError(f"leds.pins: {exc}") from None
+        pins_problem(config)
         if config.port:
             try:
                 socket.getaddrinfo(config.host, config.port, type=socket.SOCK_STREAM)
@@ -51,6 +53,22 @@ def check(path: str) -> Config:
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     return config
+
+
+def pins_problem(config: Config) -> None:
+    """ConfigError naming the setting when gpiozero gives the LEDs or the dealer keys no pins
+    on this machine (off a Pi, its default factory falls back four times and fails at start):
+    ``run`` would refuse, so the check does, before anything is written."""
+    from drivers.pin_factory import pin_factory_problem
+
+    for section, wanted, factory in (("leds", config.leds_enabled, config.led_pin_factory),
+                                     ("keys", config.keys.enabled, config.keys.pin_factory)):
+        problem = pin_factory_problem(factory) if wanted else None
+        if problem:
+            which = factory or "gpiozero's default factory"
+            raise ConfigError(f"{section}.pin_factory: no GPIO pins on this machine with "
+                              f"{which} (set {section}.pin_factory = \"mock\" for a desk test, "
+                              f"or {section}.enabled = false): {problem}")
 
 
 def _game(table: TableSetup) -> str:

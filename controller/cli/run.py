@@ -13,20 +13,16 @@ from controller.journal import JournalError
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from controller.config import ConfigError, load
+    from controller.cli.config_check import check
+    from controller.config import ConfigError
     from controller.processes.table import run_table
 
     try:
-        config = load(args.config)
+        # everything `config check` checks (deck and chip files, LED pins, GPIO, host), before
+        # anything is written: a refused start leaves no token, audit log or journal behind
+        config = check(args.config)
     except ConfigError as exc:
         return fail("run", str(exc))
-    if config.deck_file:  # checked before anything starts, and named with the config
-        from controller.tags.deckfile import table_registry
-
-        try:
-            table_registry(config)
-        except ConfigError as exc:
-            return fail("run", f"{args.config}: {exc}")
     if config.port:
         problem = listen_problem(config.host, config.port)
         if problem:
