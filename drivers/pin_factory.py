@@ -13,7 +13,6 @@ import warnings
 from typing import Any
 
 
-
 def pin_factory_problem(name: str) -> str | None:
     """Why gpiozero gives no pins here with factory ``name`` ("": its default chain, or
     ``$GPIOZERO_PIN_FACTORY`` as at run time; "mock": the twin, always there), or None."""
