@@ -375,5 +375,14 @@ def test_a_reader_that_stops_reading_gets_no_traceback(tmp_path):
     proc.stdout.read(100)
     proc.stdout.close()  # as head does
     err = proc.stderr.read().decode()
-    assert proc.wait(30) == 1
+    # 141 as the shell says of a command SIGPIPE stopped: not 1, a tampered journal's status
+    assert proc.wait(30) == 128 + 13
     assert err == ""
+
+
+def test_help_opens_with_plain_words(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "feltguard: the controller of an instrumented live poker table" in out
+    assert "``" not in out

@@ -48,9 +48,14 @@ def _print_pots(hand: int, seq: int, pots: list[dict[str, Any]], out: TextIO) ->
 
 def _print_state(snap: dict[str, Any], out: TextIO) -> None:
     hand = snap["hand"]
+    # a stud game has no button (the bring-in, then the best board, opens: RR Section 8 r.4),
+    # and only the board games a board
+    family = snap["table"].get("family")
+    where = "" if family == "stud" or not hand["button"] else f", button {hand['button']}"
+    if family == "board":
+        where += f", board {_fmt_cards(hand['board'])}"
     out.write(f"\nfinal state after seq {snap['last_seq']}: hand {hand['number']}, "
-              f"phase {hand['phase']}, button {hand['button']}, "
-              f"board {_fmt_cards(hand['board'])}\n")
+              f"phase {hand['phase']}{where}\n")
     for seat in snap["seats"]:
         flags = [k for k in ("folded", "all_in") if seat.get(k)]
         out.write(f"  seat {seat['seat']:>2}  {seat['player']:<12} stack {seat['stack']:>7}  "

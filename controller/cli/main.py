@@ -38,9 +38,14 @@ from controller.cli.surveillance import add_surveillance_parser
 from controller.cli.udev import add_udev_parser
 from controller.cli.users import add_user_parser
 
+DESCRIPTION = "feltguard: the controller of an instrumented live poker table"
+# The status of a command whose reader went away (`feltguard replay ... | head`), as the shell
+# gives one a SIGPIPE stopped: not 1, which says a journal was tampered with, nor 2, bad input.
+BROKEN_PIPE = 128 + 13
+
 
 def build_parser() -> Parser:
-    parser = Parser(prog="feltguard", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="feltguard", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     parser.add_argument("--version", action="version", version=f"feltguard {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -80,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `feltguard replay ... | head`: the reader has gone, so be quiet
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        return BROKEN_PIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

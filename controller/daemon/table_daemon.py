@@ -110,6 +110,10 @@ class TableDaemon:
         self.last_snapshot = snap
         log.info("recovered %d events from %s", self.seq, journal.path)
 
+    def journal_health(self) -> dict[str, Any]:
+        """The journal as /healthz says it: whether its last append worked, and the last seq."""
+        return {"ok": self.journal_error is None, "last_seq": self.seq}
+
     @property
     def hand_in_play(self) -> bool:
         """Whether the state holds a hand that has started and not ended."""

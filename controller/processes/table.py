@@ -218,8 +218,8 @@ class RunningTable:
 
     def journal_health(self) -> dict[str, Any]:
         """The journal as /healthz says it: its last append worked, and the last seq."""
-        return {"ok": self.daemon.journal_error is None and not self._done,
-                "last_seq": self.daemon.seq}
+        health = self.daemon.journal_health()
+        return {**health, "ok": health["ok"] and not self._done}
 
     def ready(self) -> None:
         """READY=1 once the readers are open (or READY_WAIT_S passed): the journal is already
