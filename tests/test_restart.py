@@ -112,8 +112,9 @@ def test_sim_refuses_to_continue_another_games_journal(tmp_path):
     assert os.path.exists(journal)
 
 
-def test_sim_prints_where_the_dealer_token_is_never_the_token(tmp_path, monkeypatch, capsys):
-    """The token travels in no URL and no output line (stdout lands in journald under
+def test_sim_prints_where_the_demo_passwords_are_never_a_password(tmp_path, monkeypatch,
+                                                                   capsys):
+    """No password travels in a URL or an output line (stdout lands in journald under
     systemd): the sim prints the path of a file only its owner can read."""
     import stat
 
@@ -134,5 +135,8 @@ def test_sim_prints_where_the_dealer_token_is_never_the_token(tmp_path, monkeypa
     assert run_simulation(opts) == 0
     out = capsys.readouterr()
     assert written["mode"] == 0o600
-    assert f"the token in {written['path']} (mode 0600)" in out.out
-    assert written["token"] not in out.out + out.err and "?token=" not in out.out
+    assert f"passwords in {written['path']}" in out.out and "(mode 0600;" in out.out
+    passwords = [line.split()[1] for line in written["token"].splitlines()
+                 if not line.startswith("#")]
+    assert len(passwords) == 4
+    assert not any(pw in out.out + out.err for pw in passwords) and "?token=" not in out.out

@@ -34,9 +34,9 @@ def test_sim_serves_the_review_of_its_journal_to_surveillance_only(tmp_path):
     try:
         base = None
         for line in proc.stdout:  # type: ignore[union-attr]
-            if m := re.search(r"public view (http://127\.0\.0\.1:\d+)/", line):
+            if m := re.search(r"public view +(http://127\.0\.0\.1:\d+)/", line):
                 base = m.group(1)
-            if "log in with your name and password: 2 accounts" in line:
+            if "your name and password: 2 accounts" in line:
                 break
         assert base is not None
         sam, dee = requests.Session(), requests.Session()

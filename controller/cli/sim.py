@@ -5,7 +5,10 @@ the game)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +91,37 @@ def cmd_sim(args: argparse.Namespace) -> int:
         chip_mistake_rate=args.chip_mistakes,
         broadcast_delay_s=args.broadcast_delay,
     )
+    opts.log_path = str(Path(args.journal).with_suffix(".log"))
+    with log_beside(Path(opts.log_path), quiet=not args.verbose):
+        try:
+            return run_simulation(opts)
+        except (ValueError, JournalError, AuditError) as exc:  # AccountError is a ValueError
+            return fail("sim", str(exc))
+        except OSError as exc:
+            return fail("sim", f"{exc.filename or 'the table'}: {exc.strerror or exc}")
+
+
+@contextlib.contextmanager
+def log_beside(path: Path, *, quiet: bool) -> Iterator[None]:
+    """The sim's log lines (logins, refusals, warnings) go to ``path``, beside its journal,
+    instead of between the hand lines on the terminal, which keeps only errors; ``quiet``
+    False (``-v``): everything stays on the terminal too."""
+    root = logging.getLogger()
+    handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    terminal = [h for h in root.handlers if type(h) is logging.StreamHandler]
+    levels = [h.level for h in terminal]
+    root.addHandler(handler)
+    if quiet:
+        for h in terminal:
+            h.setLevel(max(h.level, logging.ERROR))
     try:
-        return run_simulation(opts)
-    except (ValueError, JournalError, AuditError) as exc:  # AccountError is a ValueError
-        return fail("sim", str(exc))
-    except OSError as exc:
-        return fail("sim", f"{exc.filename or 'the table'}: {exc.strerror or exc}")
+        yield
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+        for h, level in zip(terminal, levels, strict=True):
+            h.setLevel(level)
 
 
 def check_sim(args: argparse.Namespace) -> None:

@@ -30,6 +30,7 @@ import json
 import logging
 import random
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -47,6 +48,7 @@ from controller.poker.variants import family
 from controller.sensing.cards import DEFAULT_ANTENNAS, SHOE
 from controller.sensing.chip_clock import start_chip_clock
 from controller.sensing.chips import DEFAULT_CHIP_ANTENNAS, ChipSensing
+from controller.sensing.health import HealthMonitor, Watched, chip_reader_name, reader_name
 from controller.sim.chip_moves import ChipMove
 from controller.sim.chip_table import on_antenna
 from controller.sim.dealer import CardMove, SimDealer, expand
@@ -73,6 +75,14 @@ CHIP_ANTENNA_OF: dict[str, tuple[int, int]] = {
 CHIP_CYCLE_MS = 40
 CHIP_SETTLE_S = 0.1
 
+
+# The demo's logins file, in the run's folder (``demo_accounts``).
+DEMO_LOGINS = "demo-logins"
+
+# The twins' heartbeat, as a real reader's (hardware/reader-protocol.md), and how many may go
+# missing before the demo calls a reader silent: generous, a desk is not a table.
+SIM_HEARTBEAT_S = 0.5
+SIM_MISSED_HEARTBEATS = 20
 
 # The dealer's pause between moves when someone watches the live view.
 VIEW_PACE = 0.35
@@ -112,6 +122,7 @@ class SimOptions:
     pin_factory: Any = None  # the LEDs' gpiozero pin factory (None: mock pins)
     # /broadcast's delay: short, a demo on this machine deals simulated cards to nobody's table
     broadcast_delay_s: float = 30.0
+    log_path: str | None = None  # where the log lines go instead of the terminal (said at start)
 
     @property
     def delay(self) -> float:
@@ -263,25 +274,26 @@ class SimulatedTable:
             outputs.append(lambda snap: leds.show(led_plan(snap)))
         self.publisher: Any = None
         self.server: Any = None
-        self.dealer_token = opts.dealer_token or secrets.token_urlsafe(12)
-        # The token is typed into the dealer page's login form; it is never printed (stdout
-        # lands in journald) but kept in a file only its owner reads, in the run's folder.
-        self.token_file: Path | None = None
+        self.dealer_token = opts.dealer_token
+        # Who logs in with what: never printed (stdout lands in journald), kept in files only
+        # their owner reads: the demo's passwords (one account per role), or the accounts given.
+        self.logins_file: Path | None = None
         self.accounts: Any = None
         if opts.web:
             from display.server import create_app, run_server
 
-            if opts.accounts_path:
-                app, live, self.publisher = self._accounts_app(Path(opts.accounts_path))
-            else:
-                from display.access import write_token_file
-
-                if not opts.dealer_token:
-                    self.token_file = write_token_file(self.dealer_token,
-                                                       workdir / "dealer-token")
+            health = self.daemon.journal_health
+            if opts.dealer_token:  # the one shared dealer token (no review, no audit login)
                 app, live, self.publisher = create_app(
-                    dealer_token=self.dealer_token, review_journal=journal_path,
-                    broadcast_delay_s=opts.broadcast_delay_s)
+                    dealer_token=opts.dealer_token, review_journal=journal_path,
+                    broadcast_delay_s=opts.broadcast_delay_s, journal_health=health)
+            else:
+                if opts.accounts_path:
+                    accounts_path = Path(opts.accounts_path)
+                else:
+                    accounts_path = workdir / "accounts.sqlite"
+                    self.logins_file = demo_accounts(accounts_path, workdir / DEMO_LOGINS)
+                app, live, self.publisher = self._accounts_app(accounts_path)
             outputs.append(self.publisher.publish)
             self.app = app
             self.server = run_server(app, live, opts.host, opts.port)
@@ -297,6 +309,9 @@ class SimulatedTable:
         self._chip_halt = threading.Event()
         if opts.chips:
             self._open_chip_reader(workdir / "chips")
+        self.monitor: HealthMonitor | None = None
+        if opts.web:
+            self.monitor = self._watch_readers()
         self._halt = threading.Event()
         self.voided: int | None = None  # the hand a crash interrupted, voided on resuming
         if self.resumed:
@@ -305,6 +320,30 @@ class SimulatedTable:
         # dealer's: neither printed nor scored)
         self.watch = FindingWatch(self.daemon, self.score, opts.out)
         self.daemon.outputs.append(self.watch)
+
+    def _watch_readers(self) -> HealthMonitor:
+        """The readers' health, as ``feltguard run`` watches a table's
+        (controller/sensing/health.py): the twins send heartbeats like real readers, and each
+        reader's state is journaled, so /healthz and the review describe the table that runs.
+        Only with the live view: nobody reads health without it, and a run for a score (CI,
+        ``--no-web``) journals the dealer's events alone. The silence limit is a demo's, not a
+        table's: a simulated table on a busy desk is not a reader gone quiet."""
+        self.shoe.start_heartbeats(SIM_HEARTBEAT_S)
+        stats = self.reader
+        watched = [Watched(self.shoe.reader_id, reader_name(self.shoe.reader_id,
+                                                            DEFAULT_ANTENNAS),
+                           lambda: stats.stats)]
+        device, chips = self.chip_device, self.chip_reader
+        if device is not None and chips is not None:
+            device.start_heartbeats(SIM_HEARTBEAT_S)
+            watched.append(Watched(device.reader_id, chip_reader_name(device.kind),
+                                   lambda: chips.stats, kind="chip"))
+        monitor = HealthMonitor(watched, self.daemon.submit,
+                                heartbeat_ms=int(SIM_HEARTBEAT_S * 1000),
+                                missed_heartbeats=SIM_MISSED_HEARTBEATS,
+                                known=self.daemon.last_snapshot.get("devices", []))
+        monitor.start()
+        return monitor
 
     def _accounts_app(self, path: Path) -> Any:
         """The live view with per-user logins from the accounts file at ``path``, its audit log
@@ -316,7 +355,8 @@ class SimulatedTable:
         self.accounts = Accounts(path)
         audit = AuditLog(path.with_name("audit.sqlite"))
         return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path,
-                          broadcast_delay_s=self.opts.broadcast_delay_s)
+                          broadcast_delay_s=self.opts.broadcast_delay_s,
+                          journal_health=self.daemon.journal_health)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
@@ -451,6 +491,8 @@ class SimulatedTable:
 
     def close(self) -> None:
         self._halt.set()
+        if self.monitor is not None:
+            self.monitor.stop()  # before the readers: their stopping is not an unplug
         self.reader.stop(2)
         self.shoe.close()
         self._chip_halt.set()
@@ -479,6 +521,23 @@ class SimulatedTable:
         self.journal.close()
         if self._truth is not None:
             self._truth.close()
+
+
+def demo_accounts(path: Path, logins: Path) -> Path:
+    """A demo account for each role at ``path`` (controller/security/accounts.py), each named
+    after its role with a random password; the names and passwords go to ``logins``, mode 0600
+    (returned). Both live in the run's own folder and go with it."""
+    from controller.security.accounts import ROLES, Accounts
+    from display.access import write_token_file
+
+    accounts = Accounts(path, create=True)
+    lines = ["# Feltguard demo logins: this run only (gone when the demo stops)",
+             f"# {'user':<14}password"]
+    for role in ROLES:
+        password = secrets.token_urlsafe(12)
+        accounts.add(role, role, password)
+        lines.append(f"{role:<16}{password}")
+    return write_token_file("\n".join(lines), logins)
 
 
 def new_journal_name(folder: Path, now: float | None = None) -> Path:
@@ -513,24 +572,15 @@ def run_simulation(opts: SimOptions) -> int:
     assert out is not None
     with simulated_table(opts) as table:
         if opts.web:
-            from display.addresses import browse_urls
-
-            urls = browse_urls(opts.host, table.server.port)
-            print(f"Feltguard simulated table\n  public view {urls[0]}/", file=out)
-            for url in urls[1:]:
-                print(f"              {url}/", file=out)
-            where = (f"your name and password: {len(table.accounts)} accounts in "
-                     f"{opts.accounts_path}" if table.accounts is not None
-                     else f"the token in {table.token_file} (mode 0600)" if table.token_file
-                     else "the token given by --dealer-token")
-            print(f"  dealer view {urls[0]}/dealer  (log in with {where})", file=out)
-            print(f"  broadcast   {urls[0]}/broadcast  (every hole card, "
-                  f"{opts.broadcast_delay_s:g} s behind the table)", file=out)
+            for line in page_lines(opts, table):
+                print(line, file=out)
         if table.resumed:
             hand = table.daemon.last_snapshot["hand"]["number"]
             void = f"; hand {table.voided} was in play and is void" if table.voided else ""
             print(f"resumed the table of {table.journal.path} at seq {table.daemon.seq}, "
                   f"hand {hand}{void}", file=out)
+        if opts.log_path:
+            print(f"log lines (logins, refusals, warnings): {opts.log_path}", file=out)
         print(f"journal: {table.journal.path}   mistakes: {opts.mistake_rate:.0%} of hands  "
               "(Ctrl-C to stop)", file=out, flush=True)
         started = time.monotonic()
@@ -550,11 +600,65 @@ def run_simulation(opts: SimOptions) -> int:
         print(stacks_line(table.dealer.chips.stack_errors), file=out)
     if opts.journal_path:  # kept (without one, a temporary journal went with its folder)
         path = table.journal.path
+        cli = feltguard_command()
         print(f"journal kept: {path} (its .key and .anchors beside it)\n"
-              f"  review: feltguard replay {path}\n  check:  feltguard verify {path}", file=out)
+              f"  review: {cli} replay {path}\n  check:  {cli} verify {path}", file=out)
     status = exit_status(table.score.tally)
     out.flush()
     return status
+
+
+def feltguard_command() -> str:
+    """How to run ``feltguard`` from this shell: the plain name when it is on the PATH and is
+    this installation, else the installation's own script (``.venv/bin/feltguard`` from the
+    repository), else the module."""
+    script = Path(sys.executable).parent / "feltguard"
+    found = shutil.which("feltguard")
+    if found is not None and script.exists() and Path(found).resolve() == script.resolve():
+        return "feltguard"
+    if script.exists():
+        with contextlib.suppress(ValueError):  # under this folder: the shorter path
+            return str(script.relative_to(Path.cwd()))
+        return str(script)
+    return f"{sys.executable} -m controller.cli"
+
+
+def page_lines(opts: SimOptions, table: SimulatedTable) -> list[str]:
+    """Every page the demo serves, with who may open it, and how each role logs in."""
+    from display.addresses import browse_urls
+
+    urls = browse_urls(opts.host, table.server.port)
+    base = urls[0]
+    if table.accounts is None:  # the shared token: the dealer's pages only
+        who = {"dealer": "the token given by --dealer-token",
+               "review": "personal logins only: --accounts FILE",
+               "audit": "personal logins only: --accounts FILE"}
+    else:
+        who = {"dealer": "dealer, floor, surveillance", "review": "surveillance",
+               "audit": "surveillance, admin"}
+    pages = [
+        ("public view", "/", "anyone; hole cards once shown"),
+        ("broadcast", "/broadcast",
+         f"anyone; every hole card, {opts.broadcast_delay_s:g} s late"),
+        ("dealer view", "/dealer", who["dealer"]),
+        ("touch console", "/dealer/console", "dealer; read only: the sim deals"),
+        ("review", "/review", who["review"]),
+        ("audit log", "/audit", who["audit"]),
+        ("health", "/healthz", "anyone; readers and journal, JSON"),
+    ]
+    lines = ["Feltguard simulated table"]
+    for name, path, note in pages:
+        lines.append(f"  {name:<14}{base + path:<38}({note})")
+    lines += [f"  {'':<14}(also {url}/)" for url in urls[1:]]
+    if table.logins_file is not None:
+        lines.append(f"  {'logins':<14}a demo account per role, named after it (dealer, floor, "
+                     "surveillance, admin);")
+        lines.append(f"  {'':<14}passwords in {table.logins_file}")
+        lines.append(f"  {'':<14}(mode 0600; gone when the demo stops)")
+    elif table.accounts is not None:
+        lines.append(f"  {'logins':<14}your name and password: {len(table.accounts)} accounts "
+                     f"in {opts.accounts_path}")
+    return lines
 
 
 def print_score(tally: Tally, out: TextIO) -> None:
