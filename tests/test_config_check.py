@@ -181,3 +181,34 @@ def test_run_refused_for_its_pins_writes_nothing(capsys, tmp_path, monkeypatch):
     [got] = capsys.readouterr().err.splitlines()
     assert got.startswith(f"feltguard run: {p}: leds.pin_factory: no GPIO pins"), got
     assert list(folder.iterdir()) == []
+
+
+def test_run_that_cannot_open_its_journal_leaves_no_token_or_audit_log(capsys, tmp_path):
+    """A refusal found only when the table opens (here a journal whose chain does not check
+    out with its key) comes after the live view's tokens and audit log were made: they go
+    again, as if never started."""
+    from controller.events import Event, TableSetup
+    from controller.journal import Journal
+
+    folder = tmp_path / "table"
+    folder.mkdir()
+    path = folder / "journal.sqlite"
+    with Journal(path) as journal:
+        journal.append(Event(seq=1, ts=0, body=TableSetup()))
+    with Journal(tmp_path / "other.sqlite"):
+        pass  # another journal's key, put in place of this one's
+    Path(f"{path}.key").write_bytes(Path(f"{tmp_path / 'other.sqlite'}.key").read_bytes())
+    def files() -> list[str]:  # (SQLite's own -wal and -shm come and go with the journal)
+        return sorted(x.name for x in folder.iterdir() if not x.name.endswith(("-wal", "-shm")))
+
+    kept = files()
+    p = tmp_path / "table.toml"
+    with socket.socket() as probe:  # a free port: the live view is made before the table
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    p.write_text(f'[leds]\npin_factory = "mock"\n[display]\nhost = "127.0.0.1"\n'
+                 f'port = {port}\n[journal]\npath = "{path}"\n')
+    assert _status(["run", "--config", str(p)]) == 2
+    [got] = capsys.readouterr().err.splitlines()
+    assert got.startswith("feltguard run: ") and "another key" in got, got
+    assert files() == kept

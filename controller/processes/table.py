@@ -430,6 +430,15 @@ def start_console(daemon: TableDaemon, stdin: TextIO | None) -> None:
                          name="console").start()
 
 
+def _files_the_display_makes(config: Config) -> list[Path]:
+    """What ``display_app`` writes before the table opens: the token files, and the audit log
+    with its key, anchors and SQLite's own files."""
+    beside = Path(config.journal_path).resolve()
+    audit = config.audit_path()
+    return [beside.with_name("dealer-token"), beside.with_name("floor-token"),
+            *(Path(f"{audit}{x}") for x in ("", ".key", ".anchors", "-wal", "-shm"))]
+
+
 def run_table(
     config: Config, stdin: TextIO | None = None, halt: threading.Event | None = None
 ) -> int:
@@ -438,12 +447,22 @@ def run_table(
     publisher = app = live = None
     choice = ChosenCard()
     tables: list[RunningTable] = []
+    made = _files_the_display_makes(config)
+    before = {p for p in made if os.path.lexists(p)}
     try:
         if config.port:
             app, live, publisher, where = display_app(config, tables, on_choose=choice.set)
         table = open_table(config, [publisher.publish] if publisher is not None else [],
                            chosen=choice)
     except StartError as exc:
+        # a table that does not start leaves nothing behind: no token, no empty audit log
+        if app is not None:
+            from display.server import close_app
+
+            close_app(app)
+        for path in made:
+            if path not in before:
+                path.unlink(missing_ok=True)
         print(f"feltguard run: {exc}", file=sys.stderr)
         return 2
     tables.append(table)
