@@ -113,6 +113,15 @@ def _pots(value: Any) -> list[Payload]:
     ]
 
 
+def _uncalled(value: Any) -> Payload | None:
+    """The part of a bet nobody can call any more (``hand.uncalled``), going back to its owner:
+    not a pot. None unless both its seat and a positive amount are ints."""
+    bet = _obj(value)
+    seat, amount = _int(bet.get("seat")), _int(bet.get("amount"))
+    return None if seat is None or amount is None or amount <= 0 else {"seat": seat,
+                                                                        "amount": amount}
+
+
 def _results(value: Any) -> list[Payload]:
     return [
         {
@@ -224,6 +233,7 @@ def _hand_public(hand: Mapping[str, Any]) -> Payload:
         "to_act": _int(hand.get("to_act")),
         "board": _strs(hand.get("board")),
         "pots": _pots(hand.get("pots")),
+        "uncalled": _uncalled(hand.get("uncalled")),
         "draw_answer": _draw_answer(hand.get("draw_answer")),
     }
 
