@@ -112,6 +112,7 @@ class SimOptions:
     pin_factory: Any = None  # the LEDs' gpiozero pin factory (None: mock pins)
     # /broadcast's delay: short, a demo on this machine deals simulated cards to nobody's table
     broadcast_delay_s: float = 30.0
+    broadcast_findings: bool = False  # the findings on /broadcast too ([broadcast] findings)
 
     @property
     def delay(self) -> float:
@@ -281,7 +282,8 @@ class SimulatedTable:
                                                        workdir / "dealer-token")
                 app, live, self.publisher = create_app(
                     dealer_token=self.dealer_token, review_journal=journal_path,
-                    broadcast_delay_s=opts.broadcast_delay_s)
+                    broadcast_delay_s=opts.broadcast_delay_s,
+                    broadcast_findings=opts.broadcast_findings)
             outputs.append(self.publisher.publish)
             self.app = app
             self.server = run_server(app, live, opts.host, opts.port)
@@ -316,7 +318,8 @@ class SimulatedTable:
         self.accounts = Accounts(path)
         audit = AuditLog(path.with_name("audit.sqlite"))
         return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path,
-                          broadcast_delay_s=self.opts.broadcast_delay_s)
+                          broadcast_delay_s=self.opts.broadcast_delay_s,
+                          broadcast_findings=self.opts.broadcast_findings)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
