@@ -41,10 +41,27 @@
     return node;
   }
 
-  function setStatus(text) {
+  // The connection badge: its state as a class, and the words it shows (the state's name
+  // unless told otherwise).
+  function setStatus(state, text) {
     var status = document.getElementById("status");
-    status.textContent = text;
-    status.className = "status " + text;
+    status.textContent = text || state;
+    status.className = "status " + state;
+  }
+
+  // "30 s", "30 min": how late the broadcast runs.
+  function delayText(s) {
+    return s >= 60 && s % 60 === 0 ? s / 60 + " min" : s + " s";
+  }
+
+  var connected = false;
+
+  // Connected: the broadcast's badge says how late it runs, never "live" (the table is live,
+  // the broadcast is not); at delay 0 (a table that is not public) it is live.
+  function showConnected() {
+    var delay = Number(document.body.dataset.delay);
+    if (role === "broadcast" && delay > 0) setStatus("delayed", "delayed " + delayText(delay));
+    else setStatus("live");
   }
 
   // Seat k of n sits on the oval clockwise from the dealer, who sits at the top centre.
@@ -229,24 +246,45 @@
     }
     board.hidden = !board.firstChild;
 
+    var names = {};
+    (p.seats || []).forEach(function (s) { names[s.seat] = s.player; });
+    function who(seat) { return names[seat] || "seat " + seat; }
+
     var pots = document.getElementById("pots");
     clear(pots);
-    (h.pots || []).forEach(function (pot, i) {
-      var line = el("div", "pot", (i === 0 ? "Pot " : "Side pot " + i + " ") + pot.amount);
+    var potList = h.pots || [];
+    potList.forEach(function (pot, i) {
+      var name = i > 0 ? "Side pot " + i : potList.length > 1 ? "Main pot" : "Pot";
+      var line = el("div", "pot", name + ": " + pot.amount);
       line.title = "seats " + (pot.eligible || []).join(", ");
       pots.appendChild(line);
     });
+    // The part of a bet nobody can call any more goes back to its owner: never a pot.
+    var back = h.uncalled;
+    if (back && typeof back.amount === "number") {
+      var owner = names[back.seat] ? " (" + names[back.seat] + ")" : "";
+      var returned = el("div", "uncalled",
+        "Uncalled " + back.amount + " \u2192 back to seat " + back.seat + owner);
+      returned.dataset.seat = String(back.seat);
+      pots.appendChild(returned);
+    }
 
     var results = document.getElementById("results");
     clear(results);
     if (h.phase === "complete") {
-      var names = {};
-      (p.seats || []).forEach(function (s) { names[s.seat] = s.player; });
       (p.results || []).forEach(function (r) {
-        var who = (r.winners || []).map(function (w) {
-          return (names[w] || "seat " + w) + " " + ((r.shares || {})[String(w)] || "");
-        }).join(", ");
-        results.appendChild(el("div", "result", who + (r.hand ? " \u00b7 " + r.hand : "")));
+        var winners = r.winners || [], shares = r.shares || {};
+        var text;
+        if (r.hand === "uncalled bet returned") {  // the core's name for it (docs/snapshot.md)
+          text = r.amount + " returned to " + winners.map(who).join(", ") + " (uncalled)";
+        } else {
+          text = winners.map(function (w) {
+            var share = shares[String(w)];
+            if (typeof share !== "number" && winners.length === 1) share = r.amount;
+            return who(w) + " wins" + (typeof share === "number" ? " " + share : "");
+          }).join(", ") + (r.hand ? " \u00b7 " + r.hand : "");
+        }
+        results.appendChild(el("div", "result", text));
       });
     }
 
@@ -256,6 +294,9 @@
 
   function renderFindings(p) {
     var list = document.getElementById("findings");
+    if (!list) return;  // a broadcast with the findings off air has no list
+    // and a payload without them (the server keeps them off air) shows no panel
+    document.getElementById("panel").hidden = !("findings" in p);
     clear(list);
     var findings = (p.findings || []).slice().reverse();  // most recent first
     findings.forEach(function (f) {
@@ -301,13 +342,12 @@
     box.hidden = !bad.length;
   }
 
-  // Broadcast page: how far behind the table it is (the server holds every state back).
+  // Broadcast page: how far behind the table it is (the server holds every state back). The
+  // page knows it from the start (body[data-delay]); each state says it again.
   function renderDelay(p) {
-    var box = document.getElementById("delay");
-    if (!box || typeof p.delay_s !== "number") return;
-    var s = p.delay_s;
-    box.textContent = "delayed " + (s >= 60 && s % 60 === 0 ? s / 60 + " min" : s + " s");
-    box.dataset.delay = String(s);
+    if (role !== "broadcast" || typeof p.delay_s !== "number") return;
+    document.body.dataset.delay = String(p.delay_s);
+    if (connected) showConnected();
   }
 
   function render(p) {
@@ -334,16 +374,19 @@
   if (role === "dealer") options.transports = ["websocket"];
   var socket = io("/" + role, options);
   socket.on("connect", function () {
-    setStatus("live");
+    connected = true;
+    showConnected();
     document.body.dataset.transport = socket.io.engine.transport.name;
     socket.io.engine.on("upgrade", function (t) { document.body.dataset.transport = t.name; });
   });
   socket.on("disconnect", function (reason) {
+    connected = false;
     // The server only ever closes a dealer socket when its login ended (expiry or logout).
     if (role === "dealer" && reason === "io server disconnect") signedOut();
     else setStatus("offline");
   });
   socket.on("connect_error", function (err) {
+    connected = false;
     if (err && err.message === "unauthorized") signedOut();
     else setStatus("offline");
   });
