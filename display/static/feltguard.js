@@ -64,11 +64,50 @@
     else setStatus("live");
   }
 
-  // Seat k of n sits on the oval clockwise from the dealer, who sits at the top centre.
-  function seatPosition(k, n) {
-    var angle = -Math.PI / 2 + (2 * Math.PI * k) / (n + 1);
-    var rx = n > 6 ? 43 : 40, ry = n > 6 ? 42 : 40;
-    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
+  // Seat k of n sits on an oval clockwise from the dealer, who sits at the top centre. The oval
+  // is the felt's own, shrunk by the largest seat box, so that every seat lies on the felt
+  // (never off screen) however small it is; on a wide felt no further out than the rail.
+  function placeSeats() {
+    var felt = document.getElementById("felt"), box = document.getElementById("seats");
+    var seats = Array.prototype.slice.call(box.children);
+    // a narrow screen stacks the seats in a grid (feltguard.css): nothing to place
+    if (!seats.length || getComputedStyle(seats[0]).position !== "absolute") return;
+    var n = Number(box.dataset.places) || 2;
+    var width = felt.clientWidth, height = felt.clientHeight, w = 0, h = 0;
+    seats.forEach(function (node) {
+      w = Math.max(w, node.offsetWidth);
+      h = Math.max(h, node.offsetHeight);
+    });
+    var rx = Math.max(0, Math.min(width * (n > 6 ? 0.43 : 0.4), (width - w) / 2));
+    var ry = Math.max(0, Math.min(height * (n > 6 ? 0.42 : 0.4), (height - h) / 2));
+    var angles = ovalAngles(n + 1, rx / Math.max(w, 1), ry / Math.max(h, 1));
+    seats.forEach(function (node) {
+      var angle = angles[Number(node.dataset.seat) % (n + 1)];
+      node.style.left = (width / 2 + rx * Math.cos(angle)).toFixed(1) + "px";
+      node.style.top = (height / 2 + ry * Math.sin(angle)).toFixed(1) + "px";
+    });
+  }
+
+  // The angles of `places` places spaced evenly round an oval of radii a and b, measured in
+  // seat boxes (a box's width across, its height up and down), from the top clockwise. Even
+  // angles would crowd the boxes at the ends of a wide oval, where it runs up and down; two
+  // boxes clear each other when they are a box's width apart across or a height up or down,
+  // so the oval's length is counted in the larger of the two.
+  function ovalAngles(places, a, b) {
+    var steps = 720, total = 0, along = [0], i;
+    for (i = 1; i <= steps; i++) {
+      var t = -Math.PI / 2 + (2 * Math.PI * (i - 0.5)) / steps;
+      total += Math.max(a * Math.abs(Math.sin(t)), b * Math.abs(Math.cos(t)));
+      along.push(total);
+    }
+    var angles = [], j = 0;
+    for (var k = 0; k < places; k++) {
+      var goal = (total * k) / places;
+      while (j < steps && along[j + 1] < goal) j++;
+      var part = along[j + 1] > along[j] ? (goal - along[j]) / (along[j + 1] - along[j]) : 0;
+      angles.push(-Math.PI / 2 + (2 * Math.PI * (j + part)) / steps);
+    }
+    return angles;
   }
 
   // Street names for people (hand.phase: docs/snapshot.md).
@@ -103,14 +142,15 @@
   }
 
   // A row of cards: faces for `cards`, then `backs` face-down cards, then empty places up to
-  // `slots` (cards still to come).
+  // `slots` (cards still to come). More than three in a row (Omaha, draw games) are drawn
+  // smaller; a stud seat's two rows (at most four cards each) keep hold'em's size.
   function cardRow(className, label, cards, backs, slots) {
     var row = el("div", "cards " + className);
     row.setAttribute("aria-label", label);
     cards.forEach(function (c) { row.appendChild(cardFace(c)); });
     for (var i = 0; i < backs; i++) row.appendChild(cardBack());
     for (var j = cards.length + backs; j < slots; j++) row.appendChild(el("span", "slot"));
-    if (row.childNodes.length > 3) row.classList.add("small");
+    if (row.childNodes.length > 3 && className.indexOf("held") === 0) row.classList.add("small");
     return row;
   }
 
@@ -126,8 +166,8 @@
       var down = cards.filter(function (c) { return up.indexOf(c) < 0; });
       var downBacks = cards.length ? 0 : (live ? (s.down_count || 0) : 0);
       if (cards.length || live) {
-        hole.appendChild(cardRow("down small", "down cards", down, downBacks, 0));
-        hole.appendChild(cardRow("up small", "upcards", up, 0, 0));
+        hole.appendChild(cardRow("down", "down cards", down, downBacks, 0));
+        hole.appendChild(cardRow("up", "upcards", up, 0, 0));
       }
     } else if (cards.length) {
       hole.appendChild(cardRow("held", "hole cards", cards, 0, 0));
@@ -186,6 +226,7 @@
     var n = (p.table && p.table.seats) || 0;
     seats.forEach(function (s) { if (s.seat > n) n = s.seat; });
     box.classList.toggle("many", n > 6);
+    box.dataset.places = String(Math.max(n, 2));
     // Four or more cards a seat: wider seat boxes (Omaha, draw games, stud).
     var slots = (p.table && p.table.hole_slots) || 0;
     box.classList.toggle("wide", family(p) === "stud" || slots > 3);
@@ -196,9 +237,6 @@
       if (s.folded) node.classList.add("folded");
       if (s.all_in) node.classList.add("all-in");
       if (!s.in_hand) node.classList.add("out");
-      var pos = seatPosition(s.seat, Math.max(n, 2));
-      node.style.left = pos.left + "%";
-      node.style.top = pos.top + "%";
 
       var head = el("div", "seat-head");
       head.appendChild(el("span", "seat-no", s.seat));
@@ -232,6 +270,7 @@
       if (counts) node.appendChild(el("div", "chip-counts", counts));
       box.appendChild(node);
     });
+    placeSeats();
   }
 
   function renderCenter(p) {
@@ -391,4 +430,6 @@
     else setStatus("offline");
   });
   socket.on("state", render);
+  // the oval follows the felt's size (a rotated tablet, a resized window)
+  if (window.ResizeObserver) new ResizeObserver(placeSeats).observe(document.getElementById("felt"));
 })();
