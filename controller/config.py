@@ -143,6 +143,7 @@ class Config:
     # [broadcast]: the /broadcast view's secure delay (docs/security.md); 0 only when not public
     broadcast_delay_s: float = 1800.0
     broadcast_public: bool = True
+    broadcast_findings: bool = False  # the irregularity findings on the stream: off air
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
@@ -203,7 +204,7 @@ _SECTIONS = {
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "dealer_token", "floor_token"},
-    "broadcast": {"delay_s", "public"},
+    "broadcast": {"delay_s", "public", "findings"},
     "journal": {"path", "key_file", "anchor_file"},
     "accounts": {"file", "audit_file", "session_hours"},
     "central": {"url", "table"},
@@ -442,10 +443,14 @@ BROADCAST_DELAY_MAX_S = 86_400
 
 
 def _broadcast(section: Mapping[str, Any], kw: dict[str, Any]) -> None:
-    """[broadcast] delay_s and public. A public table's broadcast must be delayed: ``delay_s =
-    0`` shows hole cards live, so it is refused unless ``public = false``."""
+    """[broadcast] delay_s, public and findings. A public table's broadcast must be delayed:
+    ``delay_s = 0`` shows hole cards live, so it is refused unless ``public = false``.
+    ``findings`` puts the irregularity findings on the stream (off by default: a house decides
+    whether its dealers' mistakes go on air)."""
     if "public" in section:
         kw["broadcast_public"] = _typed(section, "public", bool, "broadcast")
+    if "findings" in section:
+        kw["broadcast_findings"] = _typed(section, "findings", bool, "broadcast")
     if "delay_s" in section:
         delay = section["delay_s"]
         if isinstance(delay, bool) or not isinstance(delay, int | float) or delay != delay:

@@ -15,8 +15,8 @@ later stays out of every view until someone names it here on purpose (DESIGN.md,
   they lie on the felt in everyone's sight. The antennas' pot, tray and drop readings are not.
 - `broadcast_payload` is the delayed broadcast view (`/broadcast` namespace, shown only after the
   secure delay, display/delay.py): the public view plus every seat's hole cards, as a TV
-  broadcast shows them. Nothing else private: no finding detail, no `hand.expect`, no burns,
-  no device or chip-zone readings.
+  broadcast shows them, and the findings only when the house puts them on air. Nothing else
+  private: no finding detail, no `hand.expect`, no burns, no device or chip-zone readings.
 - `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards
   (in stud split into down and up cards), each finding in full and `hand.expect`.
 
@@ -111,6 +111,15 @@ def _pots(value: Any) -> list[Payload]:
         {"amount": _count(p.get("amount")), "eligible": _ints(p.get("eligible"))}
         for p in _objs(value)
     ]
+
+
+def _uncalled(value: Any) -> Payload | None:
+    """The part of a bet nobody can call any more (``hand.uncalled``), going back to its owner:
+    not a pot. None unless both its seat and a positive amount are ints."""
+    bet = _obj(value)
+    seat, amount = _int(bet.get("seat")), _int(bet.get("amount"))
+    return None if seat is None or amount is None or amount <= 0 else {"seat": seat,
+                                                                        "amount": amount}
 
 
 def _results(value: Any) -> list[Payload]:
@@ -224,6 +233,7 @@ def _hand_public(hand: Mapping[str, Any]) -> Payload:
         "to_act": _int(hand.get("to_act")),
         "board": _strs(hand.get("board")),
         "pots": _pots(hand.get("pots")),
+        "uncalled": _uncalled(hand.get("uncalled")),
         "draw_answer": _draw_answer(hand.get("draw_answer")),
     }
 
@@ -302,12 +312,16 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
 
 
 def broadcast_payload(snapshot: Mapping[str, Any], delay_s: float = 0.0,
-                      public: Payload | None = None) -> Payload:
+                      public: Payload | None = None, *, findings: bool = False) -> Payload:
     """The broadcast view of a snapshot (the `/broadcast` namespace, sent only after the secure
     delay): `table_payload` with every seat's hole cards in `hole` (in the order dealt), tabled
     or not, as a broadcast's hole-card cameras show them. `shown` still says whether the seat
     tabled its hand. Everything else is the public view's, key for key: no finding detail, no
     `hand.expect`, no burn or deck, no reader or chip-zone reading.
+
+    `findings`: whether the irregularity findings go on air (`[broadcast] findings`). Off (the
+    default), the payload has no `findings` key at all: a house that keeps them off the stream
+    sends the stream nothing of them, not a list a page would hide.
 
     `public`: the snapshot's `table_payload`, where the caller has built it already (the
     Publisher, for the state it sends to `/table` too). It is not changed: the seats that
@@ -320,7 +334,7 @@ def broadcast_payload(snapshot: Mapping[str, Any], delay_s: float = 0.0,
         if seat is not None and seat not in holes:
             holes[seat] = _strs(s.get("hole"))
     return {
-        **public,
+        **{key: value for key, value in public.items() if findings or key != "findings"},
         "role": "broadcast",
         "seats": [{**seat, "hole": holes.get(seat["seat"], [])} for seat in public["seats"]],
         "delay_s": float(delay_s),

@@ -2,7 +2,8 @@
 
 - `/table` (public, no auth): the broadcast / table screen; gets `payloads.table_payload`.
 - `/broadcast` (public, no auth): the broadcast screen; gets `payloads.broadcast_payload`, hole
-  cards included, each state only `broadcast_delay_s` after it was published (display/delay.py).
+  cards included, each state only `broadcast_delay_s` after it was published (display/delay.py),
+  and the findings only when `broadcast_findings` puts them on air.
 - `/dealer` (login when configured): the dealer's screen; gets `payloads.dealer_payload`. The
   dealer's touch console (`/dealer/console`) joins it too and sends its taps back as `input`
   events (display/console_inputs.py: only a dealer socket may, a ruling needs the floor's token).
@@ -146,17 +147,21 @@ class Publisher:
     """
 
     def __init__(self, live: Loop, broadcast_delay_s: float = BROADCAST_DELAY_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 broadcast_findings: bool = False) -> None:
         self._live = live
         self._clock = clock
         self._snapshot: Mapping[str, Any] = {}
         self._last_seq: int | None = None
         self.broadcast_delay_s = float(broadcast_delay_s)
+        # whether /broadcast carries the findings ([broadcast] findings; off: not at all)
+        self.broadcast_findings = bool(broadcast_findings)
         self._payloads: dict[str, Payload] = {
             TABLE: table_payload({}),
             DEALER: dealer_payload({}),
             # before the first state is old enough: an idle table ("waiting for a hand")
-            BROADCAST: broadcast_payload({}, self.broadcast_delay_s),
+            BROADCAST: broadcast_payload({}, self.broadcast_delay_s,
+                                         findings=self.broadcast_findings),
         }
         # the queue between publish and the loop: (publish time, snapshot)
         self._pending: deque[tuple[float, Mapping[str, Any]]] = deque()
@@ -240,7 +245,8 @@ class Publisher:
             for at, snap in batch:  # after the live views
                 # the latest snapshot's public view is built: the broadcast's starts from it
                 public = table if snap is batch[-1][1] else None
-                broadcast = broadcast_payload(snap, self.broadcast_delay_s, public)
+                broadcast = broadcast_payload(snap, self.broadcast_delay_s, public,
+                                              findings=self.broadcast_findings)
                 if self.broadcast_delay_s == 0:
                     self._send(BROADCAST, broadcast)
                 else:  # kept as compact JSON text: a few KB each for the whole delay
@@ -330,6 +336,7 @@ def create_app(
     audit: AuditLog | None = None,
     review_journal: str | os.PathLike[str] | None = None,
     broadcast_delay_s: float = BROADCAST_DELAY_S,
+    broadcast_findings: bool = False,
 ) -> tuple[Flask, LiveServer, Publisher]:
     """A fresh app (the pages), its live Socket.IO server (display/live.py: on an event loop
     thread of its own from now on; ``run_server`` serves both) and the Publisher that feeds it.
@@ -360,6 +367,8 @@ def create_app(
     `/broadcast` (public, page and namespace) gets every state `broadcast_delay_s` seconds after
     it was published, hole cards included (`payloads.broadcast_payload`; ValueError if negative).
     Whether 0 is allowed (a table that is not public) is the config's decision, not this one's.
+    `broadcast_findings`: whether `/broadcast` shows the irregularity findings (default off: its
+    payload then carries none, `[broadcast] findings`).
     """
     floor: Authenticator | None = None
     if accounts is not None:
@@ -382,7 +391,7 @@ def create_app(
         engineio_logger=False,
     )
     sio = live.sio
-    publisher = Publisher(live, broadcast_delay_s)
+    publisher = Publisher(live, broadcast_delay_s, broadcast_findings=broadcast_findings)
     dealer_sockets = _DealerSockets(live)
     desk = LoginDesk(authenticate=authenticate, accounts=accounts, audit=audit, limiter=limiter,
                      session_lifetime=session_lifetime, back=_BACK, home=DEALER,
@@ -474,11 +483,14 @@ def create_app(
 
     @app.get("/")
     def table_page() -> str:
-        return render_template("view.html", role="table")
+        return render_template("view.html", role="table", findings=True)
 
     @app.get(BROADCAST)
     def broadcast_page() -> str:
-        return render_template("view.html", role="broadcast")
+        # the delay is known before the first state: the badge says it from the start
+        return render_template("view.html", role="broadcast",
+                               delay_s=publisher.broadcast_delay_s,
+                               findings=publisher.broadcast_findings)
 
     @app.get("/dealer")
     def dealer_page() -> ResponseReturnValue:

@@ -90,6 +90,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         chips_console=args.chips_console,
         chip_mistake_rate=args.chip_mistakes,
         broadcast_delay_s=args.broadcast_delay,
+        broadcast_findings=args.broadcast_findings,
     )
     opts.log_path = str(Path(args.journal).with_suffix(".log"))
     with log_beside(Path(opts.log_path), quiet=not args.verbose):
@@ -204,5 +205,8 @@ def add_sim_parser(sub: Any) -> None:
                    help="the /broadcast page shows every hole card this many seconds late "
                         "(default 30 for a demo on this machine; a real table's is [broadcast] "
                         "delay_s, 1800: docs/security.md)")
+    p.add_argument("--broadcast-findings", action="store_true",
+                   help="show the irregularity findings on /broadcast too (off air by default, "
+                        "as [broadcast] findings = false)")
     p.set_defaults(func=cmd_sim, check=check_sim)
 

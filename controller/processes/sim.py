@@ -122,6 +122,7 @@ class SimOptions:
     pin_factory: Any = None  # the LEDs' gpiozero pin factory (None: mock pins)
     # /broadcast's delay: short, a demo on this machine deals simulated cards to nobody's table
     broadcast_delay_s: float = 30.0
+    broadcast_findings: bool = False  # the findings on /broadcast too ([broadcast] findings)
     log_path: str | None = None  # where the log lines go instead of the terminal (said at start)
 
     @property
@@ -286,7 +287,8 @@ class SimulatedTable:
             if opts.dealer_token:  # the one shared dealer token (no review, no audit login)
                 app, live, self.publisher = create_app(
                     dealer_token=opts.dealer_token, review_journal=journal_path,
-                    broadcast_delay_s=opts.broadcast_delay_s, journal_health=health)
+                    broadcast_delay_s=opts.broadcast_delay_s, journal_health=health,
+                    broadcast_findings=opts.broadcast_findings)
             else:
                 if opts.accounts_path:
                     accounts_path = Path(opts.accounts_path)
@@ -356,7 +358,8 @@ class SimulatedTable:
         audit = AuditLog(path.with_name("audit.sqlite"))
         return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path,
                           broadcast_delay_s=self.opts.broadcast_delay_s,
-                          journal_health=self.daemon.journal_health)
+                          journal_health=self.daemon.journal_health,
+                          broadcast_findings=self.opts.broadcast_findings)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the

@@ -359,7 +359,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                           on_choose=on_choose, review_journal=journal,
                                           session_lifetime=timedelta(hours=config.session_hours),
                                           journal_health=lambda: journal_health(tables),
-                                          broadcast_delay_s=config.broadcast_delay_s)
+                                          broadcast_delay_s=config.broadcast_delay_s,
+                                          broadcast_findings=config.broadcast_findings)
         app.extensions["feltguard.console_link"] = link
         return app, live, publisher, f"your own name and password ({len(accounts)} accounts)"
     from display.access import write_token_file
@@ -381,7 +382,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                       review_journal=journal,
                                       session_lifetime=timedelta(hours=config.session_hours),
                                       journal_health=lambda: journal_health(tables),
-                                      broadcast_delay_s=config.broadcast_delay_s)
+                                      broadcast_delay_s=config.broadcast_delay_s,
+                                      broadcast_findings=config.broadcast_findings)
     app.extensions["feltguard.console_link"] = link
     return app, live, publisher, where
 

@@ -41,17 +41,73 @@
     return node;
   }
 
-  function setStatus(text) {
+  // The connection badge: its state as a class, and the words it shows (the state's name
+  // unless told otherwise).
+  function setStatus(state, text) {
     var status = document.getElementById("status");
-    status.textContent = text;
-    status.className = "status " + text;
+    status.textContent = text || state;
+    status.className = "status " + state;
   }
 
-  // Seat k of n sits on the oval clockwise from the dealer, who sits at the top centre.
-  function seatPosition(k, n) {
-    var angle = -Math.PI / 2 + (2 * Math.PI * k) / (n + 1);
-    var rx = n > 6 ? 43 : 40, ry = n > 6 ? 42 : 40;
-    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
+  // "30 s", "30 min": how late the broadcast runs.
+  function delayText(s) {
+    return s >= 60 && s % 60 === 0 ? s / 60 + " min" : s + " s";
+  }
+
+  var connected = false;
+
+  // Connected: the broadcast's badge says how late it runs, never "live" (the table is live,
+  // the broadcast is not); at delay 0 (a table that is not public) it is live.
+  function showConnected() {
+    var delay = Number(document.body.dataset.delay);
+    if (role === "broadcast" && delay > 0) setStatus("delayed", "delayed " + delayText(delay));
+    else setStatus("live");
+  }
+
+  // Seat k of n sits on an oval clockwise from the dealer, who sits at the top centre. The oval
+  // is the felt's own, shrunk by the largest seat box, so that every seat lies on the felt
+  // (never off screen) however small it is; on a wide felt no further out than the rail.
+  function placeSeats() {
+    var felt = document.getElementById("felt"), box = document.getElementById("seats");
+    var seats = Array.prototype.slice.call(box.children);
+    // a narrow screen stacks the seats in a grid (feltguard.css): nothing to place
+    if (!seats.length || getComputedStyle(seats[0]).position !== "absolute") return;
+    var n = Number(box.dataset.places) || 2;
+    var width = felt.clientWidth, height = felt.clientHeight, w = 0, h = 0;
+    seats.forEach(function (node) {
+      w = Math.max(w, node.offsetWidth);
+      h = Math.max(h, node.offsetHeight);
+    });
+    var rx = Math.max(0, Math.min(width * (n > 6 ? 0.43 : 0.4), (width - w) / 2));
+    var ry = Math.max(0, Math.min(height * (n > 6 ? 0.42 : 0.4), (height - h) / 2));
+    var angles = ovalAngles(n + 1, rx / Math.max(w, 1), ry / Math.max(h, 1));
+    seats.forEach(function (node) {
+      var angle = angles[Number(node.dataset.seat) % (n + 1)];
+      node.style.left = (width / 2 + rx * Math.cos(angle)).toFixed(1) + "px";
+      node.style.top = (height / 2 + ry * Math.sin(angle)).toFixed(1) + "px";
+    });
+  }
+
+  // The angles of `places` places spaced evenly round an oval of radii a and b, measured in
+  // seat boxes (a box's width across, its height up and down), from the top clockwise. Even
+  // angles would crowd the boxes at the ends of a wide oval, where it runs up and down; two
+  // boxes clear each other when they are a box's width apart across or a height up or down,
+  // so the oval's length is counted in the larger of the two.
+  function ovalAngles(places, a, b) {
+    var steps = 720, total = 0, along = [0], i;
+    for (i = 1; i <= steps; i++) {
+      var t = -Math.PI / 2 + (2 * Math.PI * (i - 0.5)) / steps;
+      total += Math.max(a * Math.abs(Math.sin(t)), b * Math.abs(Math.cos(t)));
+      along.push(total);
+    }
+    var angles = [], j = 0;
+    for (var k = 0; k < places; k++) {
+      var goal = (total * k) / places;
+      while (j < steps && along[j + 1] < goal) j++;
+      var part = along[j + 1] > along[j] ? (goal - along[j]) / (along[j + 1] - along[j]) : 0;
+      angles.push(-Math.PI / 2 + (2 * Math.PI * (j + part)) / steps);
+    }
+    return angles;
   }
 
   // Street names for people (hand.phase: docs/snapshot.md).
@@ -86,14 +142,15 @@
   }
 
   // A row of cards: faces for `cards`, then `backs` face-down cards, then empty places up to
-  // `slots` (cards still to come).
+  // `slots` (cards still to come). More than three in a row (Omaha, draw games) are drawn
+  // smaller; a stud seat's two rows (at most four cards each) keep hold'em's size.
   function cardRow(className, label, cards, backs, slots) {
     var row = el("div", "cards " + className);
     row.setAttribute("aria-label", label);
     cards.forEach(function (c) { row.appendChild(cardFace(c)); });
     for (var i = 0; i < backs; i++) row.appendChild(cardBack());
     for (var j = cards.length + backs; j < slots; j++) row.appendChild(el("span", "slot"));
-    if (row.childNodes.length > 3) row.classList.add("small");
+    if (row.childNodes.length > 3 && className.indexOf("held") === 0) row.classList.add("small");
     return row;
   }
 
@@ -109,8 +166,8 @@
       var down = cards.filter(function (c) { return up.indexOf(c) < 0; });
       var downBacks = cards.length ? 0 : (live ? (s.down_count || 0) : 0);
       if (cards.length || live) {
-        hole.appendChild(cardRow("down small", "down cards", down, downBacks, 0));
-        hole.appendChild(cardRow("up small", "upcards", up, 0, 0));
+        hole.appendChild(cardRow("down", "down cards", down, downBacks, 0));
+        hole.appendChild(cardRow("up", "upcards", up, 0, 0));
       }
     } else if (cards.length) {
       hole.appendChild(cardRow("held", "hole cards", cards, 0, 0));
@@ -169,6 +226,7 @@
     var n = (p.table && p.table.seats) || 0;
     seats.forEach(function (s) { if (s.seat > n) n = s.seat; });
     box.classList.toggle("many", n > 6);
+    box.dataset.places = String(Math.max(n, 2));
     // Four or more cards a seat: wider seat boxes (Omaha, draw games, stud).
     var slots = (p.table && p.table.hole_slots) || 0;
     box.classList.toggle("wide", family(p) === "stud" || slots > 3);
@@ -179,9 +237,6 @@
       if (s.folded) node.classList.add("folded");
       if (s.all_in) node.classList.add("all-in");
       if (!s.in_hand) node.classList.add("out");
-      var pos = seatPosition(s.seat, Math.max(n, 2));
-      node.style.left = pos.left + "%";
-      node.style.top = pos.top + "%";
 
       var head = el("div", "seat-head");
       head.appendChild(el("span", "seat-no", s.seat));
@@ -215,6 +270,7 @@
       if (counts) node.appendChild(el("div", "chip-counts", counts));
       box.appendChild(node);
     });
+    placeSeats();
   }
 
   function renderCenter(p) {
@@ -229,24 +285,45 @@
     }
     board.hidden = !board.firstChild;
 
+    var names = {};
+    (p.seats || []).forEach(function (s) { names[s.seat] = s.player; });
+    function who(seat) { return names[seat] || "seat " + seat; }
+
     var pots = document.getElementById("pots");
     clear(pots);
-    (h.pots || []).forEach(function (pot, i) {
-      var line = el("div", "pot", (i === 0 ? "Pot " : "Side pot " + i + " ") + pot.amount);
+    var potList = h.pots || [];
+    potList.forEach(function (pot, i) {
+      var name = i > 0 ? "Side pot " + i : potList.length > 1 ? "Main pot" : "Pot";
+      var line = el("div", "pot", name + ": " + pot.amount);
       line.title = "seats " + (pot.eligible || []).join(", ");
       pots.appendChild(line);
     });
+    // The part of a bet nobody can call any more goes back to its owner: never a pot.
+    var back = h.uncalled;
+    if (back && typeof back.amount === "number") {
+      var owner = names[back.seat] ? " (" + names[back.seat] + ")" : "";
+      var returned = el("div", "uncalled",
+        "Uncalled " + back.amount + " \u2192 back to seat " + back.seat + owner);
+      returned.dataset.seat = String(back.seat);
+      pots.appendChild(returned);
+    }
 
     var results = document.getElementById("results");
     clear(results);
     if (h.phase === "complete") {
-      var names = {};
-      (p.seats || []).forEach(function (s) { names[s.seat] = s.player; });
       (p.results || []).forEach(function (r) {
-        var who = (r.winners || []).map(function (w) {
-          return (names[w] || "seat " + w) + " " + ((r.shares || {})[String(w)] || "");
-        }).join(", ");
-        results.appendChild(el("div", "result", who + (r.hand ? " \u00b7 " + r.hand : "")));
+        var winners = r.winners || [], shares = r.shares || {};
+        var text;
+        if (r.hand === "uncalled bet returned") {  // the core's name for it (docs/snapshot.md)
+          text = r.amount + " returned to " + winners.map(who).join(", ") + " (uncalled)";
+        } else {
+          text = winners.map(function (w) {
+            var share = shares[String(w)];
+            if (typeof share !== "number" && winners.length === 1) share = r.amount;
+            return who(w) + " wins" + (typeof share === "number" ? " " + share : "");
+          }).join(", ") + (r.hand ? " \u00b7 " + r.hand : "");
+        }
+        results.appendChild(el("div", "result", text));
       });
     }
 
@@ -256,6 +333,9 @@
 
   function renderFindings(p) {
     var list = document.getElementById("findings");
+    if (!list) return;  // a broadcast with the findings off air has no list
+    // and a payload without them (the server keeps them off air) shows no panel
+    document.getElementById("panel").hidden = !("findings" in p);
     clear(list);
     var findings = (p.findings || []).slice().reverse();  // most recent first
     findings.forEach(function (f) {
@@ -301,13 +381,12 @@
     box.hidden = !bad.length;
   }
 
-  // Broadcast page: how far behind the table it is (the server holds every state back).
+  // Broadcast page: how far behind the table it is (the server holds every state back). The
+  // page knows it from the start (body[data-delay]); each state says it again.
   function renderDelay(p) {
-    var box = document.getElementById("delay");
-    if (!box || typeof p.delay_s !== "number") return;
-    var s = p.delay_s;
-    box.textContent = "delayed " + (s >= 60 && s % 60 === 0 ? s / 60 + " min" : s + " s");
-    box.dataset.delay = String(s);
+    if (role !== "broadcast" || typeof p.delay_s !== "number") return;
+    document.body.dataset.delay = String(p.delay_s);
+    if (connected) showConnected();
   }
 
   function render(p) {
@@ -334,18 +413,23 @@
   if (role === "dealer") options.transports = ["websocket"];
   var socket = io("/" + role, options);
   socket.on("connect", function () {
-    setStatus("live");
+    connected = true;
+    showConnected();
     document.body.dataset.transport = socket.io.engine.transport.name;
     socket.io.engine.on("upgrade", function (t) { document.body.dataset.transport = t.name; });
   });
   socket.on("disconnect", function (reason) {
+    connected = false;
     // The server only ever closes a dealer socket when its login ended (expiry or logout).
     if (role === "dealer" && reason === "io server disconnect") signedOut();
     else setStatus("offline");
   });
   socket.on("connect_error", function (err) {
+    connected = false;
     if (err && err.message === "unauthorized") signedOut();
     else setStatus("offline");
   });
   socket.on("state", render);
+  // the oval follows the felt's size (a rotated tablet, a resized window)
+  if (window.ResizeObserver) new ResizeObserver(placeSeats).observe(document.getElementById("felt"));
 })();

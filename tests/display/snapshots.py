@@ -128,6 +128,7 @@ def _snap(
             "current_bet": current_bet,
             "min_raise_to": min_raise_to,
             "pots": [{"amount": pot, "eligible": list(eligible)}] if pot else [],
+            "uncalled": None,  # no bet beyond what another seat can call
             "expect": expect,
             "showdown": list(showdown or []),
             "cards_seen": cards_seen,

@@ -38,7 +38,8 @@ class Clock:
 
 def test_the_broadcast_shows_every_hole_card_and_otherwise_only_what_the_public_sees() -> None:
     for snap in short_hand():
-        public, broadcast = table_payload(snap), broadcast_payload(snap, 1800)
+        # with the findings on air (off by default: tests/display/test_broadcast_words.py)
+        public, broadcast = table_payload(snap), broadcast_payload(snap, 1800, findings=True)
         assert broadcast["role"] == "broadcast" and broadcast["delay_s"] == 1800.0
         # the public payload, key for key, but for the hole cards
         assert set(broadcast) == set(public) | {"delay_s"}

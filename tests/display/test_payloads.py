@@ -28,7 +28,7 @@ PUBLIC_TOP = {"role", "last_seq", "table", "hand", "seats", "findings", "results
 PUBLIC_TABLE = {"game", "name", "family", "hole_slots", "seats", "small_blind", "big_blind", "ante"}
 PUBLIC_HAND = {
     "number", "phase", "button", "small_blind", "big_blind", "to_act", "board", "pots", "showdown",
-    "draw_answer",
+    "draw_answer", "uncalled",
 }
 PUBLIC_SEAT = {
     "seat", "player", "stack", "bet", "in_hand", "folded", "all_in", "hole_count", "down_count",
