@@ -76,6 +76,9 @@ class TableDaemon:
         self.state: TableState = initial_state()
         self.seq = 0
         self.events_applied = 0
+        # the events card sensing made (reads and lost tags) and the daemon applied: what a
+        # card's frames became, counted apart from events any other source submits meanwhile
+        self.card_events_applied = 0
         self.output_errors = 0
         self.core_faults = 0
         self.rejected_reads = 0  # reads that made no valid event (on_read)
@@ -174,7 +177,7 @@ class TableDaemon:
         read that makes no valid event (a uid no event may carry) is counted and dropped: the
         reader thread must go on."""
         with self._cond:
-            self._submit_sensed(self.sensing.on_read(read), "read")
+            self.card_events_applied += self._submit_sensed(self.sensing.on_read(read), "read")
 
     def on_chips(self, inventory: ChipInventoryLike) -> None:
         """Chip reader callback (reader thread): one antenna's scan cycle; each zone it settles
@@ -192,7 +195,8 @@ class TableDaemon:
         a tag no longer read becomes a lost ``zone.leave``, submitted like any read's event;
         a chip zone still for the settle time between two scan cycles settles."""
         with self._cond:
-            self._submit_sensed(self.sensing.tick(now), "lost-tag event")
+            self.card_events_applied += self._submit_sensed(self.sensing.tick(now),
+                                                            "lost-tag event")
             self._submit_sensed(self.chip_sensing.tick(now), "chip zone")
             self.beat = time.monotonic()
 
@@ -221,13 +225,18 @@ class TableDaemon:
         finally:
             self._cond.release()
 
-    def _submit_sensed(self, bodies: Iterable[Body], what: str) -> None:
+    def _submit_sensed(self, bodies: Iterable[Body], what: str) -> int:
+        """Submit each sensed body; the number applied (a body no event may carry is dropped)."""
+        applied = 0
         for body in bodies:
             try:
                 self.submit(body)
             except EventError as exc:
                 self.rejected_reads += 1
                 log.warning("%s dropped: %s", what, exc)
+            else:
+                applied += 1
+        return applied
 
     def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` holds after some event, or the timeout passes."""

@@ -413,8 +413,10 @@ class SimulatedTable:
     # -- playing ------------------------------------------------------------------------------
 
     def _play(self, step: CardMove | ChipMove | Body) -> None:
+        # the card's own events, not the daemon's whole count: a reader's health change (or any
+        # other source) journaled meanwhile must not let the next move go before this card's
         expected = len(expand(step))
-        target = self.daemon.events_applied + expected
+        target = self.daemon.card_events_applied + expected
         if isinstance(step, ChipMove):
             self._move_chips(step)
         elif isinstance(step, CardMove):
@@ -423,7 +425,7 @@ class SimulatedTable:
                 self.shoe.send_read(reader, antenna, step.uid, step.face_up)
             reader, antenna = ANTENNA_OF[step.zone]
             self.shoe.send_read(reader, antenna, step.uid, False)
-            ok = self.daemon.wait_until(lambda: self.daemon.events_applied >= target,
+            ok = self.daemon.wait_until(lambda: self.daemon.card_events_applied >= target,
                                         self.opts.event_timeout)
             if not ok:
                 log.warning("card %s: frames did not come through in %.1fs (reader stats %s)",
