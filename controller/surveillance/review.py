@@ -62,6 +62,7 @@ from controller.phh.export import export_events
 from controller.phh.writer import dumps
 from controller.rules import TableState, initial_state, snapshot
 from controller.surveillance.central_store import read_store_events, store_last_seq
+from controller.surveillance.review_words import event_words, pot_lines, result_words
 
 Snapshot = Mapping[str, Any]
 
@@ -141,18 +142,13 @@ class HandSummary:
         return sorted({f.code for f in self.findings})
 
     def result(self) -> str:
-        """The outcome in a few words, for the list."""
+        """The outcome in a few words, for the list: what each seat took, summed over the pots,
+        and each uncalled bet returned apart (review_words.result_words)."""
         if self.outcome == "misdeal":
             return "misdeal"
         if self.outcome != "complete":
             return "in progress" if not self.pots else "incomplete"
-        names = dict(self.seats)
-        parts = []
-        for pot in self.pots:
-            winners = ", ".join(f"seat {w} {names.get(w, '')}".strip()
-                                for w in pot.get("winners", []))
-            parts.append(f"{pot.get('amount', 0)} to {winners or 'nobody'}")
-        return "; ".join(parts) or "no pot awarded"
+        return result_words(self.pots, dict(self.seats)) or "no pot awarded"
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "first_seq": self.first_seq, "last_seq": self.last_seq,
@@ -161,6 +157,7 @@ class HandSummary:
                 "seats": [{"seat": s, "player": p} for s, p in self.seats],
                 "codes": self.codes, "findings": len(self.findings), "outcome": self.outcome,
                 "result": self.result(), "pots": self.pots,
+                "pot_lines": pot_lines(self.pots, dict(self.seats)),
                 "open": sum(1 for f in self.findings if f.status == OPEN)}
 
 
@@ -379,11 +376,11 @@ _HAND_KEYS = ("number", "phase", "button", "small_blind", "big_blind", "to_act",
 
 
 def _step(event: Event, snap: Snapshot, raised: Sequence[str],
-          card: dict[str, Any] | None) -> dict[str, Any]:
+          card: dict[str, Any] | None, text: str) -> dict[str, Any]:
     h = snap["hand"]
     return {
         "seq": event.seq, "ts": event.ts, "type": event.type, "event": event.to_json(),
-        "card": card, "raised": list(raised),
+        "text": text, "card": card, "raised": list(raised),
         "hand": {k: h.get(k) for k in _HAND_KEYS},
         "seats": [{k: s.get(k) for k in _SEAT_KEYS} for s in snap["seats"]],
         "findings": [{k: f.get(k) for k in ("code", "seq", "severity", "title", "remedy_due")}
@@ -400,9 +397,12 @@ def hand_steps(start: TableState, events: Iterable[Event], summary: HandSummary
                ) -> dict[str, Any]:
     """One hand as the officer steps through it: ``steps`` (one per event, from its
     ``hand.start``: the event and the table after it), ``cards`` (each card's trail: where it
-    went and when), and the summary with its findings and their statuses. ``start`` is the
-    table before the ``hand.start`` (``Indexer.starts``); ``events`` the hand's events."""
+    went and when), and the summary with its findings and their statuses. Each step's
+    ``text`` is its event in words (review_words.event_words). ``start`` is the table before
+    the ``hand.start`` (``Indexer.starts``); ``events`` the hand's events."""
     state = start
+    # each seat's player as the next event finds them (one who leaves is still named by it)
+    names = {s["seat"]: s["player"] for s in snapshot(start)["seats"]}
     steps: list[dict[str, Any]] = []
     trails: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
@@ -411,8 +411,11 @@ def hand_steps(start: TableState, events: Iterable[Event], summary: HandSummary
         state = applied.step.state
         body = event.body
         card = None
+        uid = getattr(body, "uid", "")
+        # the card a tag is, for the words (card.exposed and the like name a tag or a card)
+        named = (state.deck.card_of(uid) or f"tag {uid}") if uid else None
         if isinstance(body, (ShoeDraw, ZoneRead, ZoneLeave)):
-            name = state.deck.card_of(body.uid) or f"tag {body.uid}"
+            name = named or f"tag {body.uid}"
             where = ("shoe" if isinstance(body, ShoeDraw) else body.zone)
             how = ("left the shoe" if isinstance(body, ShoeDraw) else
                    "read in" if isinstance(body, ZoneRead) else "left")
@@ -423,7 +426,9 @@ def hand_steps(start: TableState, events: Iterable[Event], summary: HandSummary
                 "seq": event.seq, "ts": event.ts, "how": how, "zone": where,
                 "face_up": getattr(body, "face_up", None)})
         raised = [f"{f.code} (seq {f.seq})" for f in applied.step.findings]
-        steps.append(_step(event, applied.snap, raised, card))
+        text = event_words(event.to_json(), applied.snap, names, named)
+        steps.append(_step(event, applied.snap, raised, card, text))
+        names = {s["seat"]: s["player"] for s in applied.snap["seats"]}
     return {"hand": summary.to_json(),
             "findings": [f.to_json() for f in summary.findings],
             "rulings": summary.rulings,

@@ -28,6 +28,11 @@
     return new Date(ts).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
   }
 
+  // An amount of chips as the words of the server write it: 1,216.
+  function amount(n) {
+    return typeof n === "number" ? n.toLocaleString("en-US") : (n === null ? "" : String(n));
+  }
+
   function cardFace(card) {
     if (!/^[2-9TJQKA][cdhs]$/.test(card)) return el("span", "card face black", card);
     var suit = card.charAt(1);
@@ -38,9 +43,17 @@
     return node;
   }
 
-  function cards(list) {
+  // A seat's cards; those lying face up (stud's upcards, an exposed card) are marked.
+  function cards(list, up) {
     var box = el("span", "cards");
-    (list || []).forEach(function (c) { box.appendChild(cardFace(c)); });
+    (list || []).forEach(function (c) {
+      var face = cardFace(c);
+      if (up && up.indexOf(c) >= 0) {
+        face.classList.add("up");
+        face.title = "face up";
+      }
+      box.appendChild(face);
+    });
     return box;
   }
 
@@ -119,17 +132,31 @@
       }).catch(fail);
   }
 
+  // A cell that says what it is (its data-label) where the table is laid out as blocks.
+  function cell(column, label, text) {
+    var td = el("td", "col-" + column, text);
+    if (label) td.dataset.label = label;
+    return td;
+  }
+
   function handRow(h) {
     var tr = el("tr");
     tr.dataset.hand = h.number;
-    tr.appendChild(el("td", "", h.number));
-    tr.appendChild(el("td", "", when(h.start_ts)));
-    tr.appendChild(el("td", "", h.game_name));
-    tr.appendChild(el("td", "", h.seats.map(function (s) { return s.player; }).join(", ")));
-    var codes = el("td");
+    tr.appendChild(cell("num", "", h.number));
+    tr.appendChild(cell("when", "", when(h.start_ts)));
+    tr.appendChild(cell("game", "", h.game_name));
+    tr.appendChild(cell("players", "Players",
+      h.seats.map(function (s) { return s.player; }).join(", ")));
+    var codes = cell("codes", "Findings");
     h.codes.forEach(function (c) { codes.appendChild(codeTag(c)); });
     tr.appendChild(codes);
-    tr.appendChild(el("td", "", h.result));
+    // each seat's take whole on its line: the parts wrap between them, not inside
+    var result = cell("result", "Result");
+    h.result.split("; ").forEach(function (part, k) {
+      if (k) result.appendChild(document.createTextNode("; "));
+      result.appendChild(el("span", "part", part));
+    });
+    tr.appendChild(result);
     tr.addEventListener("click", function () { openHand(h.number); });
     return tr;
   }
@@ -146,8 +173,11 @@
       var h = data.hand;
       $("hand-title").textContent = "Hand " + h.number;
       $("hand-meta").textContent = h.game_name + " \u00b7 " + when(h.start_ts) + " to " +
-        when(h.end_ts) + " \u00b7 seq " + h.first_seq + "\u2013" + h.last_seq + " \u00b7 " +
-        h.result;
+        when(h.end_ts) + " \u00b7 seq " + h.first_seq + "\u2013" + h.last_seq;
+      $("hand-result").textContent = "Result: " + h.result;
+      var pots = $("hand-pots");
+      clear(pots);
+      (h.pot_lines || []).forEach(function (p) { pots.appendChild(el("li", "", p.text)); });
       $("export-phh").href = BASE + "/hand/" + h.number + ".phh";
       $("export-jsonl").href = BASE + "/hand/" + h.number + ".jsonl";
       $("step-range").max = String(data.steps.length - 1);
@@ -244,9 +274,11 @@
     $("step-last").disabled = $("step-next").disabled = i === steps.length - 1;
     $("step-finding").disabled = nextFinding(i) < 0;
 
+    // the event in words; the journal's own JSON stays one click away
     var ev = $("event");
-    ev.textContent = "seq " + s.seq + " \u00b7 " + when(s.ts) + " \u00b7 " +
-      JSON.stringify(s.event);
+    $("event-where").textContent = "seq " + s.seq + " \u00b7 " + when(s.ts) + " \u00b7";
+    $("event-words").textContent = s.text || s.type;
+    $("event-json").textContent = JSON.stringify(s.event);
     ev.classList.toggle("raised", s.raised.length > 0);
 
     var h = s.hand;
@@ -254,29 +286,34 @@
     var board = $("board");
     clear(board);
     (h.board || []).forEach(function (c) { board.appendChild(cardFace(c)); });
-    $("pots").textContent = (h.pots || []).map(function (p, k) {
-      return (k ? "side pot " : "pot ") + p.amount;
+    var live = h.pots || [];  // the main pot first, then the side pots
+    $("pots").textContent = live.map(function (p, k) {
+      return (live.length === 1 ? "pot" : k ? "side pot " + k : "main pot") + ": " +
+        amount(p.amount);
     }).join(" \u00b7 ") + (h.burns ? "  (" + h.burns + " burned)" : "");
     $("expect").textContent = h.expect || "";
 
     var body = $("seat-table").tBodies[0];
     clear(body);
+    var anyUp = false;
     s.seats.forEach(function (seat) {
       var tr = el("tr");
       tr.dataset.seat = seat.seat;
       if (seat.folded) tr.classList.add("folded");
       if (h.to_act === seat.seat) tr.classList.add("to-act");
-      tr.appendChild(el("td", "", seat.seat + (h.button === seat.seat ? " (D)" : "")));
-      tr.appendChild(el("td", "", seat.player));
-      var td = el("td");
-      td.appendChild(cards(seat.hole));
+      tr.appendChild(cell("seat", "Seat", seat.seat + (h.button === seat.seat ? " (D)" : "")));
+      tr.appendChild(cell("player", "", seat.player));
+      var td = cell("cards", "");
+      td.appendChild(cards(seat.hole, seat.up));
       tr.appendChild(td);
-      tr.appendChild(el("td", "", seat.stack));
-      tr.appendChild(el("td", "", seat.bet || ""));
-      tr.appendChild(el("td", "", seat.folded ? "folded" : seat.all_in ? "all in" :
-        seat.status));
+      tr.appendChild(cell("stack", "stack", amount(seat.stack)));
+      tr.appendChild(cell("bet", "bet", seat.bet ? amount(seat.bet) : ""));
+      tr.appendChild(cell("status", "", seat.folded ? "folded" : seat.all_in ? "all in" :
+        String(seat.status || "").replace(/_/g, " ")));
       body.appendChild(tr);
+      anyUp = anyUp || (seat.up || []).length > 0;
     });
+    $("seats-note").textContent = anyUp ? "outlined cards lie face up" : "";
 
     var here = $("step-findings");
     clear(here);
@@ -318,7 +355,8 @@
       var moves = el("td");
       c.moves.forEach(function (m) {
         moves.appendChild(el("span", "trail-move" + (m.seq > s.seq ? " later" : ""),
-          (m.zone === "shoe" ? m.how : m.how + " " + m.zone) + (m.face_up ? " face up" : "") +
+          (m.zone === "shoe" ? m.how : m.how + " " + m.zone.replace(":", " ")) +
+          (m.face_up ? " face up" : "") +
           " (seq " + m.seq + ", " + when(m.ts) + ")"));
       });
       tr.appendChild(moves);
