@@ -372,7 +372,7 @@ def search(hands: Sequence[HandSummary], q: Query) -> tuple[int, list[HandSummar
 _SEAT_KEYS = ("seat", "player", "stack", "bet", "in_hand", "folded", "all_in", "hole", "up",
               "drawn", "status", "chips_in_front")
 _HAND_KEYS = ("number", "phase", "button", "small_blind", "big_blind", "to_act", "board",
-              "burns", "current_bet", "pots", "expect", "showdown", "remedy_now")
+              "burns", "current_bet", "pots", "uncalled", "expect", "showdown", "remedy_now")
 
 
 def _step(event: Event, snap: Snapshot, raised: Sequence[str],

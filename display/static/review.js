@@ -290,7 +290,11 @@
     $("pots").textContent = live.map(function (p, k) {
       return (live.length === 1 ? "pot" : k ? "side pot " + k : "main pot") + ": " +
         amount(p.amount);
-    }).join(" \u00b7 ") + (h.burns ? "  (" + h.burns + " burned)" : "");
+    }).join(" \u00b7 ") +
+      // the bet nobody can call goes back to its owner: never drawn as a pot (issue 26)
+      (h.uncalled ? " \u00b7 uncalled " + amount(h.uncalled.amount) + " back to seat " +
+        h.uncalled.seat : "") +
+      (h.burns ? "  (" + h.burns + " burned)" : "");
     $("expect").textContent = h.expect || "";
 
     var body = $("seat-table").tBodies[0];

@@ -147,6 +147,13 @@ def test_every_event_of_a_session_reads_as_words_and_every_result_adds_up(
             uncalled += 1
             assert hand.result().endswith("(uncalled)")
             assert lines[-1]["pot"] == "Uncalled bet returned"
+            # the step before the award shows it as the core does: a return, in no pot
+            [returned] = [p for p in hand.pots if p["hand"] == UNCALLED]
+            types = [st["type"] for st in steps["steps"]]
+            before = steps["steps"][types.index("hand.end") - 1]["hand"]
+            assert before["uncalled"] == {"seat": returned["winners"][0],
+                                          "amount": returned["amount"]}
+            assert len(before["pots"]) + 1 == len(hand.pots)
     assert uncalled >= 1  # the session has a hand that returns an uncalled bet
 
 
