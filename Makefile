@@ -5,7 +5,7 @@ VENV    ?= .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-long tools lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,16 +20,28 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/feltguard sim $(ARGS)
 
-# The whole test suite, Chromium and Redis included (apt-get when missing and we are root; the
-# tests start their own redis-server, none runs as a service), one pytest
-# worker per CPU (pytest-xdist): on 2 cores about 10 minutes instead of 16.
-test: $(STAMP)
-	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
-	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || echo "redis-server not installed: cardroom tests will skip"
+# The test suite, Chromium and Redis included (apt-get when missing and we are root; the tests
+# start their own redis-server, none runs as a service), one pytest worker per CPU
+# (pytest-xdist). The long property, fuzz and soak tests run at a slice of their size here
+# (tests/sizes.py); test-long runs them at full size. On the 2-core machine: pytest about 4
+# minutes with little else running.
+test: $(STAMP) tools
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/pytest -q -n auto --durations=15
+	$(BIN)/pytest -q -n auto --durations=15 -m "not long"
+
+# The long tests at full size (the `long` marker): the core's fuzz (102,000 mutated streams),
+# the seating fairness property (10,000 sequences), every ranking against PokerKit (20,000
+# hands each), clean hands of every game (8 examples each), the table's memory over 120 hands.
+# On the 2-core machine: about 2 minutes with little else running. CI (.ci/run) runs test, then
+# this.
+test-long: $(STAMP) tools
+	$(BIN)/pytest -q -n auto --durations=10 -m long
+
+tools:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
+	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || echo "redis-server not installed: cardroom tests will skip"
 
 # The package tree's shape (import-linter, [tool.importlinter] in pyproject.toml) is part of lint.
 lint: $(STAMP)

@@ -24,10 +24,12 @@ The figures are counts: they do not depend on the machine.
 (``controller.processes.sim.SimulatedTable``): the chip reader's pty twin scanning every
 ``CHIP_CYCLE_MS``, the real ``ChipReader``, the daemon's ``ChipSensing`` (settle time
 ``CHIP_SETTLE_S``), journal, core, LED plan and gpiozero mock pins. For each bet whose chips
-move the action, from the moment just before the last frame of the bet zone's first inventory
-holding the bet's chips is written into the pty (the bet is complete from that frame on; the
-frames of the cycles after it say the same) to the to-act LED pin's change: p50, p99 and max,
-and the same less the settle time ("beyond the settle time": what the product adds; chip
+move the action, from the driver's read of the bet zone's first inventory holding the bet's
+chips (``ChipInventory.t``: the bet is complete from that frame on, the frames of the cycles
+after it say the same, and chip sensing counts the settle time from that read) to the to-act
+LED pin's change, on the driver's clock (``time.monotonic``): p50, p99 and max, and the same
+less the settle time ("beyond the settle time": what the product adds; the pty leg before it,
+from the frame's write to its read, is shown apart; chip
 sensing's settle clock, ``controller/sensing/chip_clock.py``, settles the zone at its settle time
 rather than at the next scan cycle). ``--runs`` runs, each a fresh table: the p99 of each run as
 min / median / max (the machine is shared and noisy). Target: p99 under 5 ms beyond the settle
@@ -45,6 +47,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +127,23 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
-    """One run: a fresh simulated table with chips, ``hands`` clean hands. Returns, per bet
-    that moved the action, the ms from its last chip frame to the to-act LED; the settle time
-    (s) and the scan cycle (ms)."""
+@dataclass(frozen=True)
+class Timings:
+    """One latency run: per bet that moved the action, the ms from the driver's read of the
+    bet's frame to the to-act LED (``led``) and from that frame's write into the pty to its read
+    (``pty``); the settle time (s) and the scan cycle (ms)."""
+
+    led: list[float]
+    pty: list[float]
+    settle_s: float
+    cycle_ms: int
+
+
+def measure(hands: int, seed: int) -> Timings:
+    """One run: a fresh simulated table with chips, ``hands`` clean hands, every time on the
+    driver's clock (``time.monotonic``). The origin of a bet is the driver's read of the first
+    inventory of its bet zone holding its chips (``ChipInventory.t``, the time chip sensing
+    counts the settle time from), so a loaded machine can only lengthen what is measured."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from controller.processes.sim import (
@@ -138,101 +154,110 @@ def measure(hands: int, seed: int) -> tuple[list[float], float, int]:
         SimulatedTable,
     )
     from controller.sim.chip_moves import ChipMove
-    from drivers.chip_protocol import encode_inventory_part
+    from drivers.chip_protocol import ChipInventory, encode_inventory_part
     from drivers.leds import DEFAULT_PIN_MAP_6_SEATS
 
     to_act_pins = {str(roles["to_act"]) for roles in DEFAULT_PIN_MAP_6_SEATS["seats"].values()}
     led: list[float] = []
 
     class TimedPin(MockPWMPin):  # type: ignore[misc]
-        """A mock pin noting when a seat's to-act LED changes (perf_counter clock)."""
+        """A mock pin noting when a seat's to-act LED changes."""
 
         def _change_state(self, value: Any) -> bool:
             did = bool(super()._change_state(value))
             if did and self._info.name in to_act_pins:
-                led.append(time.perf_counter())
+                led.append(time.monotonic())
             return did
 
     opts = SimOptions(hands=hands, mistake_rate=0.0, seed=seed, pace=0.0, web=False,
                       chips=True, chip_mistake_rate=0.0,
                       pin_factory=MockFactory(pin_class=TimedPin))
-    first_ms: list[float] = []
+    led_ms: list[float] = []
+    pty_ms: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-chips-") as tmp:
         table = SimulatedTable(opts, Path(tmp))
         try:
-            device = table.chip_device
-            assert device is not None
-            # (cycle, antenna) -> when the last part of that antenna's inventory was written
-            sent: dict[tuple[int, int], float] = {}
-            send, shift = device._send, device.shift
+            device, reader = table.chip_device, table.chip_reader
+            assert device is not None and reader is not None
             lock = threading.Lock()
-            shifted: list[int] = []  # the first cycle number that carries each motion
+            # (cycle, antenna) -> when the last part of that antenna's inventory was written
+            written: dict[tuple[int, int], float] = {}
+            read: list[ChipInventory] = []  # every inventory as the driver hands it on
+            send, on_inventory = device._send, reader._on_inventory
 
-            def timed_send(reader: int, encode: Any) -> bytes:
-                t = time.perf_counter()
-                frame = send(reader, encode)
+            def timed_send(rid: int, encode: Any) -> bytes:
+                t = time.monotonic()
+                frame = send(rid, encode)
                 if getattr(encode, "func", None) is encode_inventory_part:
                     _, antenna, cycle, part, parts, _ = encode.args
                     if part == parts - 1:
                         with lock:
-                            sent[(cycle, antenna)] = t
+                            written[(cycle, antenna)] = t
                 return frame
 
-            def timed_shift(moves: Any) -> None:
-                shift(moves)
-                with device._state:  # the cycle the next scan sends: the first with the move
-                    shifted.append(device._cycle)
+            def noted(inventory: ChipInventory) -> Any:
+                with lock:
+                    read.append(inventory)
+                return on_inventory(inventory)
 
             device._send = timed_send  # type: ignore[method-assign]
-            device.shift = timed_shift  # type: ignore[method-assign]
+            reader._on_inventory = noted
             play = table._play
 
             def timed_play(step: Any) -> None:
                 before = table.daemon.last_snapshot["hand"].get("to_act")
-                n_led, n_shift = len(led), len(shifted)
+                n_led, n_read = len(led), len(read)
                 play(step)
                 after = table.daemon.last_snapshot["hand"].get("to_act")
-                if (not isinstance(step, ChipMove) or after == before or len(led) == n_led
-                        or len(shifted) == n_shift):
+                if not isinstance(step, ChipMove) or after == before or len(led) == n_led:
                     return
-                bets = [int(b.zone[4:]) for b in step.events
-                        if b.zone.startswith("bet:") and b.added]
+                bets = [b for b in step.events if b.zone.startswith("bet:") and b.added]
                 if len(bets) != 1:
                     return
-                with lock:
-                    first = sent.get((shifted[-1], CHIP_ANTENNA_OF[f"bet:{bets[0]}"][1]))
-                change = next((t for t in led[n_led:] if first is not None and t > first), None)
-                if first is not None and change is not None:
-                    first_ms.append((change - first) * 1000)
+                antenna = CHIP_ANTENNA_OF[bets[0].zone][1]
+                with lock:  # the first inventory of the bet zone holding the bet's chips
+                    inv = next((i for i in read[n_read:] if i.antenna == antenna
+                                and set(bets[0].added) <= set(i.uids)), None)
+                    sent = None if inv is None else written.get((inv.cycle, antenna))
+                change = next((t for t in led[n_led:] if inv is not None and t > inv.t), None)
+                if inv is not None and change is not None:
+                    led_ms.append((change - inv.t) * 1000)
+                    if sent is not None:
+                        pty_ms.append((inv.t - sent) * 1000)
 
             table._play = timed_play  # type: ignore[method-assign]
             table.run()
         finally:
             table.close()
-    return first_ms, CHIP_SETTLE_S, CHIP_CYCLE_MS
+    return Timings(led_ms, pty_ms, CHIP_SETTLE_S, CHIP_CYCLE_MS)
 
 
 def latency(hands: int, runs: int, seed: int) -> float:
     """Print the latency figures of ``runs`` runs; return the pooled p99 beyond the settle
     time (ms)."""
     pooled: list[float] = []
+    pty: list[float] = []
     p99s: list[float] = []
     settle_s, cycle_ms = 0.0, 0
     for r in range(runs):
-        first, settle_s, cycle_ms = measure(hands, seed + r)
-        if not first:
+        run = measure(hands, seed + r)
+        if not run.led:
             raise RuntimeError("no bet moved the to-act LED")
-        pooled += first
-        p99s.append(_percentile(first, 0.99) - settle_s * 1000)
+        settle_s, cycle_ms = run.settle_s, run.cycle_ms
+        pooled += run.led
+        pty += run.pty
+        p99s.append(_percentile(run.led, 0.99) - settle_s * 1000)
     settle_ms = settle_s * 1000
     print(f"settle time {settle_ms:.0f} ms, chip reader scan cycle {cycle_ms} ms "
           f"({len(pooled)} bets over {runs} run(s) of {hands} clean hands)")
     print(f"{'path':<44}{'p50':>9}{'p99':>9}{'max':>9}  (ms)")
     beyond = [x - settle_ms for x in pooled]
-    for label, values in (("bet's last chip frame -> to-act LED", pooled),
-                          ("  the same, beyond the settle time", beyond)):
-        print(f"{label:<44}{_percentile(values, 0.5):>9.3f}{_percentile(values, 0.99):>9.3f}"
-              f"{max(values):>9.3f}")
+    for label, values in (("bet's chip frame read -> to-act LED", pooled),
+                          ("  the same, beyond the settle time", beyond),
+                          ("  (before it: pty write -> driver read)", pty)):
+        if values:
+            print(f"{label:<44}{_percentile(values, 0.5):>9.3f}"
+                  f"{_percentile(values, 0.99):>9.3f}{max(values):>9.3f}")
     print(f"p99 beyond the settle time per run: min {min(p99s):.3f} / median "
           f"{statistics.median(p99s):.3f} / max {max(p99s):.3f} ms; target p99 under "
           f"{TARGET_P99_MS:g} ms")

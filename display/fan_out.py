@@ -24,11 +24,14 @@ last step, the WebSocket frame to an idle screen, may be ``DirectFrames``' (belo
   payloads was about an eighth of the loop's sampled work per state. The text is the standard
   library's compact form for what the views send (keys that are not strings become strings,
   as there), except that text outside ASCII is UTF-8, not escapes: the same JSON to any
-  parser.
+  parser. What clients send is read by orjson too; a lone surrogate escape (``"\\ud800"``, which
+  orjson refuses) is read as the standard library reads it, then made U+FFFD, so such a packet
+  is answered (a dealer's connect with it is refused) instead of dropped unanswered.
 """
 
 from __future__ import annotations
 
+import json
 import types
 from typing import Any
 
@@ -92,7 +95,28 @@ def _dumps(obj: Any, **_: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-orjson_json = types.SimpleNamespace(dumps=_dumps, loads=orjson.loads)
+def _no_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        # the standard library joins escaped pairs, so any surrogate left is a lone one
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    if isinstance(value, list):
+        return [_no_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def _loads(text: str | bytes) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        # A lone surrogate escape is JSON but not Unicode: orjson refuses it, and a packet that
+        # does not decode is dropped unanswered (a connect then waits out its client's timeout).
+        # Invalid JSON still raises here.
+        return _no_surrogates(json.loads(text))
+
+
+orjson_json = types.SimpleNamespace(dumps=_dumps, loads=_loads)
 
 
 class JsonPacket(sio_packet.Packet):  # type: ignore[misc]

@@ -109,21 +109,28 @@ def test_no_hole_card_reaches_the_public_namespace_in_a_simulated_session() -> N
     opts = SimOptions(hands=10, mistake_rate=0.3, seed=77, pace=0, web=True, port=0,
                       leds=False)
     snapshots, payloads, _, _ = _session(opts)
-    scanned = 0
+
+    def hidden(snap: Snapshot) -> set[str]:
+        tabled = set(snap["hand"]["showdown"])
+        return {c for s in snap["seats"] if s["seat"] not in tabled for c in s.get("hole") or []}
+
+    scanned: set[int] = set()  # the hands of the payloads scanned with hole cards to hide
     for payload in payloads:
         seq = payload.get("last_seq")
         if seq is None:
             continue  # the greeting before the first event
-        snap = snapshots[seq]
-        tabled = set(snap["hand"]["showdown"])
-        hidden = {c for s in snap["seats"] if s["seat"] not in tabled for c in s.get("hole") or []}
         text = json.dumps(payload)
-        for card in hidden:
+        for card in hidden(snapshots[seq]):
             assert not re.search(rf"\b{card}\b", text), f"{card} leaked at seq {seq}"
-        scanned += 1
-    # every payload /table sent in ten hands, scanned; /table may skip to the latest state when
-    # the fan-out is behind (the simulator deals at full speed), so not every state is one
-    assert scanned > 300 and payloads[-1]["last_seq"] == max(snapshots)
+            scanned.add(snapshots[seq]["hand"]["number"])
+    # every payload /table sent in ten hands, scanned. /table skips to the latest state when the
+    # fan-out is behind (the simulator deals at full speed), so how many it sends is the
+    # machine's (of 629 states: about 540 idle, 252 to 281 with four CPU hogs on 2 cores); the
+    # scan must still have met hole cards to hide in most hands that dealt any (all of them in
+    # those runs)
+    dealt = {snap["hand"]["number"] for snap in snapshots.values() if hidden(snap)}
+    assert len(dealt) >= 8 and 2 * len(scanned) >= len(dealt), (sorted(scanned), sorted(dealt))
+    assert payloads[-1]["last_seq"] == max(snapshots)
     assert any(snap["hand"]["showdown"] for snap in snapshots.values())
 
 

@@ -213,7 +213,11 @@ def test_unplug_silence_and_noise_reach_the_journal_healthz_and_leds(
      "not seen"),
 ], ids=["shoe", "counting tray"])
 def test_run_table_journals_a_missing_device_as_offline(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], device: str, said: str) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        device: str, said: str) -> None:
+    # READY=1 waits for the missing device; the stop below must end that wait, not outlast it
+    # (it once held every such stop for READY_WAIT_S)
+    monkeypatch.setattr("controller.processes.table.READY_WAIT_S", 600.0)
     journal = tmp_path / "journal.sqlite"
     config_file = tmp_path / "table.toml"
     config_file.write_text(device.format(tmp=tmp_path) + f"""
@@ -232,13 +236,14 @@ path = "{journal}"
     from controller.config import load
 
     halt = threading.Event()
-    runner = threading.Thread(target=run_table, args=(load(config_file), io.StringIO(""), halt))
+    runner = threading.Thread(target=run_table, args=(load(config_file), io.StringIO(""), halt),
+                              daemon=True)  # (held in that wait, it must not hold pytest too)
     runner.start()
     try:
         assert wait_for(lambda: ("finding", "READER_OFFLINE") in journaled(journal))
     finally:
         halt.set()
-        runner.join(10)
+        runner.join(60)
     assert not runner.is_alive()
     # stopping the table is not journaled as the reader going offline again
     assert [s for k, s in journaled(journal) if k == "reader.health"] == ["offline"]

@@ -66,30 +66,32 @@ def test_deck_change_at_the_console_then_a_card_of_the_resting_deck_is_foreign(t
     assert "UNKNOWN_TAG" not in [f.code for f in found]
 
     # restarted: the hand in play goes on (voided here); the registry's own deck in play is for
-    # a new journal only
-    halt = threading.Event()
-    stdin = io.StringIO("misdeal\n")
-    runner = threading.Thread(target=run_table, args=(load(config_file), stdin, halt))
-    runner.start()
-    try:
-        assert _wait_for(lambda: "misdeal.declared" in types())
-    finally:
-        halt.set()
-        runner.join(10)
-    # red's Qh re-tagged in the file: every deck is registered again at the restart, and blue,
-    # in play in the journal, stays in play
-    red = {**{u: c for u, c in RED.items() if c != "Qh"}, "04AAEEEEEE": "Qh"}
-    (tmp_path / "deck.json").write_text(json.dumps({"in_play": "red",
-                                                    "decks": {"red": red, "blue": BLUE}}))
-    halt = threading.Event()
-    runner = threading.Thread(target=run_table,
-                              args=(load(config_file), io.StringIO("hand\n"), halt))
-    runner.start()
-    try:
-        assert _wait_for(lambda: types().count("hand.start") == 2)
-    finally:
-        halt.set()
-        runner.join(10)
+    # a new journal only. The shoe stays plugged in: the console starts once it is open (without
+    # it, after READY_WAIT_S)
+    with SimulatedReader(link):
+        halt = threading.Event()
+        stdin = io.StringIO("misdeal\n")
+        runner = threading.Thread(target=run_table, args=(load(config_file), stdin, halt))
+        runner.start()
+        try:
+            assert _wait_for(lambda: "misdeal.declared" in types())
+        finally:
+            halt.set()
+            runner.join(10)
+        # red's Qh re-tagged in the file: every deck is registered again at the restart, and blue,
+        # in play in the journal, stays in play
+        red = {**{u: c for u, c in RED.items() if c != "Qh"}, "04AAEEEEEE": "Qh"}
+        (tmp_path / "deck.json").write_text(json.dumps({"in_play": "red",
+                                                        "decks": {"red": red, "blue": BLUE}}))
+        halt = threading.Event()
+        runner = threading.Thread(target=run_table,
+                                  args=(load(config_file), io.StringIO("hand\n"), halt))
+        runner.start()
+        try:
+            assert _wait_for(lambda: types().count("hand.start") == 2)
+        finally:
+            halt.set()
+            runner.join(10)
     after = list(read_events(journal))
     regs = [e.body for e in after if e.type == "deck.register"]
     assert [(b.deck, b.idle) for b in regs] == [("red", False), ("blue", True), ("blue", False),

@@ -179,6 +179,7 @@ RELAY_DRAIN_S = 2.0
 # How long READY=1 waits for the readers to open: a reader unplugged at boot must not keep the
 # table down (it reconnects by itself, and STATUS says it is disconnected).
 READY_WAIT_S = 5.0
+READY_POLL_S = 0.05  # how often that wait looks at the stop
 
 
 class RunningTable:
@@ -221,12 +222,17 @@ class RunningTable:
         health = self.daemon.journal_health()
         return {**health, "ok": health["ok"] and not self._done}
 
-    def ready(self) -> None:
+    def ready(self, halt: threading.Event | None = None) -> None:
         """READY=1 once the readers are open (or READY_WAIT_S passed): the journal is already
-        recovered and the caller's web server listens."""
+        recovered and the caller's web server listens. A stop (``halt``) ends the wait: a
+        table started with a reader unplugged stops at once, not READY_WAIT_S later."""
         deadline = time.monotonic() + READY_WAIT_S
         for reader in self.readers:
-            reader.connected.wait(max(deadline - time.monotonic(), 0.0))
+            while not reader.connected.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0 or (halt is not None and halt.is_set()):
+                    break
+                reader.connected.wait(min(READY_POLL_S, left))
         self.service.ready()
 
     def close(self) -> None:
@@ -485,7 +491,7 @@ def run_table(
         halt = halt or threading.Event()
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
-        table.ready()
+        table.ready(halt)
         start_console(table.daemon, stdin)
         # With no console (stdin not a terminal) the table runs until SIGTERM; at a terminal,
         # Ctrl-C stops it.

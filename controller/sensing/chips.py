@@ -21,9 +21,13 @@ that stops reporting (a reader unplugged: its health is the driver's to report) 
 nothing. ``tick(now)``, called with sensing's 0.1 s tick, settles an inventory whose time is
 up between two cycles, as long as the antenna was heard within the settle time.
 
-Time comes in with each report (the reader thread's monotonic clock), so the class has no
-clock and is tested on a stepped one. Which chip is which denomination is the rules core's
-registry (``chips.register``): ``denomination_of`` asks it.
+Time comes in with each report (the reader thread's monotonic clock: when the driver read the
+frame), so the class has no clock and is tested on a stepped one. An inventory never settles
+before the settle time has passed since the read of the report that showed it; the antennas a
+motion changed in one scan cycle share one time, the latest read among their reports, so they
+still settle in one batch when the cycle's frames were read over several reads. Which chip is
+which denomination is the rules core's registry (``chips.register``): ``denomination_of`` asks
+it.
 """
 
 from __future__ import annotations
@@ -131,6 +135,18 @@ class _Settling(Generic[Content]):
         return self.seen != self.settled
 
 
+@dataclass
+class _Cycle:
+    """A reader's current scan cycle: its number, its first report's read time (to tell a
+    restarted reader's cycle 0 from the last one), and the antennas whose content changed in
+    it with the latest read among their reports (their common ``since``)."""
+
+    number: int
+    first: float
+    changed: list[_Settling[frozenset[str]]] = field(default_factory=list)
+    t: float = float("-inf")
+
+
 def _gain_order(body: ChipsZone) -> int:
     """0 a zone that only gained chips, 1 one that gained and lost, 2 one that only lost."""
     if not body.removed:
@@ -155,7 +171,7 @@ class ChipSensing:
     _zones: dict[str, frozenset[str]] = field(default_factory=dict)
     _trays: dict[int, _Settling[tuple[tuple[int, int], ...]]] = field(default_factory=dict)
     _tray: tuple[tuple[int, int], ...] | None = None
-    _cycles: dict[int, tuple[int, float]] = field(default_factory=dict)  # reader: (cycle, t)
+    _cycles: dict[int, _Cycle] = field(default_factory=dict)  # reader: its current cycle
 
     def __post_init__(self) -> None:
         self.restore(self.known)
@@ -166,21 +182,31 @@ class ChipSensing:
         if key not in self.antennas:
             self.unknown_antenna_reports += 1
             return []
-        # one time per scan cycle (its first report's): the antennas a motion changed in one
-        # cycle fall due at one time, however the cycle's frames were split between reads
-        cycle, t = self._cycles.get(inv.reader, (None, inv.t))
-        if cycle != inv.cycle or not 0 <= inv.t - t <= 1.0:  # (a reader restarted: cycle 0 again)
-            t = inv.t
-            self._cycles[inv.reader] = (inv.cycle, t)
+        cyc = self._cycles.get(inv.reader)
+        if cyc is None or cyc.number != inv.cycle or not 0 <= inv.t - cyc.first <= 1.0:
+            # a new cycle (or a reader restarted: cycle 0 again)
+            self._cycles[inv.reader] = cyc = _Cycle(inv.cycle, inv.t)
         uids = frozenset(inv.uids)
         st = self._antennas.get(key)
-        if st is None:
-            self._antennas[key] = st = _Settling(uids, t, t)
+        if st is None:  # its first report: a change like any other
+            self._antennas[key] = st = _Settling(uids, inv.t, inv.t)
+            changed = True
         else:
-            st.report(uids, t)
+            changed = uids != st.seen
+            st.seen, st.last = uids, max(st.last, inv.t)
+        if changed:
+            cyc.changed.append(st)
+            # One time for the antennas a motion changed in one cycle, so they fall due in one
+            # batch however the cycle's frames were split between reads: the latest read among
+            # them, never the cycle's first report's, since a frame read later than that (a
+            # busy reader thread reads a cycle over several milliseconds) must not settle
+            # before the settle time has passed since its own read.
+            cyc.t = max(cyc.t, inv.t)
+            for other in cyc.changed:  # (heard then too: the cycle was)
+                other.since, other.last = cyc.t, max(other.last, cyc.t)
         # every antenna due now settles with it: a chip moving between two antennas settles in
         # both zones in one batch, the zone gaining it first (see _settle)
-        return self._settle(list(self._antennas), t)
+        return self._settle(list(self._antennas), inv.t)
 
     def on_tray(self, report: TrayCountsLike) -> list[Body]:
         """A counting tray's report; the tray.counts body once its counts settle."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from controller.events import (
     ChipsRegister,
@@ -305,13 +307,80 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
 
 def test_one_scan_cycle_has_one_time_however_its_frames_were_read():
     """A motion that changed two antennas in one cycle settles them together even when the
-    cycle's frames reached sensing in two reads (a later receive time for the second)."""
+    cycle's frames reached sensing in two reads: at the later read plus the settle time, so
+    neither settles before the settle time has passed since its own frame was read."""
     s = _sensing()
     for n in range(5):  # C4 settles in the bet of seat 4, the pot empty
         s.on_inventory(Inv(3, 4, n, ("C4",), n * 0.1))
         s.on_inventory(Inv(3, 21, n, (), n * 0.1))
     s.on_inventory(Inv(3, 4, 5, (), 0.5))  # the chip moved to the pot in cycle 5 ...
     s.on_inventory(Inv(3, 21, 5, ("C4",), 0.53))  # ... whose pot frame was read 30 ms later
-    assert s.next_due(0.55) == 0.5 + s.settle_s  # one time for both
-    out = s.tick(0.5 + s.settle_s)
+    assert s.next_due(0.55) == 0.53 + s.settle_s  # one time for both: the later read's
+    assert s.tick(0.5 + s.settle_s) == []  # the pot's frame was read 270 ms ago: not yet
+    out = s.tick(0.53 + s.settle_s)
     assert [b.zone for b in out] == ["pot", "bet:4"]  # one batch, the gainer first
+
+
+def test_a_bet_read_after_its_cycles_first_frame_waits_the_settle_time_from_its_own_read():
+    """Issue 26 item 10: a busy reader thread read a cycle's frames over 8 ms; the bet's own
+    frame came after an unchanged antenna's. Its settle time counts from its own read, not
+    from the cycle's first (the to-act LED was 92-99 ms after the bet's read, settle 100 ms)."""
+    s = _sensing(settle_s=0.1)
+    for n in range(3):  # every zone empty and settled
+        for antenna in (1, 5, 21):
+            s.on_inventory(Inv(3, antenna, n, (), n * 0.04))
+    t = 3 * 0.04
+    s.on_inventory(Inv(3, 1, 3, (), t))  # the cycle's first frame: bet:1, unchanged
+    s.on_inventory(Inv(3, 5, 3, ("C3",), t + 0.008))  # seat 5's bet, read 8 ms later
+    s.on_inventory(Inv(3, 21, 3, (), t + 0.009))  # the pot, unchanged: no later time for the bet
+    assert s.next_due(t + 0.01) == pytest.approx(t + 0.008 + 0.1)
+    assert s.tick(t + 0.1) == [] and s.tick(t + 0.107) == []
+    [bet] = s.tick(t + 0.108)
+    assert (bet.zone, bet.added) == ("bet:5", ("C3",))
+
+
+# A scan cycle as a busy reader thread reads it: each antenna's frame read after the one before
+# it, by up to 12 ms (a scan cycle is 40 ms, the settle time 100 ms, as feltguard sim's).
+_CONTENTS = ((), ("C1",), ("C1", "C3"), ("C4",))
+_cycle_reads = st.lists(
+    st.tuples(st.sampled_from(range(len(_CONTENTS))), st.floats(0.0, 0.012)),
+    min_size=3, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+# the failure of issue 26: seat 5's bet read 8 ms after the cycle's first frame, then still
+@example(cycles=[([(0, 0.0), (0, 0.0), (0, 0.0)], 0.0)] * 2
+         + [([(0, 0.0), (1, 0.008), (0, 0.001)], 0.0)] * 5)
+@given(cycles=st.lists(st.tuples(_cycle_reads, st.floats(0.0, 0.04)), min_size=1, max_size=30))
+def test_no_zone_settles_before_the_settle_time_since_the_read_that_showed_its_content(
+        cycles: list[tuple[list[tuple[int, float]], float]]) -> None:
+    """Whatever the contents and however late each frame of a cycle is read, and whenever the
+    settle clock ticks: a zone's new content is reported only once the settle time has passed
+    since the read of the first frame that showed it (one antenna per zone here)."""
+    settle_s = 0.1
+    s = _sensing(settle_s=settle_s)
+    zone_of = {1: "bet:1", 5: "bet:5", 21: "pot"}
+    shown: dict[str, tuple[frozenset[str], float]] = {}  # zone: (content, read that showed it)
+
+    def check(now: float, bodies: list[object]) -> None:
+        for body in bodies:
+            assert isinstance(body, ChipsZone)
+            content, read = shown[body.zone]
+            assert frozenset(body.uids) == content
+            assert now - read >= settle_s - 1e-9, (body.zone, now, read)
+
+    start = 0.0
+    for n, (reads, tick_after) in enumerate(cycles):
+        t = start
+        for antenna, (content, delay) in zip(zone_of, reads, strict=True):
+            t += delay
+            uids = frozenset(_CONTENTS[content])
+            if shown.get(zone_of[antenna], (None, 0.0))[0] != uids:
+                shown[zone_of[antenna]] = (uids, t)
+            check(t, s.on_inventory(Inv(3, antenna, n, tuple(uids), t)))
+        # the settle clock between this cycle and the next: at the time sensing gives, and later
+        due = s.next_due(t)
+        if due is not None and due <= t + tick_after:
+            check(due, s.tick(due))
+        check(t + tick_after, s.tick(t + tick_after))
+        start = max(start + 0.04, t + tick_after)

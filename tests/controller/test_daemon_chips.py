@@ -90,3 +90,40 @@ def test_a_bet_read_from_the_chips_moves_the_action_and_the_to_act_light(tmp_pat
         assert daemon.last_snapshot["hand"]["to_act"] is None  # the round is over
     types = [e.type for e in read_events(tmp_path / "journal.sqlite")]
     assert "action" not in types  # every action came from the chips
+
+
+def test_the_to_act_light_waits_the_settle_time_from_the_bets_own_frame_read(tmp_path):
+    """Issue 26 item 10, through the daemon: a busy reader thread read a scan cycle's frames
+    8 ms apart, the raise's frame after the unchanged big blind's. The settle clock
+    (``settle_chips``) must not move the action before the settle time has passed since the
+    raise's own frame was read."""
+    from controller.daemon.ledplan import led_plan
+    from controller.events import DeckRegister, HandStart, ShoeDraw, ShuffleDone, ZoneRead
+
+    chips = {f"04C2{i:06d}": 1 for i in range(8)}
+    uids = sorted(chips)
+    cards = ["2c", "3h", "5s", "2d"]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        daemon = TableDaemon(journal, chip_sensing=ChipSensing(settle_s=0.1))
+        for body in (TableSetup(seats=2), SeatTake(seat=1, player="Ann", stack=100),
+                     SeatTake(seat=2, player="Bob", stack=100),
+                     ChipsRegister(set="ones", chips=chips),
+                     DeckRegister(deck="d", tags={f"T{c}": c for c in cards}),
+                     HandStart(button=1), ShuffleDone()):
+            assert not daemon.submit(body).findings
+        blinds = {1: tuple(uids[:1]), 2: tuple(uids[1:3])}
+        for n in range(4):  # the blinds, read in cycles of 40 ms until settled
+            for antenna in (2, 1):
+                daemon.on_chips(Inv(3, antenna, n, blinds[antenna], n * 0.04))
+        for card, seat in zip(cards, (2, 1, 2, 1), strict=True):
+            daemon.submit(ShoeDraw(uid=f"T{card}", face_up=False))
+            daemon.submit(ZoneRead(uid=f"T{card}", zone=f"seat:{seat}"))
+        assert led_plan(daemon.last_snapshot).to_act == 1
+        t = 0.2  # the button raises to 6: its frame read 8 ms after the cycle's first
+        daemon.on_chips(Inv(3, 2, 5, blinds[2], t))
+        daemon.on_chips(Inv(3, 1, 5, tuple(uids[:6]), t + 0.008))
+        daemon.settle_chips(t + 0.1)  # 100 ms after the cycle's first frame: too soon
+        assert led_plan(daemon.last_snapshot).to_act == 1
+        daemon.settle_chips(t + 0.108)  # 100 ms after the raise's own frame was read
+        snap = daemon.last_snapshot
+        assert snap["hand"]["current_bet"] == 6 and led_plan(snap).to_act == 2
