@@ -40,11 +40,11 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 __all__ = [
     "CA_DAYS",
-    "CertStatus",
     "LEAF_DAYS",
+    "WARN_DAYS",
+    "CertStatus",
     "TlsError",
     "TlsFolder",
-    "WARN_DAYS",
     "check_pair",
     "client_context",
     "default_hosts",
