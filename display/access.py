@@ -43,11 +43,24 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
+# Over HTTPS: a browser that has seen the table once never tries it in clear again, for a year
+# (RFC 6797; browsers keep it for names, not for an address typed as digits).
+HSTS = "max-age=31536000"
+
+
+def add_security_headers(response: Any, secure: bool) -> Any:
+    """Give a response the display's security headers, and HSTS when it went over HTTPS."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers[name] = value  # replaces send_static_file's "no-cache"
+    if secure:
+        response.headers["Strict-Transport-Security"] = HSTS
+    return response
 
 __all__ = [
     "DEALER_IDENTITY",
     "DEFAULT_SESSION_LIFETIME",
     "FLOOR_IDENTITY",
+    "HSTS",
     "SECURITY_HEADERS",
     "TOKEN_FILE_NAME",
     "Authenticator",
@@ -55,6 +68,7 @@ __all__ = [
     "Login",
     "LoginLimiter",
     "Logins",
+    "add_security_headers",
     "token_authenticator",
     "write_token_file",
 ]

@@ -33,6 +33,7 @@ import contextlib
 import logging
 import re
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -45,6 +46,7 @@ from a2wsgi import WSGIMiddleware
 
 from display.direct_frames import DirectFrames
 from display.fan_out import FanOutManager, JsonPacket
+from display.tls_port import TlsPortServer
 
 __all__ = ["LiveServer", "LoopThread", "ServerHandle", "serve", "serve_pages", "without_query"]
 
@@ -172,6 +174,8 @@ class LiveServer(LoopThread):
         # one encoded state into every client's queue, packets of JSON text by orjson
         # (display/fan_out.py)
         self.manager = FanOutManager()
+        self.secure = False  # served over HTTPS (``serve`` sets it)
+        options.setdefault("cors_allowed_origins", self._same_origin)
         self.sio = _AsyncServer(async_mode="asgi", client_manager=self.manager,
                                 serializer=JsonPacket, **options)
         # ... framed once and written straight to every idle WebSocket
@@ -183,6 +187,13 @@ class LiveServer(LoopThread):
     @property
     def async_mode(self) -> str:
         return "asgi"
+
+    def _same_origin(self, origin: str | None, environ: dict[str, Any]) -> bool:
+        """A browser's socket is admitted only from the table's own pages: its Origin must be
+        this server's scheme and Host. (python-engineio's own default takes the scheme as
+        "http" under ASGI whatever the connection, and would refuse every HTTPS page.)"""
+        scheme = "https" if self.secure else "http"
+        return origin == f"{scheme}://{environ.get('HTTP_HOST', '')}"
 
     def emit(self, event: str, data: Any, namespace: str, to: str | None = None) -> None:
         """On the loop: send ``event`` to a namespace (or one client). python-socketio encodes
@@ -245,11 +256,13 @@ class ServerHandle:
     # the server's own, stopped)
     before_stop: Callable[[], None] | None = None
     after_stop: Callable[[], None] | None = None
+    tls: bool = False  # HTTPS (display/tls_port.py), else plain HTTP
     stopped: bool = field(default=False, init=False)
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'https' if self.tls else 'http'}://{host}:{self.port}"
 
     def stop(self, timeout: float = 5.0) -> None:
         """Close every screen, stop serving and wait for the server to end. Idempotent."""
@@ -280,21 +293,26 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def serve(live: LiveServer, wsgi_app: Any, host: str = "127.0.0.1", port: int = 5000,
-          *, start_timeout: float = 10.0) -> ServerHandle:
+          *, start_timeout: float = 10.0, tls: ssl.SSLContext | None = None) -> ServerHandle:
     """Serve ``live``'s Socket.IO and ``wsgi_app``'s pages on ``host:port`` from ``live``'s
     loop; return once it listens. OSError if the port cannot be bound (in use, no such address).
-    The handle's ``stop`` closes every screen first."""
+    The handle's ``stop`` closes every screen first. With ``tls`` (controller/security/tls.py
+    ``server_context``) the port speaks HTTPS and answers plain HTTP with a redirect or a
+    refusal (display/tls_port.py)."""
     asgi = socketio.ASGIApp(live.sio, other_asgi_app=_pages(wsgi_app))
-    return _serve(live, asgi, host, port, start_timeout, before_stop=live.close_screens)
+    live.secure = tls is not None
+    return _serve(live, asgi, host, port, start_timeout, tls, before_stop=live.close_screens)
 
 
 def serve_pages(wsgi_app: Any, host: str = "127.0.0.1", port: int = 5000,
-                *, start_timeout: float = 10.0) -> ServerHandle:
+                *, start_timeout: float = 10.0, tls: ssl.SSLContext | None = None
+                ) -> ServerHandle:
     """Serve a WSGI app with no live view (the cardroom's) the same way, on a loop thread of its
     own that the handle's ``stop`` ends. OSError as ``serve``."""
     loop = LoopThread("feltguard-pages")
     try:
-        return _serve(loop, _pages(wsgi_app), host, port, start_timeout, after_stop=loop.close)
+        return _serve(loop, _pages(wsgi_app), host, port, start_timeout, tls,
+                      after_stop=loop.close)
     except BaseException:
         loop.close()
         raise
@@ -306,7 +324,7 @@ def _pages(wsgi_app: Any) -> Any:
 
 
 def _serve(loop: LoopThread, asgi: Any, host: str, port: int, start_timeout: float,
-           **hooks: Callable[[], None]) -> ServerHandle:
+           tls: ssl.SSLContext | None, **hooks: Callable[[], None]) -> ServerHandle:
     sock = _bind(host, port)
     config = uvicorn.Config(
         asgi,
@@ -324,7 +342,7 @@ def _serve(loop: LoopThread, asgi: Any, host: str, port: int, start_timeout: flo
         ws_ping_interval=None,  # Engine.IO pings (display/server.py: PING_INTERVAL)
         timeout_graceful_shutdown=STOP_GRACE_S,
     )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(config) if tls is None else TlsPortServer(config, tls)
     serving = loop.spawn(server.serve(sockets=[sock]))
     deadline = time.monotonic() + start_timeout
     while not server.started:
@@ -337,6 +355,7 @@ def _serve(loop: LoopThread, asgi: Any, host: str, port: int, start_timeout: flo
             sock.close()
             raise OSError(f"the server did not start in {start_timeout:.0f} s")
         time.sleep(0.01)
-    handle = ServerHandle(server, serving, host, sock.getsockname()[1], **hooks)
+    handle = ServerHandle(server, serving, host, sock.getsockname()[1], tls=tls is not None,
+                          **hooks)
     log.info("serving on %s", handle.url)
     return handle

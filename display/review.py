@@ -38,7 +38,7 @@ from controller.security.accounts import REVIEW, Identity, may
 from controller.security.audit import AuditError, AuditLog
 from controller.surveillance.central_store import StoreError, store_tables
 from controller.surveillance.review import QueryError, ReviewError, ReviewProcess, parse_query
-from display.access import SECURITY_HEADERS
+from display.access import add_security_headers
 from display.login import client_address
 
 __all__ = ["PAGE", "review_blueprint"]
@@ -121,10 +121,7 @@ def review_blueprint(
 
     @bp.after_request
     def headers(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS.items():
-            response.headers[name] = value
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return add_security_headers(response, request.is_secure)  # type: ignore[no-any-return]
 
     @bp.errorhandler(StoreError)
     @bp.errorhandler(JournalError)

@@ -37,6 +37,7 @@ import asyncio
 import logging
 import os
 import re
+import ssl
 import threading
 import time
 from collections import deque
@@ -60,11 +61,11 @@ from display.access import (
     DEALER_IDENTITY,
     DEFAULT_SESSION_LIFETIME,
     FLOOR_IDENTITY,
-    SECURITY_HEADERS,
     Authenticator,
     Identity,
     Login,
     LoginLimiter,
+    add_security_headers,
     token_authenticator,
 )
 from display.console_inputs import ChooseHook, ConsoleInputs, Submit
@@ -529,9 +530,7 @@ def create_app(
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS.items():
-            response.headers[name] = value  # replaces send_static_file's "no-cache"
-        return response
+        return add_security_headers(response, request.is_secure)  # type: ignore[no-any-return]
 
     if review_journal is not None:
         from display.review import review_blueprint  # it imports this module's headers
@@ -558,9 +557,10 @@ def close_app(app: Flask) -> None:
         live.close()
 
 
-def run_server(app: Flask, live: LiveServer, host: str = "127.0.0.1", port: int = 5000
-               ) -> ServerHandle:
+def run_server(app: Flask, live: LiveServer, host: str = "127.0.0.1", port: int = 5000,
+               tls: ssl.SSLContext | None = None) -> ServerHandle:
     """Serve `app`'s pages and `live`'s namespaces on one port (display/live.py: uvicorn on the
     live server's loop) and return once it listens; port 0 picks a free one. OSError if the
-    port cannot be bound. ``handle.stop()`` closes the screens and stops serving."""
-    return serve(live, app, host, port)
+    port cannot be bound. ``handle.stop()`` closes the screens and stops serving. ``tls``: serve
+    HTTPS (controller/security/tls.py ``server_context``; display/tls_port.py)."""
+    return serve(live, app, host, port, tls=tls)

@@ -35,7 +35,7 @@ _BACK = re.compile(r"/|/audit|/t/[a-z0-9_-]{1,32}/review(?:/hand/[0-9]{1,9}\.(?:
 
 
 def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Flask:
-    from display.access import SECURITY_HEADERS
+    from display.access import add_security_headers
     from display.login import LoginDesk
     from display.review import review_blueprint
 
@@ -62,9 +62,7 @@ def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Fl
 
     @app.after_request
     def headers(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS.items():
-            response.headers[name] = value
-        return response
+        return add_security_headers(response, request.is_secure)  # type: ignore[no-any-return]
 
     return app
 
