@@ -140,6 +140,12 @@ class Config:
     port: int = 5000
     dealer_token: str = ""
     floor_token: str = ""
+    # [display] HTTPS (controller/security/tls.py, docs/security.md "TLS"): on, unless a TLS
+    # proxy on this machine serves the table (then only on a loopback host)
+    display_tls: bool = True
+    tls_cert: str = ""  # "": tls/server.pem beside the journal (feltguard tls init --config)
+    tls_key: str = ""  # "": tls/server.key beside the journal
+    client_ca: str = ""  # "": no client certificate asked; else every screen presents one
     # [broadcast]: the /broadcast view's secure delay (docs/security.md); 0 only when not public
     broadcast_delay_s: float = 1800.0
     broadcast_public: bool = True
@@ -168,6 +174,19 @@ class Config:
         """The accounts file: ``[accounts] file``, or accounts.sqlite beside the journal."""
         return Path(self.accounts_file) if self.accounts_file else \
             Path(self.journal_path).resolve().with_name("accounts.sqlite")
+
+    def tls_folder(self) -> Path:
+        """Where ``feltguard tls init --config`` writes: ``tls`` beside the journal."""
+        return Path(self.journal_path).resolve().with_name("tls")
+
+    def tls_cert_path(self) -> Path:
+        """The server certificate: ``[display] tls_cert``, or tls/server.pem beside the
+        journal."""
+        return Path(self.tls_cert) if self.tls_cert else self.tls_folder() / "server.pem"
+
+    def tls_key_path(self) -> Path:
+        """Its key: ``[display] tls_key``, or tls/server.key beside the journal."""
+        return Path(self.tls_key) if self.tls_key else self.tls_folder() / "server.key"
 
     def audit_path(self) -> Path:
         """The audit log: ``[accounts] audit_file``, or audit.sqlite beside the journal."""
@@ -203,7 +222,8 @@ _SECTIONS = {
     "antennas": None,
     "sensing": {"lost_after_ms"},
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
-    "display": {"host", "port", "dealer_token", "floor_token"},
+    "display": {"host", "port", "dealer_token", "floor_token", "tls", "tls_cert", "tls_key",
+                "client_ca"},
     "broadcast": {"delay_s", "public", "findings"},
     "journal": {"path", "key_file", "anchor_file"},
     "accounts": {"file", "audit_file", "session_hours"},
@@ -362,6 +382,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         kw["dealer_token"] = _typed(display, "dealer_token", str, "display", empty=True)
     if "floor_token" in display:  # "": a random token
         kw["floor_token"] = _typed(display, "floor_token", str, "display", empty=True)
+    _display_tls(display, kw)
 
     _broadcast(raw.get("broadcast", {}), kw)
 
@@ -440,6 +461,28 @@ def _table(table: Mapping[str, Any]) -> TableSetup:
 
 # A delay longer than a day is a typo (seconds meant as minutes twice over), not a broadcast.
 BROADCAST_DELAY_MAX_S = 86_400
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+def _display_tls(display: Mapping[str, Any], kw: dict[str, Any]) -> None:
+    """[display] tls, tls_cert, tls_key, client_ca. Plain HTTP only on a loopback host: the
+    dealer's password, the session cookie and every hole card would cross the network in clear
+    (docs/security.md); a house with a TLS proxy on the table's machine listens on loopback."""
+    if "tls" in display:
+        kw["display_tls"] = _typed(display, "tls", bool, "display")
+    for key in ("tls_cert", "tls_key", "client_ca"):
+        if key in display:
+            kw[key] = _typed(display, key, str, "display", empty=True)
+    host = kw.get("host", "0.0.0.0")
+    if not kw.get("display_tls", True) and host not in LOOPBACK_HOSTS:
+        raise ConfigError(f"display.tls: false serves plain HTTP, which only a loopback host "
+                          f"may (display.host = \"127.0.0.1\", a TLS proxy in front); got "
+                          f"display.host = {host!r}")
+    if bool(kw.get("tls_cert")) != bool(kw.get("tls_key")):
+        raise ConfigError("display.tls_cert and display.tls_key: give both (a cardroom's own "
+                          "certificate and its key) or neither (feltguard tls init's)")
 
 
 def _broadcast(section: Mapping[str, Any], kw: dict[str, Any]) -> None:

@@ -17,8 +17,9 @@ ANY_HOST = ("0.0.0.0", "::", "")
 _PROBE = ("192.0.2.1", 9)
 
 
-def _url(host: str, port: int) -> str:
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+def _url(host: str, port: int, tls: bool = False) -> str:
+    scheme = "https" if tls else "http"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
 
 
 def lan_address() -> str | None:
@@ -30,15 +31,15 @@ def lan_address() -> str | None:
     return None
 
 
-def browse_urls(host: str, port: int) -> list[str]:
+def browse_urls(host: str, port: int, *, tls: bool = False) -> list[str]:
     """The URLs (no trailing slash) to browse the live view at, best first: a bound address
     itself; for every interface, the network address and the host name a tablet can reach,
     then the loopback one."""
     if host not in ANY_HOST:
-        return [_url(host, port)]
+        return [_url(host, port, tls)]
     found = [lan_address(), socket.gethostname(), "127.0.0.1"]
     urls: list[str] = []
     for name in found:
-        if name and _url(name, port) not in urls:
-            urls.append(_url(name, port))
+        if name and _url(name, port, tls) not in urls:
+            urls.append(_url(name, port, tls))
     return urls

@@ -338,6 +338,7 @@ def create_app(
     review_journal: str | os.PathLike[str] | None = None,
     broadcast_delay_s: float = BROADCAST_DELAY_S,
     broadcast_findings: bool = False,
+    tls_status: Callable[[], Mapping[str, Any]] | None = None,
 ) -> tuple[Flask, LiveServer, Publisher]:
     """A fresh app (the pages), its live Socket.IO server (display/live.py: on an event loop
     thread of its own from now on; ``run_server`` serves both) and the Publisher that feeds it.
@@ -517,10 +518,14 @@ def create_app(
             journal = {"ok": got.get("ok") is True, "last_seq": got.get("last_seq")}
         states = {r["state"] for r in readers}
         down = bool(states & set(DEVICE_DOWN)) or (journal is not None and not journal["ok"])
+        # the served certificate (controller/security/tls.py ServedCert.status: no path)
+        tls = dict(tls_status()) if tls_status is not None else None
+        expired = tls is not None and int(tls["days_left"]) <= 0
         return jsonify(
-            status="down" if down else "degraded" if "noisy" in states else "ok",
+            status="down" if down else "degraded" if "noisy" in states or expired else "ok",
             readers=readers,
             journal=journal,
+            tls=tls,
             async_mode=live.async_mode,
             published=publisher.published,
             last_seq=publisher.last_seq,

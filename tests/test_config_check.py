@@ -34,6 +34,8 @@ def _status(argv: list[str]) -> int:
 
 def test_config_check_of_the_example_summarises_it_on_one_screen(capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # the journal path is relative: resolved from here
+    assert _status(["tls", "init", "--config", str(EXAMPLE)]) == 0  # (tls/ beside it)
+    capsys.readouterr()
     assert _status(["config", "check", str(EXAMPLE)]) == 0
     out, err = capsys.readouterr()
     assert err == ""
@@ -56,7 +58,8 @@ def test_config_check_of_the_example_summarises_it_on_one_screen(capsys, monkeyp
         f"anchors {tmp_path / 'feltguard-journal.sqlite.anchors'}",
     ):
         assert expected in text, expected
-    assert "http://127.0.0.1:5000/" in text  # an address to browse, not 0.0.0.0
+    assert "https://127.0.0.1:5000/" in text  # an address to browse, not 0.0.0.0
+    assert f"HTTPS: {tmp_path / 'tls' / 'server.pem'} (" in text and "(396 days)" in text
 
 
 def test_config_check_of_a_shift_register_stud_table(capsys, tmp_path):
@@ -103,8 +106,9 @@ file = "{deck}"
 
 @pytest.mark.parametrize(("toml", "line"), [
     ("[table]\nseats = 12\n", "table.seats: must be 2..10, got 12"),
-    ("[display]\nhots = \"0.0.0.0\"\n", "display.hots: unknown key (known: dealer_token, "
-                                        "floor_token, host, port)"),
+    ("[display]\nhots = \"0.0.0.0\"\n", "display.hots: unknown key (known: client_ca, "
+                                        "dealer_token, floor_token, host, port, tls, tls_cert, "
+                                        "tls_key)"),
     ("[display]\nserver = \"gunicorn\"\n", "display.server: no longer a setting: the live "
                                            "view is served by uvicorn"),
     ("[leds.pins]\nalert = \"GPIO99\"\n", "leds.pins: "),
@@ -206,7 +210,7 @@ def test_run_that_cannot_open_its_journal_leaves_no_token_or_audit_log(capsys, t
     with socket.socket() as probe:  # a free port: the live view is made before the table
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    p.write_text(f'[leds]\npin_factory = "mock"\n[display]\nhost = "127.0.0.1"\n'
+    p.write_text(f'[leds]\npin_factory = "mock"\n[display]\nhost = "127.0.0.1"\ntls = false\n'
                  f'port = {port}\n[journal]\npath = "{path}"\n')
     assert _status(["run", "--config", str(p)]) == 2
     [got] = capsys.readouterr().err.splitlines()

@@ -14,8 +14,9 @@ from tests.run_harness import dealer_tablet, feltguard_run, free_port, table_con
 def test_the_served_table_takes_console_inputs_through_the_journal(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite"
     port = free_port()
-    config = table_config(tmp_path, seats=6, display=f'host = "127.0.0.1"\nport = {port}\n'
-                          'dealer_token = "d-tok-9"')
+    config = table_config(tmp_path, seats=6,
+                          display=f'host = "127.0.0.1"\nport = {port}\ntls = false\n'
+                                  'dealer_token = "d-tok-9"')
     with feltguard_run(config, tmp_path) as run:
         client = dealer_tablet(port, "d-tok-9", run)
         try:

@@ -1,13 +1,17 @@
 """``feltguard run`` holds many screens at once: 60 public screens on one table, each with the
-table's state, and the stop closes them all at once (display/live.py: every WebSocket on the live
-server's one event loop, no thread per screen)."""
+table's state over wss:// (the table serves HTTPS by default, with the certificate ``feltguard
+tls init --config`` made beside its journal, and the screens trust only its authority), and the
+stop closes them all at once (display/live.py: every WebSocket on the live server's one event
+loop, no thread per screen)."""
 
 from __future__ import annotations
 
 import time
 
+import requests
 import socketio
 
+from controller.cli.main import main as feltguard
 from tests.run_harness import feltguard_run, free_port, table_config
 
 SCREENS = 60
@@ -17,6 +21,9 @@ STOP_S = 5.0  # the table closes its screens at SIGTERM; nothing may hold the st
 def test_sixty_public_screens_each_get_the_table_and_the_stop_closes_them(tmp_path):
     port = free_port()
     config = table_config(tmp_path, display=f'port = {port}\nhost = "127.0.0.1"')
+    assert feltguard(["tls", "init", "--config", str(config), "--host", "127.0.0.1"]) == 0
+    trusting = requests.Session()
+    trusting.verify = str(tmp_path / "tls" / "ca.pem")
     screens: list[socketio.Client] = []
     states: list[list[dict]] = []
     gone: list[bool] = []
@@ -24,11 +31,11 @@ def test_sixty_public_screens_each_get_the_table_and_the_stop_closes_them(tmp_pa
         deadline = time.monotonic() + 60
         while len(screens) < SCREENS:
             got: list[dict] = []
-            screen = socketio.Client(reconnection=False)
+            screen = socketio.Client(reconnection=False, http_session=trusting)
             screen.on("state", got.append, namespace="/table")
             screen.on("disconnect", lambda *_: gone.append(True), namespace="/table")
             try:
-                screen.connect(f"http://127.0.0.1:{port}", namespaces=["/table"],
+                screen.connect(f"https://127.0.0.1:{port}", namespaces=["/table"],
                                transports=["websocket"], wait_timeout=10)
             except socketio.exceptions.ConnectionError:
                 assert time.monotonic() < deadline and run.proc.poll() is None, \

@@ -45,7 +45,7 @@ def test_the_unit_started_daemon_judges_a_flop_dealt_with_no_burn(tmp_path: Path
     port = free_port()
     link = tmp_path / "shoe"
     config = table_config(tmp_path, seats=6, readers=str(link), leds='pin_factory = "mock"',
-                          display=f'host = "127.0.0.1"\nport = {port}\n'
+                          display=f'host = "127.0.0.1"\nport = {port}\ntls = false\n'
                                   'dealer_token = "d-tok-12"')
     uid = {card: u for u, card in json.loads((tmp_path / "deck.json").read_text()).items()}
     answers: list[dict[str, Any]] = []

@@ -142,6 +142,8 @@ pin_factory = "mock"
 
 [display]
 port = {port}
+host = "127.0.0.1"
+tls = false
 
 [journal]
 path = "{journal}"
@@ -237,6 +239,7 @@ def test_a_table_that_cannot_start_says_why_and_fails(tmp_path):
     (tmp_path / "journal.sqlite").write_text("not a journal")
     config = tmp_path / "table.toml"
     config.write_text(f'[leds]\nenabled = false\n[display]\nport = {free_port()}\n'
+                      'host = "127.0.0.1"\ntls = false\n'
                       f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n')
     proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config",
                            str(config)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)},
@@ -259,6 +262,7 @@ def test_run_table_speaks_the_protocol_from_the_calling_process(tmp_path, monkey
     monkeypatch.setenv("WATCHDOG_USEC", "400000")
     config = tmp_path / "table.toml"
     config.write_text(f'[leds]\nenabled = false\n[display]\nport = {free_port()}\n'
+                      'host = "127.0.0.1"\ntls = false\n'
                       f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
     halt = threading.Event()
     runner = threading.Thread(target=run_table, args=(load(config), None, halt))

@@ -50,6 +50,10 @@ def check(path: str) -> Config:
                 problem = getattr(exc, "strerror", None) or exc
                 raise ConfigError(f"display.host: cannot resolve {config.host!r}: "
                                   f"{problem}") from None
+        if config.port and config.display_tls:
+            from controller.processes.table import served_cert
+
+            served_cert(config, path)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     return config
@@ -128,11 +132,24 @@ def _display(config: Config) -> list[str]:
 
     reach = ("every interface: the table's network reaches it" if config.host in ANY_HOST
              else "this address only")
-    urls = "  ".join(f"{u}/" for u in browse_urls(config.host, config.port))
+    urls = "  ".join(f"{u}/" for u in browse_urls(config.host, config.port,
+                                                   tls=config.display_tls))
     token = ("display.dealer_token" if config.dealer_token
              else "a random token, in a 0600 file beside the journal")
     public = "a public table" if config.broadcast_public else "not public"
-    return [f"listens on {config.host}:{config.port} ({reach})", f"browse {urls}",
+    if config.display_tls:
+        from controller.processes.table import served_cert
+
+        served = served_cert(config).served  # (checked already by ``check``)
+        https = [f"HTTPS: {config.tls_cert_path()} ({', '.join(served.hosts)}), expires "
+                 f"{served.not_after:%Y-%m-%d} ({int(served.days_left())} days)"
+                 + ("; a client certificate from display.client_ca asked of every screen"
+                    if config.client_ca else "")]
+        if served.warning():
+            https.append(f"WARNING: {served.warning()}")
+    else:
+        https = ["plain HTTP on this machine only (display.tls = false: a TLS proxy serves it)"]
+    return [f"listens on {config.host}:{config.port} ({reach})", *https, f"browse {urls}",
             f"dealer login: {token}",
             f"broadcast /broadcast: every hole card {config.broadcast_delay_s:g} s late ({public})"]
 

@@ -35,6 +35,7 @@ from controller.cli.phh import add_phh_parser
 from controller.cli.run import add_run_parser
 from controller.cli.sim import add_sim_parser
 from controller.cli.surveillance import add_surveillance_parser
+from controller.cli.tls import add_tls_parser
 from controller.cli.udev import add_udev_parser
 from controller.cli.users import add_user_parser
 
@@ -51,7 +52,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True)
     for add in (add_run_parser, add_udev_parser, add_sim_parser, add_journal_parsers,
                 add_phh_parser, add_config_parser, add_deck_parser, add_chips_parser,
-                add_user_parser, add_surveillance_parser):
+                add_user_parser, add_surveillance_parser, add_tls_parser):
         add(sub)
     return parser
 

@@ -44,6 +44,7 @@ from controller.tags.deckfile import Registry, registered_decks, table_registry
 if TYPE_CHECKING:
     from controller.security.accounts import Accounts
     from controller.security.audit import AuditLog
+    from controller.security.tls import ServedCert
 
 log = logging.getLogger("feltguard.run")
 
@@ -345,9 +346,29 @@ def journal_health(tables: Sequence[RunningTable]) -> dict[str, Any]:
     return tables[0].journal_health() if tables else {"ok": False, "last_seq": None}
 
 
+def served_cert(config: Config, path: str = "") -> ServedCert:
+    """The certificate ``run`` will serve, checked (there, readable, its own key's, in date;
+    the client CA readable); ConfigError naming the key and how to make one."""
+    from controller.security.tls import ServedCert, TlsError, load_cert
+
+    cert, key = config.tls_cert_path(), config.tls_key_path()
+    which = "display.tls_cert" if config.tls_cert else "display.tls_cert (default)"
+    try:
+        if config.client_ca:
+            try:
+                load_cert(Path(config.client_ca))
+            except TlsError as exc:
+                raise ConfigError(f"display.client_ca: {exc}") from None
+        return ServedCert(cert, key, config.client_ca or None)
+    except TlsError as exc:
+        hint = ("" if config.tls_cert or cert.exists() else
+                f"; make it with: feltguard tls init --config {path or 'FILE'}")
+        raise ConfigError(f"{which}: {exc}{hint}") from None
+
+
 def display_app(config: Config, tables: Sequence[RunningTable] = (),
-                on_choose: Callable[[str | None], None] | None = None
-                ) -> tuple[Any, Any, Any, str]:
+                on_choose: Callable[[str | None], None] | None = None,
+                cert: ServedCert | None = None) -> tuple[Any, Any, Any, str]:
     """The live view's app, its live Socket.IO server (display/live.py), the publisher to feed
     it, and where the dealer finds the login token (for the start-up line). ``tables``: where
     the table will be once opened, for /healthz's journal state. The touch console's inputs
@@ -366,7 +387,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                           session_lifetime=timedelta(hours=config.session_hours),
                                           journal_health=lambda: journal_health(tables),
                                           broadcast_delay_s=config.broadcast_delay_s,
-                                          broadcast_findings=config.broadcast_findings)
+                                          broadcast_findings=config.broadcast_findings,
+                                          tls_status=cert.status if cert else None)
         app.extensions["feltguard.console_link"] = link
         return app, live, publisher, f"your own name and password ({len(accounts)} accounts)"
     from display.access import write_token_file
@@ -389,7 +411,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                       session_lifetime=timedelta(hours=config.session_hours),
                                       journal_health=lambda: journal_health(tables),
                                       broadcast_delay_s=config.broadcast_delay_s,
-                                      broadcast_findings=config.broadcast_findings)
+                                      broadcast_findings=config.broadcast_findings,
+                                      tls_status=cert.status if cert else None)
     app.extensions["feltguard.console_link"] = link
     return app, live, publisher, where
 
@@ -422,13 +445,31 @@ def attach_console(app: Any, daemon: TableDaemon) -> None:
     app.extensions["feltguard.console_link"].daemon = daemon
 
 
-def live_view_line(host: str, port: int, where: str) -> str:
+def live_view_line(host: str, port: int, where: str, tls: bool = False) -> str:
     """The start-up line: where to browse (every interface: this machine's addresses, never
     0.0.0.0) and how the dealer logs in."""
     from display.addresses import browse_urls
 
-    urls = browse_urls(host, port)
+    urls = browse_urls(host, port, tls=tls)
     return f"live view {'/  '.join(urls)}/   dealer view /dealer (log in with {where})"
+
+
+CERT_CHECK_S = 3600.0
+
+
+def watch_cert(cert: ServedCert, halt: threading.Event) -> None:
+    """Hourly, on a thread of its own: a renewed certificate is loaded for the next handshake
+    (``feltguard tls renew``, no restart), and from 30 days before expiry the log says so once
+    a day (``/healthz`` says it at every request)."""
+    def watch() -> None:
+        said = 0.0
+        while not halt.wait(CERT_CHECK_S):
+            warning = cert.status()["warning"]
+            if warning and time.monotonic() - said > 86400:
+                log.warning("%s: %s", cert.cert, warning)
+                said = time.monotonic()
+
+    threading.Thread(target=watch, name="cert-watch", daemon=True).start()
 
 
 def start_console(daemon: TableDaemon, stdin: TextIO | None) -> None:
@@ -453,13 +494,22 @@ def run_table(
     """The table in this process, the live view (if ``display.port``) served from it, the typed
     console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
     publisher = app = live = None
+    halt = halt or threading.Event()
     choice = ChosenCard()
     tables: list[RunningTable] = []
     made = _files_the_display_makes(config)
     before = {p for p in made if os.path.lexists(p)}
+    cert = None
+    if config.port and config.display_tls:
+        try:  # before anything is written (config check has said the same)
+            cert = served_cert(config)
+        except ConfigError as exc:
+            print(f"feltguard run: {exc}", file=sys.stderr)
+            return 2
     try:
         if config.port:
-            app, live, publisher, where = display_app(config, tables, on_choose=choice.set)
+            app, live, publisher, where = display_app(config, tables, on_choose=choice.set,
+                                                      cert=cert)
         table = open_table(config, [publisher.publish] if publisher is not None else [],
                            chosen=choice)
     except StartError as exc:
@@ -482,13 +532,16 @@ def run_table(
             attach_console(app, table.daemon)
 
             try:
-                server = run_server(app, live, config.host, config.port)
+                server = run_server(app, live, config.host, config.port,
+                                    tls=cert.context if cert else None)
             except OSError as exc:  # taken since the start's check, or refused
                 print(f"feltguard run: display: cannot serve on {config.host}:{config.port}: "
                       f"{exc.strerror or exc}", file=sys.stderr)
                 return 2
-            print(live_view_line(config.host, server.port, where), flush=True)
-        halt = halt or threading.Event()
+            print(live_view_line(config.host, server.port, where, tls=cert is not None),
+                  flush=True)
+            if cert is not None:
+                watch_cert(cert, halt)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
         table.ready(halt)

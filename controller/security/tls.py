@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+import logging
 import os
 import pwd
 import socket
@@ -43,6 +44,7 @@ __all__ = [
     "LEAF_DAYS",
     "WARN_DAYS",
     "CertStatus",
+    "ServedCert",
     "TlsError",
     "TlsFolder",
     "check_pair",
@@ -54,6 +56,8 @@ __all__ = [
     "renew_server",
     "server_context",
 ]
+
+log = logging.getLogger(__name__)
 
 CA_DAYS = 3650
 LEAF_DAYS = 397
@@ -132,15 +136,21 @@ def default_hosts() -> list[str]:
     loopback addresses, and each address the host name resolves to."""
     name = socket.gethostname()
     hosts = [name, f"{name}.local", "localhost", "127.0.0.1", "::1"]
+    # the address the default route leaves by (a UDP socket "connected" to TEST-NET-1 learns
+    # it; no packet is sent): what a tablet on the table's network types
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            hosts.append(str(probe.getsockname()[0]))
+    except OSError:
+        pass
     try:
         infos = socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)
     except OSError:
         infos = []
     for info in infos:
-        address = str(info[4][0]).split("%")[0]
-        if address not in hosts:
-            hosts.append(address)
-    return hosts
+        hosts.append(str(info[4][0]).split("%")[0])
+    return [h for h in dict.fromkeys(hosts) if not h.startswith("0.")]
 
 
 def _san(hosts: Iterable[str]) -> x509.SubjectAlternativeName:
@@ -489,3 +499,61 @@ def client_context(ca: str | Path, cert: str | Path | None = None,
         except (ssl.SSLError, OSError) as exc:
             raise TlsError(f"{cert}: {getattr(exc, 'reason', None) or exc}") from None
     return ctx
+
+
+class ServedCert:
+    """The certificate a running server serves, and its state for ``/healthz``.
+
+    ``context`` is made once; ``status()`` (each ``/healthz``, and the table's hourly check)
+    reloads the certificate into that same context when its file has changed and checks out,
+    so ``feltguard tls renew`` takes effect at the next handshake without a restart (a restart
+    would replay the journal). A renewed pair that does not check out is not loaded: the old
+    one goes on, and the status says why."""
+
+    def __init__(self, cert: str | Path, key: str | Path, client_ca: str | Path | None = None,
+                 ca: str | Path | None = None) -> None:
+        self.cert, self.key = Path(cert), Path(key)
+        self.client_ca = Path(client_ca) if client_ca else None
+        self.ca = Path(ca) if ca else None
+        self.served = check_pair(self.cert, self.key, ca_path=self.ca)
+        self.context = server_context(self.cert, self.key, self.client_ca)
+        self._stamp = self._mtimes()
+        self.problem = ""
+
+    def _mtimes(self) -> tuple[float, float]:
+        try:
+            return self.cert.stat().st_mtime, self.key.stat().st_mtime
+        except OSError:
+            return (0.0, 0.0)
+
+    def reload_if_changed(self) -> None:
+        stamp = self._mtimes()
+        if stamp == self._stamp:
+            return
+        self._stamp = stamp
+        try:
+            fresh = check_pair(self.cert, self.key, ca_path=self.ca)
+            self.context.load_cert_chain(str(self.cert), str(self.key))
+        except (TlsError, ssl.SSLError, OSError) as exc:
+            self.problem = f"the renewed certificate was not loaded: {exc}"
+            log.warning("%s: the one loaded goes on being served", self.problem)
+            return
+        log.info("%s: renewed, served from the next connection on (until %s)", self.cert,
+                 f"{fresh.not_after:%Y-%m-%d}")
+        self.served, self.problem = fresh, ""
+
+    def status(self, now: dt.datetime | None = None) -> dict[str, object]:
+        """``/healthz``'s ``tls``: what is served, until when, and a warning from 30 days
+        ahead. No path and no error text: ``/healthz`` is public (the log has the detail)."""
+        self.reload_if_changed()
+        left = self.served.days_left(now)
+        warning = None
+        if left <= 0:
+            warning = "the certificate has expired: renew it (feltguard tls renew)"
+        elif left <= WARN_DAYS:
+            warning = f"the certificate expires in {int(left)} days: renew it (feltguard tls renew)"
+        elif self.problem:
+            warning = "a renewed certificate was not loaded (the table's log says why)"
+        return {"expires": self.served.not_after.isoformat(), "days_left": int(left),
+                "fingerprint": self.served.fingerprint,
+                "client_certificates": self.client_ca is not None, "warning": warning}
