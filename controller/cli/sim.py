@@ -91,6 +91,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         chip_mistake_rate=args.chip_mistakes,
         broadcast_delay_s=args.broadcast_delay,
         broadcast_findings=args.broadcast_findings,
+        tls=args.tls,
+        tls_dir=args.tls_dir,
     )
     opts.log_path = str(Path(args.journal).with_suffix(".log"))
     with log_beside(Path(opts.log_path), quiet=not args.verbose):
@@ -157,7 +159,13 @@ def add_sim_parser(sub: Any) -> None:
     p.add_argument("--no-web", action="store_true", help="do not start the live view")
     p.add_argument("--host", default="127.0.0.1", type=text("a host name or address"),
                    help="address the live view listens on (default 127.0.0.1, this machine "
-                        "only; 0.0.0.0 for a tablet on the network: docs/display.md)")
+                        "only, plain HTTP; any other: HTTPS, as a table serves, with an "
+                        "authority made for the run or --tls-dir's: docs/security.md)")
+    p.add_argument("--tls", action="store_true",
+                   help="serve HTTPS on 127.0.0.1 too")
+    p.add_argument("--tls-dir", default=None, type=text("a folder"), metavar="DIR",
+                   help="the authority and server certificate to serve with (made there by "
+                        "feltguard tls init's rules if absent, and kept)")
     p.add_argument("--port", type=whole(0, 65535), default=5000,
                    help="port of the live view (0: any free port)")
     p.add_argument("--journal", default=None, type=text("a file"),

@@ -124,6 +124,16 @@ class SimOptions:
     broadcast_delay_s: float = 30.0
     broadcast_findings: bool = False  # the findings on /broadcast too ([broadcast] findings)
     log_path: str | None = None  # where the log lines go instead of the terminal (said at start)
+    # HTTPS (controller/security/tls.py): always off loopback, as a table serves; on loopback
+    # only when asked (the newcomer's demo opens with no certificate warning)
+    tls: bool = False
+    tls_dir: str | None = None  # the authority and certificate to use or make (None: the run's)
+
+    @property
+    def serves_https(self) -> bool:
+        from controller.config import LOOPBACK_HOSTS
+
+        return self.web and (self.tls or self.host not in LOOPBACK_HOSTS)
 
     @property
     def delay(self) -> float:
@@ -280,6 +290,10 @@ class SimulatedTable:
         # their owner reads: the demo's passwords (one account per role), or the accounts given.
         self.logins_file: Path | None = None
         self.accounts: Any = None
+        self.cert: Any = None  # the ServedCert when serving HTTPS
+        self.tls_folder: Path | None = None
+        if opts.serves_https:
+            self.cert = self._cert(workdir)
         if opts.web:
             from display.server import create_app, run_server
 
@@ -288,7 +302,8 @@ class SimulatedTable:
                 app, live, self.publisher = create_app(
                     dealer_token=opts.dealer_token, review_journal=journal_path,
                     broadcast_delay_s=opts.broadcast_delay_s, journal_health=health,
-                    broadcast_findings=opts.broadcast_findings)
+                    broadcast_findings=opts.broadcast_findings,
+                    tls_status=self.cert.status if self.cert else None)
             else:
                 if opts.accounts_path:
                     accounts_path = Path(opts.accounts_path)
@@ -298,7 +313,8 @@ class SimulatedTable:
                 app, live, self.publisher = self._accounts_app(accounts_path)
             outputs.append(self.publisher.publish)
             self.app = app
-            self.server = run_server(app, live, opts.host, opts.port)
+            self.server = run_server(app, live, opts.host, opts.port,
+                                     tls=self.cert.context if self.cert else None)
         self.link = workdir / "shoe"
         self.shoe = SimulatedReader(str(self.link))
         self.reader = CardReader(str(self.link), self.daemon.on_read, name="sim-shoe")
@@ -347,6 +363,19 @@ class SimulatedTable:
         monitor.start()
         return monitor
 
+    def _cert(self, workdir: Path) -> Any:
+        """The certificate to serve: ``tls_dir``'s, made there (an authority and a server
+        certificate for this machine's names and the host given) when it has none; TlsError
+        (a ValueError, one line) when it cannot be used."""
+        from controller.security import tls
+
+        folder = tls.TlsFolder(Path(self.opts.tls_dir) if self.opts.tls_dir else workdir / "tls")
+        if not folder.ca_cert.exists():
+            extra = [] if self.opts.host in ("0.0.0.0", "::", "") else [self.opts.host]
+            tls.init_folder(folder.path, hosts=[*tls.default_hosts(), *extra])
+        self.tls_folder = folder.path
+        return tls.ServedCert(folder.server_cert, folder.server_key, ca=folder.ca_cert)
+
     def _accounts_app(self, path: Path) -> Any:
         """The live view with per-user logins from the accounts file at ``path``, its audit log
         beside it."""
@@ -359,7 +388,8 @@ class SimulatedTable:
         return create_app(accounts=self.accounts, audit=audit, review_journal=self.journal.path,
                           broadcast_delay_s=self.opts.broadcast_delay_s,
                           journal_health=self.daemon.journal_health,
-                          broadcast_findings=self.opts.broadcast_findings)
+                          broadcast_findings=self.opts.broadcast_findings,
+                          tls_status=self.cert.status if self.cert else None)
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the
@@ -632,7 +662,7 @@ def page_lines(opts: SimOptions, table: SimulatedTable) -> list[str]:
     """Every page the demo serves, with who may open it, and how each role logs in."""
     from display.addresses import browse_urls
 
-    urls = browse_urls(opts.host, table.server.port)
+    urls = browse_urls(opts.host, table.server.port, tls=table.cert is not None)
     base = urls[0]
     if table.accounts is None:  # the shared token: the dealer's pages only
         who = {"dealer": "the token given by --dealer-token",
@@ -663,6 +693,14 @@ def page_lines(opts: SimOptions, table: SimulatedTable) -> list[str]:
     elif table.accounts is not None:
         lines.append(f"  {'logins':<14}your name and password: {len(table.accounts)} accounts "
                      f"in {opts.accounts_path}")
+    if table.cert is not None and table.tls_folder is not None:
+        from controller.security.tls import TlsFolder, fingerprint, load_cert
+
+        ca = TlsFolder(table.tls_folder).ca_cert
+        kept = "kept" if opts.tls_dir else "gone when the demo stops; --tls-dir DIR keeps it"
+        lines.append(f"  {'HTTPS':<14}on each screen, trust the authority {ca}")
+        lines.append(f"  {'':<14}SHA-256 {fingerprint(load_cert(ca))}")
+        lines.append(f"  {'':<14}({kept})")
     return lines
 
 
