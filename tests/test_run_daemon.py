@@ -152,7 +152,7 @@ def test_run_takes_the_touch_consoles_inputs_through_the_journal(tmp_path, capsy
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
     config = dataclasses.replace(load(table_config(tmp_path)), dealer_token="d-tok",
-                                 host="127.0.0.1", port=free)
+                                 host="127.0.0.1", port=free, display_tls=False)
     halt = threading.Event()
     runner = threading.Thread(target=run_table, args=(config, io.StringIO(""), halt))
     runner.start()

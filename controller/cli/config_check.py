@@ -140,13 +140,17 @@ def _display(config: Config) -> list[str]:
     if config.display_tls:
         from controller.processes.table import served_cert
 
-        served = served_cert(config).served  # (checked already by ``check``)
-        https = [f"HTTPS: {config.tls_cert_path()} ({', '.join(served.hosts)}), expires "
-                 f"{served.not_after:%Y-%m-%d} ({int(served.days_left())} days)"
-                 + ("; a client certificate from display.client_ca asked of every screen"
-                    if config.client_ca else "")]
-        if served.warning():
-            https.append(f"WARNING: {served.warning()}")
+        try:
+            served = served_cert(config).served  # (``check`` has refused a bad one)
+        except ConfigError as exc:  # (a summary of a config not checked)
+            https = [f"HTTPS: not ready: {exc}"]
+        else:
+            https = [f"HTTPS: {config.tls_cert_path()} ({', '.join(served.hosts)}), expires "
+                     f"{served.not_after:%Y-%m-%d} ({int(served.days_left())} days)"
+                     + ("; a client certificate from display.client_ca asked of every screen"
+                        if config.client_ca else "")]
+            if served.warning():
+                https.append(f"WARNING: {served.warning()}")
     else:
         https = ["plain HTTP on this machine only (display.tls = false: a TLS proxy serves it)"]
     return [f"listens on {config.host}:{config.port} ({reach})", *https, f"browse {urls}",

@@ -231,6 +231,7 @@ def test_pages_health_and_headers() -> None:
     assert health.status_code == 200
     assert health.get_json() == {
         "status": "ok", "async_mode": "asgi", "published": 1, "last_seq": 8, "emit_errors": 0,
+        "tls": None,
         "readers": [], "journal": None,
         # no screen connected: nothing written either way (display/direct_frames.py)
         "fan_out": {"direct": 0, "queued": 0},
