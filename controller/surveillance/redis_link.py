@@ -95,6 +95,13 @@ def explain(exc: BaseException, access: RedisAccess) -> str:
     if "certificate required" in lower or "certificate_required" in lower:
         return (f"Redis at {access.shown()} requires a client certificate: set {n.cert_file} "
                 f"and {n.key_file} ({text})")
+    # with TLS 1.3 a server that wants a client certificate and got none just closes the
+    # connection once the handshake is done: the client sees it as an EOF at its first write
+    if access.tls and not access.cert_file and (
+            "eof occurred in violation of protocol" in lower or "closed by server" in lower):
+        return (f"Redis at {access.shown()} closed the TLS connection: does it require a client "
+                f"certificate (tls-auth-clients yes)? set {n.cert_file} and {n.key_file} "
+                f"({text})")
     if access.tls and ("wrong version number" in lower or "record layer failure" in lower):
         return (f"Redis at {access.shown()} does not speak TLS on that port: is it its "
                 f"tls-port? ({text})")
