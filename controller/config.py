@@ -28,6 +28,7 @@ from controller.sensing.chips import (
     SETTLE_MS,
     parse_chip_antenna_map,
 )
+from controller.surveillance.access import CONFIG_NAMES, AccessError, RedisAccess, table_user
 from controller.surveillance.streams import table_id
 from drivers.chip_protocol import DEVICE_KINDS
 
@@ -160,6 +161,12 @@ class Config:
     # the cardroom's surveillance (controller/surveillance/relay.py): "" relays nothing
     central_url: str = ""
     table_id: str = "table"
+    # its login there (controller/surveillance/access.py): "" user: table-<table id>
+    central_user: str = ""
+    central_password_file: str = ""
+    central_ca_file: str = ""
+    central_tls_cert: str = ""
+    central_tls_key: str = ""
     deck_file: str = ""
     # chips (issue 13): the chip antennas' zones, the settle time, the chip-set file
     chip_antennas: Mapping[tuple[int, int], str] = field(
@@ -187,6 +194,13 @@ class Config:
     def tls_key_path(self) -> Path:
         """Its key: ``[display] tls_key``, or tls/server.key beside the journal."""
         return Path(self.tls_key) if self.tls_key else self.tls_folder() / "server.key"
+
+    def central_access(self) -> RedisAccess:
+        """The relay's login to the cardroom's Redis; its files are read at each connection."""
+        return RedisAccess(self.central_url, user=self.central_user or table_user(self.table_id),
+                           password_file=self.central_password_file,
+                           ca_file=self.central_ca_file, cert_file=self.central_tls_cert,
+                           key_file=self.central_tls_key, names=CONFIG_NAMES)
 
     def audit_path(self) -> Path:
         """The audit log: ``[accounts] audit_file``, or audit.sqlite beside the journal."""
@@ -227,7 +241,7 @@ _SECTIONS = {
     "broadcast": {"delay_s", "public", "findings"},
     "journal": {"path", "key_file", "anchor_file"},
     "accounts": {"file", "audit_file", "session_hours"},
-    "central": {"url", "table"},
+    "central": {"url", "table", "user", "password_file", "ca_file", "tls_cert", "tls_key"},
     "deck": {"file"},
     "chip_antennas": None,
     "chip_sensing": {"settle_ms"},
@@ -398,18 +412,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             kw[field_name] = _typed(accounts, key, str, "accounts", empty=True)
     if "session_hours" in accounts:  # a dealer's shift at most a day
         kw["session_hours"] = _int_in(accounts, "session_hours", "accounts", 1, 24)
-    central = raw.get("central", {})
-    if "url" in central:  # "": no relay
-        kw["central_url"] = _typed(central, "url", str, "central", empty=True)
-        if kw["central_url"] and not kw["central_url"].startswith(("redis://", "rediss://",
-                                                                    "unix://")):
-            raise ConfigError("central.url: must be a redis://, rediss:// or unix:// URL, "
-                              f"got {kw['central_url']!r}")
-    if "table" in central:
-        try:
-            kw["table_id"] = table_id(_typed(central, "table", str, "central"))
-        except ValueError as exc:
-            raise ConfigError(f"central.table: {str(exc).removeprefix('table id ')}") from None
+    _central(raw.get("central", {}), kw)
     deck = raw.get("deck", {})
     if "file" in deck:
         kw["deck_file"] = _typed(deck, "file", str, "deck", empty=True)  # "": no deck file
@@ -424,6 +427,33 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if config.keys.enabled:
         _check_key_pins(config)
     return config
+
+
+def _central(central: Mapping[str, Any], kw: dict[str, Any]) -> None:
+    """[central]: the cardroom's Redis and the table's login there. The settings are checked
+    here (no password in the URL, TLS off this machine, the CA with rediss://); the files are
+    read by the relay at each connection and by ``feltguard config check``."""
+    if "url" in central:  # "": no relay
+        kw["central_url"] = _typed(central, "url", str, "central", empty=True)
+    if "table" in central:
+        try:
+            kw["table_id"] = table_id(_typed(central, "table", str, "central"))
+        except ValueError as exc:
+            raise ConfigError(f"central.table: {str(exc).removeprefix('table id ')}") from None
+    for key in ("user", "password_file", "ca_file", "tls_cert", "tls_key"):
+        if key in central:  # "": the default (the user) or none
+            kw[f"central_{key}"] = _typed(central, key, str, "central", empty=True)
+    if kw.get("central_url"):
+        access = RedisAccess(kw["central_url"],
+                             user=kw.get("central_user") or table_user(kw.get("table_id", "table")),
+                             password_file=kw.get("central_password_file", ""),
+                             ca_file=kw.get("central_ca_file", ""),
+                             cert_file=kw.get("central_tls_cert", ""),
+                             key_file=kw.get("central_tls_key", ""), names=CONFIG_NAMES)
+        try:
+            access.check()
+        except AccessError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 def _table_keys(table: Mapping[str, Any], kind: type, last: Collection[str] = ()) -> list[str]:

@@ -54,9 +54,58 @@ def check(path: str) -> Config:
             from controller.processes.table import served_cert
 
             served_cert(config, path)
+        check_central(config)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     return config
+
+
+def check_central(config: Config) -> str:
+    """[central]'s files as the relay will read them (the password file 0600 and one line,
+    the CA a certificate, the client certificate the key's, not expired): ConfigError names
+    the key. Returns a one-line warning, or "", when the user is not the table's own
+    (``table-<table>``): the surveillance service refuses entries relayed as another table."""
+    if not config.central_url:
+        return ""
+    from controller.security.tls import TlsError, check_pair, load_cert
+    from controller.surveillance.access import AccessError, table_user
+
+    access = config.central_access()
+    try:
+        access.check_files()
+        if access.ca_file:
+            load_cert(Path(access.ca_file))
+        if access.cert_file:
+            check_pair(access.cert_file, access.key_file)
+    except AccessError as exc:
+        raise ConfigError(str(exc)) from None
+    except TlsError as exc:
+        text = str(exc)
+        key = ("central.tls_key" if access.key_file and text.startswith(access.key_file) else
+               "central.tls_cert" if access.cert_file and text.startswith(access.cert_file)
+               else "central.ca_file")
+        raise ConfigError(f"{key}: {exc}") from None
+    own = table_user(config.table_id)
+    if access.user != own:
+        return (f"warning: central.user {access.user!r} is not {own!r}, the user of table "
+                f"{config.table_id}: the surveillance service refuses entries relayed as "
+                "another table")
+    return ""
+
+
+def _central(config: Config) -> list[str]:
+    if not config.central_url:
+        return ["none: the journal stays on this table (central.url)"]
+    access = config.central_access()
+    login = (f"as {access.user} (password in {access.password_file})" if access.password_file
+             else "without a login (Redis's default user)")
+    lines = [f"{access.shown()} as table {config.table_id}, {login}"]
+    if access.tls:
+        client = (f", client certificate {access.cert_file}" if access.cert_file
+                  else ", no client certificate")
+        lines.append(f"TLS verified against {access.ca_file}{client}")
+    warning = check_central(config)
+    return [*lines, warning] if warning else lines
 
 
 def pins_problem(config: Config) -> None:
@@ -229,7 +278,8 @@ def summary(config: Config) -> list[str]:
         ("chips", _chips(config)),
     ]
     lines = [f"  {name:<13}{text}" for name, text in rows]
-    for name, more in (("display", _display(config)), ("journal", _journal(config))):
+    for name, more in (("display", _display(config)), ("journal", _journal(config)),
+                       ("central", _central(config))):
         lines += [f"  {name if i == 0 else '':<13}{line}" for i, line in enumerate(more)]
     return lines
 

@@ -81,6 +81,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         accounts_path=args.accounts,
         central_url=args.central,
         table_id=args.table_id,
+        central_user=args.central_user or "",
+        central_password_file=args.central_password_file or "",
+        central_ca=args.central_ca or "",
+        central_cert=args.central_cert or "",
+        central_key=args.central_key or "",
         truth_path=args.truth,
         seat_changes=args.seat_changes,
         game=args.game,
@@ -94,6 +99,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         tls=args.tls,
         tls_dir=args.tls_dir,
     )
+    if opts.central_url:  # the login's settings and files, before the table starts
+        from controller.processes.sim import central_access
+
+        try:
+            central_access(opts).check_files()
+        except ValueError as exc:  # AccessError: one line naming the option
+            return fail("sim", str(exc))
     opts.log_path = str(Path(args.journal).with_suffix(".log"))
     with log_beside(Path(opts.log_path), quiet=not args.verbose):
         try:
@@ -182,6 +194,17 @@ def add_sim_parser(sub: Any) -> None:
                         "(feltguard surveillance collects them; docs/cardroom.md)")
     p.add_argument("--table-id", default="sim", type=table_name, metavar="ID",
                    help="this table's name in the cardroom (default sim)")
+    p.add_argument("--central-user", default=None, type=text("a user"), metavar="USER",
+                   help="the table's ACL user at the cardroom's Redis (default table-ID)")
+    p.add_argument("--central-password-file", default=None, type=text("a file"), metavar="FILE",
+                   help="the user's password, alone on one line, in a 0600 file")
+    p.add_argument("--central-ca", default=None, type=text("a file"), metavar="FILE",
+                   help="with rediss://: the cardroom CA the Redis server's certificate must "
+                        "chain to")
+    p.add_argument("--central-cert", default=None, type=text("a file"), metavar="FILE",
+                   help="a client certificate for a Redis that requires one (with --central-key)")
+    p.add_argument("--central-key", default=None, type=text("a file"), metavar="FILE",
+                   help="the client certificate's key")
     p.add_argument("--seat-changes", type=fraction(0, 1), default=0.05,
                    help="chance per hand that, before it, a player goes away or comes back, "
                         "leaving, or a new player sitting down (0..1, default 0.05)")

@@ -1,4 +1,5 @@
-"""``feltguard surveillance``: the cardroom's central service (docs/cardroom.md)."""
+"""``feltguard surveillance``: the cardroom's central service, and ``feltguard surveillance acl``:
+the cardroom's Redis ACL (docs/cardroom.md)."""
 
 from __future__ import annotations
 
@@ -10,23 +11,58 @@ from controller.cli.common import fail, text, whole
 
 def cmd_surveillance(args: argparse.Namespace) -> int:
     from controller.processes.cardroom import SurveillanceOptions, run_surveillance
+    from controller.surveillance.access import SURVEILLANCE_NAMES, AccessError, RedisAccess
 
-    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
-        return fail("surveillance", f"--redis: must be a redis://, rediss:// or unix:// URL, "
-                                    f"got {args.redis!r}")
+    for option, value in (("--redis", args.redis), ("--store", args.store)):
+        if value is None:  # (not required by argparse: `surveillance acl` has neither)
+            return fail("surveillance", f"{option}: required")
+    user = args.redis_user or ("surveillance" if args.redis_password_file else "")
+    access = RedisAccess(args.redis, user=user, password_file=args.redis_password_file or "",
+                         ca_file=args.redis_ca or "", cert_file=args.redis_cert or "",
+                         key_file=args.redis_key or "", names=SURVEILLANCE_NAMES)
+    try:
+        access.check_files()
+    except AccessError as exc:
+        return fail("surveillance", str(exc))
     return run_surveillance(SurveillanceOptions(
         redis_url=args.redis, store_path=args.store, host=args.host, port=args.port,
-        web=not args.no_web, accounts_path=args.accounts))
+        web=not args.no_web, accounts_path=args.accounts, access=access))
+
+
+def cmd_surveillance_acl(args: argparse.Namespace) -> int:
+    from controller.surveillance.acl import write_cardroom
+
+    try:
+        written = write_cardroom(args.tables, args.out, surveillance_user=args.user)
+    except ValueError as exc:
+        return fail("surveillance acl", str(exc))
+    acl, *passwords = written
+    print(f"{acl}: the cardroom's ACL (aclfile in redis.conf; no clear password in it)")
+    for path in passwords:
+        print(f"{path}: a password (0600): copy it to the table or service it is for")
+    return 0
 
 
 def add_surveillance_parser(sub: Any) -> None:
-    """Add ``surveillance`` to the ``feltguard`` subcommands."""
+    """Add ``surveillance`` (and ``surveillance acl``) to the ``feltguard`` subcommands."""
     p = sub.add_parser("surveillance", help="the cardroom's central service: every table's "
                        "events from Redis into one store, and the review of every table")
-    p.add_argument("--redis", required=True, type=text("a redis:// URL"), metavar="URL",
-                   help="the Redis the tables relay to ([central] url of each table)")
-    p.add_argument("--store", required=True, type=text("a file"), metavar="FILE",
-                   help="the central store (SQLite), created if absent")
+    p.add_argument("--redis", default=None, type=text("a redis:// URL"), metavar="URL",
+                   help="the Redis the tables relay to ([central] url of each table); "
+                        "required")
+    p.add_argument("--store", default=None, type=text("a file"), metavar="FILE",
+                   help="the central store (SQLite), created if absent; required")
+    p.add_argument("--redis-user", default=None, type=text("a user"), metavar="USER",
+                   help="the service's ACL user (default surveillance, with a password file)")
+    p.add_argument("--redis-password-file", default=None, type=text("a file"), metavar="FILE",
+                   help="the user's password, alone on one line, in a 0600 file")
+    p.add_argument("--redis-ca", default=None, type=text("a file"), metavar="FILE",
+                   help="with rediss://: the cardroom CA the Redis server's certificate must "
+                        "chain to")
+    p.add_argument("--redis-cert", default=None, type=text("a file"), metavar="FILE",
+                   help="a client certificate for a Redis that requires one (with --redis-key)")
+    p.add_argument("--redis-key", default=None, type=text("a file"), metavar="FILE",
+                   help="the client certificate's key")
     p.add_argument("--host", default="127.0.0.1", help="where the review listens")
     p.add_argument("--port", type=whole(0, 65535), default=5100,
                    help="port of the review (default 5100; 0: any free port)")
@@ -35,3 +71,16 @@ def add_surveillance_parser(sub: Any) -> None:
                         "the audit log beside it); needed unless --no-web")
     p.add_argument("--no-web", action="store_true", help="collect only")
     p.set_defaults(func=cmd_surveillance)
+    commands = p.add_subparsers(dest="surveillance_command", metavar="acl")
+    a = commands.add_parser("acl", help="write the cardroom's Redis ACL (users.acl) and a "
+                            "password file per user: each table may add to its own stream "
+                            "only, the service may read and trim")
+    a.add_argument("--tables", nargs="+", required=True, metavar="ID",
+                   help="the cardroom's table ids ([central] table of each)")
+    a.add_argument("--out", required=True, type=text("a folder"), metavar="DIR",
+                   help="a new folder, or one without these files (made 0700)")
+    a.add_argument("--user", default="surveillance", type=text("a user"),
+                   help="the surveillance service's ACL user (default surveillance)")
+    a.set_defaults(func=cmd_surveillance_acl)
+
+

@@ -2,6 +2,7 @@
 
     feltguard surveillance --redis URL --store FILE [--host H] [--port P] --accounts FILE
     feltguard surveillance --redis URL --store FILE --no-web
+        [--redis-user U --redis-password-file F] [--redis-ca CA [--redis-cert C --redis-key K]]
 
 It collects every table's events from Redis into the central store
 (controller/surveillance/collector.py, controller/surveillance/central_store.py) and serves the
@@ -23,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from controller.surveillance.access import RedisAccess
 from controller.surveillance.central_store import CentralStore, StoreError
 from controller.surveillance.collector import Collector
-from controller.surveillance.streams import safe_url
 
 __all__ = ["SurveillanceOptions", "run_surveillance"]
 
@@ -40,6 +41,7 @@ class SurveillanceOptions:
     port: int = 5100
     web: bool = True
     accounts_path: str | None = None
+    access: RedisAccess | None = None  # the login; None: redis_url, logging in as no one
 
 
 def run_surveillance(opts: SurveillanceOptions, halt: threading.Event | None = None,
@@ -69,11 +71,12 @@ def run_surveillance(opts: SurveillanceOptions, halt: threading.Event | None = N
             return 2
         print(f"cardroom review on {server.url}/ (log in as surveillance)", file=out,
               flush=True)
-    collector = Collector(opts.redis_url, store).start()
+    access = opts.access or RedisAccess(opts.redis_url)
+    collector = Collector(access, store).start()
     halt = halt or threading.Event()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: halt.set())
-    print(f"collecting every table's events from {safe_url(opts.redis_url)} into "
+    print(f"collecting every table's events from {access.shown()} into "
           f"{opts.store_path}",
           file=out, flush=True)
     seen: set[str] = set()

@@ -104,6 +104,12 @@ class SimOptions:
     # Redis of the cardroom's surveillance (controller/surveillance/relay.py)
     central_url: str | None = None
     table_id: str = "sim"  # this table's name there
+    # its login there (controller/surveillance/access.py); "" user: table-<table_id>
+    central_user: str = ""
+    central_password_file: str = ""
+    central_ca: str = ""
+    central_cert: str = ""
+    central_key: str = ""
     central_drain_s: float = 10.0  # at the end, how long to wait for the relay to catch up
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
@@ -142,6 +148,16 @@ class SimOptions:
         if self.pace is not None:
             return self.pace
         return VIEW_PACE if self.web else 0.0
+
+
+def central_access(opts: SimOptions) -> Any:
+    """The simulated table's login to the cardroom's Redis (a RedisAccess naming the --central
+    options), as a table's [central] section makes it."""
+    from controller.surveillance.access import SIM_NAMES, RedisAccess, table_user
+
+    return RedisAccess(opts.central_url or "", user=opts.central_user or table_user(opts.table_id),
+                       password_file=opts.central_password_file, ca_file=opts.central_ca,
+                       cert_file=opts.central_cert, key_file=opts.central_key, names=SIM_NAMES)
 
 
 class FindingWatch:
@@ -270,7 +286,7 @@ class SimulatedTable:
         if opts.central_url:  # the journal's events to the cardroom, off the table's threads
             from controller.surveillance.relay import Relay
 
-            self.relay = Relay(journal_path, opts.central_url, opts.table_id).start()
+            self.relay = Relay(journal_path, central_access(opts), opts.table_id).start()
             outputs.append(self.relay.poke)
         self.leds: Any = None
         if opts.leds:

@@ -332,7 +332,7 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     if config.central_url:  # the cardroom's copy: off the table's threads, never waited on
         from controller.surveillance.relay import Relay
 
-        relay = Relay(config.journal_path, config.central_url, config.table_id)
+        relay = Relay(config.journal_path, config.central_access(), config.table_id)
         daemon.outputs.append(relay.poke)
     table = RunningTable(daemon, journal, [*readers, *chip_readers], leds, service, keys,
                          _health_monitor(config, daemon, readers, chip_readers), relay)

@@ -123,6 +123,23 @@ class CentralStore:
                 (table, last, head, duplicates))
         return stored, duplicates
 
+    def refuse(self, table: str, seq: int, claimed: str) -> bool:
+        """Record, once per table and claimed table, that ``table``'s stream held an entry
+        relayed as another table (``claimed``; "" none), refused and not stored; the table is
+        listed with its problem even before it has an event. True if it was new."""
+        text = (f"entries relayed as {f'table {claimed}' if claimed else 'no table'} refused "
+                f"(not stored), first at seq {seq}: a table's [central] user or table, or the "
+                "cardroom's ACL, is set wrong")
+        prefix = text.split(" refused", 1)[0] + " refused"
+        with self._lock, self._db:
+            if self._db.execute("SELECT 1 FROM problems WHERE table_id = ? AND substr(text, 1, "
+                                "?) = ?", (table, len(prefix), prefix)).fetchone():
+                return False
+            self._db.execute("INSERT INTO tables (table_id, last_seq, last_hash) VALUES "
+                             "(?, 0, ?) ON CONFLICT(table_id) DO NOTHING", (table, GENESIS))
+            self._problem(table, seq, text)
+        return True
+
     def _problem(self, table: str, seq: int, text: str) -> None:
         self._db.execute("INSERT INTO problems (table_id, seq, text) VALUES (?, ?, ?)",
                          (table, seq, text))

@@ -20,7 +20,14 @@ That id is what makes the link exactly-once:
 
 Each entry carries the journal's own line and its chain hashes (``prev``, ``hash``): the central
 store checks that each entry's ``prev`` is the hash of the one before, so a gap would be named
-there, not silently filled.
+there, not silently filled. It carries too the table its login is for (``table``: the ACL user
+``table-ID`` gives ``ID``), and the collector refuses an entry whose stream is another table's:
+a cardroom ACL set wrong cannot let one table write as another unseen.
+
+The relay logs in as the table's own ACL user (access.py, acl.py): it may only add to its own
+stream, read that stream's last id, and join the set of tables. Redis refusing the login, the
+CA refusing the server's certificate or the ACL refusing a command ends the round as a network
+failure does: said in one line naming the setting, tried again later, the table dealing on.
 """
 
 from __future__ import annotations
@@ -36,14 +43,20 @@ from typing import Any
 import redis
 
 from controller.journal import JournalError, last_seq, read_records
-from controller.surveillance.redis_link import RedisLink, one_line
-from controller.surveillance.streams import TABLES, entry_seq, safe_url, stream_key, table_id
+from controller.surveillance.access import RedisAccess, table_user
+from controller.surveillance.redis_link import LINK_ERRORS, RedisLink, connect, explain
+from controller.surveillance.streams import TABLES, entry_seq, stream_key, table_id
 
 __all__ = ["Relay", "RelayStatus"]
 
 log = logging.getLogger("feltguard.relay")
 
 BATCH = 500  # events per round trip: a catch-up after a long outage goes in batches
+
+
+class _Refused(redis.RedisError):
+    """The cardroom's ACL refused the relay a command on the table's own stream or set: the
+    login is another table's (or the ACL is wrong). Ends the round like any link failure."""
 
 
 @dataclass(frozen=True)
@@ -58,26 +71,35 @@ class RelayStatus:
 
 
 class Relay:
-    """Forwards the journal at ``journal`` to Redis at ``url`` as table ``table``."""
+    """Forwards the journal at ``journal`` to Redis as table ``table``; ``access`` is the
+    login (a bare URL: no login, as the user ``table-TABLE``)."""
 
-    def __init__(self, journal: str | Path, url: str, table: str, *,
+    def __init__(self, journal: str | Path, access: RedisAccess | str, table: str, *,
                  backoff: tuple[float, float] = (0.2, 5.0), poll_s: float = 1.0,
                  client: Callable[[str], Any] | None = None) -> None:
         self.journal = Path(journal)
-        self.url = url
         self.table = table_id(table)
+        if isinstance(access, str):
+            access = RedisAccess(access, user=table_user(self.table))
+        self.access = access
+        self.url = access.url
         self.key = stream_key(self.table)
+        # the table the login is for, in every entry: the collector checks it against the
+        # stream (a user not named table-ID gives its own name, which no stream matches)
+        self.login_table = (access.user or table_user(self.table)).removeprefix("table-")
+        self._said = ""  # the last failure logged: a new one is said, a repeat is not
         self._poll_s = poll_s  # a poke is the usual wake-up; this bounds a missed one
         self._wake = threading.Event()
         self._forwarded = 0
         self._journaled = 0
         # a journal that cannot be read fails the round as Redis does: the relay retries both
         self._link = RedisLink(
-            url, name=f"relay-{self.table}", backoff=backoff,
-            client=client or (lambda u: redis.Redis.from_url(
-                u, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)),
+            self.url, name=f"relay-{self.table}", backoff=backoff,
+            client=client or (lambda _: connect(
+                self.access, socket_connect_timeout=2, socket_timeout=5,
+                health_check_interval=10)),
             greet=self._greet, serve=self._forward, failed=self._failed,
-            errors=(redis.RedisError, OSError, JournalError))
+            errors=(*LINK_ERRORS, JournalError))
 
     def start(self) -> Relay:
         self._link.start()
@@ -107,22 +129,39 @@ class Relay:
 
     def _greet(self, client: Any) -> None:
         self._forwarded = self._stream_top(client)
-        client.sadd(TABLES, self.table)
+        try:
+            client.sadd(TABLES, self.table)
+        except redis.exceptions.NoPermissionError:
+            raise _Refused(f"may not join the set {TABLES}") from None
+        self._said = ""
         log.info("relay %s: connected to %s, the stream has seq %d", self.table,
-                 safe_url(self.url), self._forwarded)
+                 self.access.shown(), self._forwarded)
 
     def _failed(self, exc: Exception, delay: float, first: bool) -> str:
         if isinstance(exc, JournalError):  # a reader cannot disturb the writer
             log.warning("relay %s: reading %s", self.table, exc)
             return f"journal: {exc}"
-        if first:
+        if isinstance(exc, _Refused):
+            n = self.access.names
+            text = (f"user {self.access.user or 'default'} {exc}: the cardroom's ACL lets "
+                    f"each table's user write its own stream only ({n.user} is "
+                    f"{self.access.user or 'not set'}, {n.table} is {self.table}: the user "
+                    f"for it is {table_user(self.table)})")
+        else:
+            text = explain(exc, self.access)
+        # an outage is said once; a different failure (the link back but the login refused)
+        # is said too
+        if first or text != self._said:
+            self._said = text
             log.warning("relay %s: %s; the table goes on, and catches up later",
-                        self.table, one_line(exc))
-        return one_line(exc)
+                        self.table, text)
+        return text
 
     def _stream_top(self, client: Any) -> int:
         try:
             info = client.xinfo_stream(self.key)
+        except redis.exceptions.NoPermissionError:
+            raise _Refused(f"may not read stream {self.key}") from None
         except redis.ResponseError:  # no such stream yet: nothing forwarded
             return 0
         return entry_seq(info["last-generated-id"])
@@ -138,8 +177,11 @@ class Relay:
             pipe = client.pipeline(transaction=False)
             for r in records:
                 pipe.xadd(self.key, {"seq": r.seq, "ts": r.ts, "type": r.type, "line": r.line,
-                                     "prev": r.prev, "hash": r.hash}, id=f"0-{r.seq}")
+                                     "prev": r.prev, "hash": r.hash, "table": self.login_table},
+                          id=f"0-{r.seq}")
             answers = pipe.execute(raise_on_error=False)
+            if any(isinstance(a, redis.exceptions.NoPermissionError) for a in answers):
+                raise _Refused(f"may not write stream {self.key}")
             refused = [a for a in answers if isinstance(a, Exception)]
             if refused:  # already there (another relay of this table, or a lost reply)
                 self._forwarded = self._stream_top(client)

@@ -1,7 +1,11 @@
 """The real servers the cardroom tests need, started by the test harness: Debian's
 ``redis-server`` on a free port with its own directory (append-only file on, so a killed
 server keeps what it acknowledged), and a TCP link between the tables and it that a test can
-cut and restore. Tests skip with a clear message where redis-server is not installed."""
+cut and restore. Tests skip with a clear message where redis-server is not installed.
+
+``RedisServer(..., tls=RedisTls(...))`` serves TLS only (``--port 0 --tls-port P``) with the
+test's own certificates (controller/security/tls.py) and, with ``aclfile``, the cardroom's ACL;
+``admin`` then is a client of a user the test adds to the ACL file for its own checks."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import socket
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,27 +33,69 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class RedisTls:
+    """What a TLS Redis serves with: its certificate, the CA it takes client certificates from,
+    whether it requires one (``tls-auth-clients``), and the ACL file."""
+
+    cert: Path
+    key: Path
+    ca: Path
+    auth_clients: str = "optional"  # "yes": mutual TLS
+    aclfile: Path | None = None
+    admin_password: str = "admin-pw"  # the test's own user, appended to the ACL file
+    admin_cert: Path | None = None  # its client certificate, where one is required
+    admin_key: Path | None = None
+
+
 class RedisServer:
     """A redis-server process of the test's own; ``kill()`` (SIGKILL) and ``start()`` again on
     the same port and directory."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, tls: RedisTls | None = None) -> None:
         self.dir = workdir
         self.port = free_port()
+        self.tls = tls
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/0"
+
+    def admin(self) -> redis.Redis:
+        """A client with every right: the default user, or the ACL's test admin over TLS."""
+        if self.tls is None:
+            return redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        extra = {"username": "admin", "password": self.tls.admin_password} \
+            if self.tls.aclfile else {}
+        t = self.tls
+        return redis.Redis.from_url(
+            self.url, socket_connect_timeout=1, ssl_ca_certs=str(t.ca),
+            ssl_certfile=str(t.admin_cert) if t.admin_cert else None,
+            ssl_keyfile=str(t.admin_key) if t.admin_key else None, **extra)
+
+    def _options(self) -> list[str]:
+        if self.tls is None:
+            return ["--port", str(self.port)]
+        t = self.tls
+        options = ["--port", "0", "--tls-port", str(self.port), "--tls-cert-file", str(t.cert),
+                   "--tls-key-file", str(t.key), "--tls-ca-cert-file", str(t.ca),
+                   "--tls-auth-clients", t.auth_clients]
+        if t.aclfile is not None:
+            acl = self.dir / "users.acl"  # the cardroom's, and the test's admin
+            acl.write_text(t.aclfile.read_text() +
+                           f"user admin on >{t.admin_password} ~* &* +@all\n")
+            options += ["--aclfile", str(acl)]
+        return options
 
     def start(self) -> RedisServer:
         assert REDIS_SERVER is not None
         self.proc = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
+            [REDIS_SERVER, *self._options(), "--bind", "127.0.0.1", "--dir",
              str(self.dir), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
              "--protected-mode", "no"],
             stdout=(self.dir / "redis.log").open("ab"), stderr=subprocess.STDOUT)
-        client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        client = self.admin()
         deadline = time.monotonic() + 15
         while True:
             try:
