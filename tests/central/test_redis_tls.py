@@ -268,7 +268,8 @@ def test_plain_redis_stays_allowed_on_this_machine() -> None:
 def _config(tmp_path: Path, **central: str) -> Path:
     lines = "".join(f'{k} = "{v}"\n' for k, v in central.items())
     path = tmp_path / "table.toml"
-    path.write_text(f'[leds]\nenabled = false\n[central]\ntable = "t1"\n{lines}')
+    path.write_text(f'[leds]\nenabled = false\n[display]\nport = 0\n'
+                    f'[central]\ntable = "t1"\n{lines}')
     return path
 
 
