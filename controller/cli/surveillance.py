@@ -24,9 +24,28 @@ def cmd_surveillance(args: argparse.Namespace) -> int:
         access.check_files()
     except AccessError as exc:
         return fail("surveillance", str(exc))
+    cert = None
+    if not args.no_web:
+        from controller.config import LOOPBACK_HOSTS
+        from controller.security.tls import ServedCert, TlsError
+
+        if bool(args.tls_cert) != bool(args.tls_key):
+            return fail("surveillance", "--tls-cert and --tls-key: give both")
+        if args.client_ca and not args.tls_cert:
+            return fail("surveillance", "--client-ca: needs --tls-cert and --tls-key")
+        if not args.tls_cert and args.host not in LOOPBACK_HOSTS:
+            # the review shows every table's hole cards: never in clear on a network
+            return fail("surveillance", f"--host {args.host}: the review is served over "
+                        "HTTPS off this machine: give --tls-cert and --tls-key (feltguard tls "
+                        "init --dir DIR makes them)")
+        if args.tls_cert:
+            try:
+                cert = ServedCert(args.tls_cert, args.tls_key, args.client_ca)
+            except TlsError as exc:
+                return fail("surveillance", f"--tls-cert: {exc}")
     return run_surveillance(SurveillanceOptions(
         redis_url=args.redis, store_path=args.store, host=args.host, port=args.port,
-        web=not args.no_web, accounts_path=args.accounts, access=access))
+        web=not args.no_web, accounts_path=args.accounts, access=access, cert=cert))
 
 
 def cmd_surveillance_acl(args: argparse.Namespace) -> int:
@@ -69,6 +88,14 @@ def add_surveillance_parser(sub: Any) -> None:
     p.add_argument("--accounts", default=None, type=text("a file"), metavar="FILE",
                    help="the surveillance accounts (feltguard user add --accounts FILE; "
                         "the audit log beside it); needed unless --no-web")
+    p.add_argument("--tls-cert", default=None, type=text("a file"), metavar="FILE",
+                   help="serve the review over HTTPS with this certificate (needed off "
+                        "loopback; feltguard tls init --dir DIR makes one)")
+    p.add_argument("--tls-key", default=None, type=text("a file"), metavar="FILE",
+                   help="the certificate's key (0600)")
+    p.add_argument("--client-ca", default=None, type=text("a file"), metavar="FILE",
+                   help="require of every screen a client certificate this authority issued "
+                        "(mutual TLS; feltguard tls client NAME)")
     p.add_argument("--no-web", action="store_true", help="collect only")
     p.set_defaults(func=cmd_surveillance)
     commands = p.add_subparsers(dest="surveillance_command", metavar="acl")

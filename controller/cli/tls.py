@@ -1,7 +1,7 @@
 """``feltguard tls``: the table's certificates (controller/security/tls.py; docs/security.md,
 "TLS").
 
-    feltguard tls init   (--config FILE | --dir DIR) [--host NAME ...] [--owner USER]
+    feltguard tls init   (--config FILE | --dir DIR) [--host NAME ...] [--name NAME] [--owner USER]
     feltguard tls renew  (--config FILE | --dir DIR) [--host NAME ...] [--owner USER]
     feltguard tls client NAME (--config FILE | --dir DIR) [--owner USER]
     feltguard tls show   (--config FILE | --dir DIR)
@@ -55,7 +55,7 @@ def cmd_tls(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 out.write(f"WARNING: {status.warning()}\n")
             return 0
         if args.tls_command == "init":
-            made = tls.init_folder(folder, hosts=args.host, owner=args.owner)
+            made = tls.init_folder(folder, hosts=args.host, owner=args.owner, name=args.name)
         elif args.tls_command == "renew":
             made = tls.renew_server(folder, hosts=args.host, owner=args.owner)
         else:
@@ -105,6 +105,10 @@ def add_tls_parser(sub: Any) -> None:
                            help="a host name or address the table is reached by (repeat it); "
                                 "default: this machine's name, NAME.local, localhost, its "
                                 "addresses (renew: the names the old certificate had)")
+        if name == "init":
+            c.add_argument("--name", default="", metavar="NAME",
+                           help="the authority's name (default this machine's host name; "
+                                "e.g. cardroom)")
         if name != "show":
             c.add_argument("--owner", default=None, metavar="USER",
                            help="hand the files to this user (the service user, e.g. "

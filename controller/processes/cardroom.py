@@ -22,7 +22,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from controller.surveillance.access import RedisAccess
 from controller.surveillance.central_store import CentralStore, StoreError
@@ -42,6 +42,7 @@ class SurveillanceOptions:
     web: bool = True
     accounts_path: str | None = None
     access: RedisAccess | None = None  # the login; None: redis_url, logging in as no one
+    cert: Any = None  # the review's HTTPS certificate (controller/security/tls.py ServedCert)
 
 
 def run_surveillance(opts: SurveillanceOptions, halt: threading.Event | None = None,
@@ -64,7 +65,8 @@ def run_surveillance(opts: SurveillanceOptions, halt: threading.Event | None = N
                                  "(feltguard user add --accounts FILE), or --no-web")
             accounts = Accounts(opts.accounts_path)
             audit = AuditLog(Path(opts.accounts_path).with_name("audit.sqlite"))
-            server = serve_cardroom(store, opts.host, opts.port, accounts, audit)
+            server = serve_cardroom(store, opts.host, opts.port, accounts, audit,
+                                    cert=opts.cert)
         except (OSError, ValueError, AccountError, AuditError) as exc:
             print(f"feltguard surveillance: {exc}", file=sys.stderr)
             store.close()

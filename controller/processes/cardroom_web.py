@@ -14,8 +14,10 @@ It reads the store only: a review here cannot disturb any table.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
@@ -34,7 +36,8 @@ DISPLAY = Path(display.__file__).resolve().parent
 _BACK = re.compile(r"/|/audit|/t/[a-z0-9_-]{1,32}/review(?:/hand/[0-9]{1,9}\.(?:phh|jsonl))?")
 
 
-def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Flask:
+def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog,
+                 tls_status: Callable[[], Mapping[str, Any]] | None = None) -> Flask:
     from display.access import add_security_headers
     from display.login import LoginDesk
     from display.review import review_blueprint
@@ -58,7 +61,8 @@ def cardroom_app(store: CentralStore, accounts: Accounts, audit: AuditLog) -> Fl
     def healthz() -> Response:
         return jsonify(tables=[{"table": t.table, "last_seq": t.last_seq, "events": t.events,
                                 "duplicates_dropped": t.duplicates, "problems": list(t.problems)}
-                               for t in store.tables()])
+                               for t in store.tables()],
+                       tls=dict(tls_status()) if tls_status is not None else None)
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -84,9 +88,11 @@ class CardroomServer:
 
 
 def serve_cardroom(store: CentralStore, host: str, port: int, accounts: Accounts,
-                   audit: AuditLog) -> CardroomServer:
+                   audit: AuditLog, cert: Any = None) -> CardroomServer:
     """The app served as a table serves its pages (display/live.py ``serve_pages``: uvicorn,
     each request on a thread of a2wsgi's pool, the request log without query strings), from a
-    loop thread of its own. OSError if the port cannot be bound."""
-    app = cardroom_app(store, accounts, audit)
-    return CardroomServer(serve_pages(app, host, port), app)
+    loop thread of its own; with ``cert`` (controller/security/tls.py ``ServedCert``) over
+    HTTPS, a client certificate required where it says so. OSError if the port cannot be
+    bound."""
+    app = cardroom_app(store, accounts, audit, tls_status=cert.status if cert else None)
+    return CardroomServer(serve_pages(app, host, port, tls=cert.context if cert else None), app)

@@ -119,3 +119,55 @@ def test_the_service_serves_its_pages_as_a_table_does(tmp_path, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "uvicorn.access"]
     assert any('"GET /? HTTP/1.1" 303' in line for line in lines), lines
     assert not any("seat=3" in line for line in lines)
+
+
+def test_the_review_over_https_requires_a_client_certificate_from_the_cardroom_ca(tmp_path):
+    """``feltguard surveillance --tls-cert --tls-key --client-ca``: the cardroom's screens over
+    HTTPS, each presenting a certificate the cardroom's authority issued (mutual TLS); a client
+    without one gets no page."""
+    import http.client
+    import ssl
+
+    from controller.processes.cardroom_web import serve_cardroom
+    from controller.security import tls
+
+    folder = tls.init_folder(tmp_path / "pki", hosts=["localhost"], name="cardroom").folder
+    tls.issue_client(folder.path, "screen-1")
+    store = CentralStore(tmp_path / "central.sqlite")
+    relayed(tmp_path, store, "t1", "flop_premature.jsonl")
+    accounts = Accounts(tmp_path / "accounts.sqlite", create=True, hasher=FAST)
+    audit = AuditLog(tmp_path / "audit.sqlite")
+    cert = tls.ServedCert(folder.server_cert, folder.server_key, client_ca=folder.ca_cert)
+    server = serve_cardroom(store, "127.0.0.1", 0, accounts, audit, cert=cert)
+    try:
+        assert server.url.startswith("https://")
+        screen = tls.client_context(folder.ca_cert, folder.client_cert("screen-1"),
+                                    folder.client_key("screen-1"))
+        conn = http.client.HTTPSConnection("localhost", server.handle.port, context=screen,
+                                           timeout=10)
+        conn.request("GET", "/healthz")
+        response = conn.getresponse()
+        body = response.read()
+        assert response.status == 200 and b'"t1"' in body
+        assert response.getheader("Strict-Transport-Security")
+        stranger = http.client.HTTPSConnection("localhost", server.handle.port,
+                                               context=tls.client_context(folder.ca_cert),
+                                               timeout=10)
+        with pytest.raises((ssl.SSLError, ConnectionError)):
+            stranger.request("GET", "/healthz")
+            stranger.getresponse().read()
+    finally:
+        server.stop()
+        audit.close()
+        store.close()
+
+
+def test_the_service_refuses_to_serve_the_review_in_clear_off_this_machine(tmp_path, capsys):
+    from controller.cli.main import main
+
+    code = main(["surveillance", "--redis", "redis://127.0.0.1:1/0", "--store",
+                 str(tmp_path / "c.sqlite"), "--accounts", str(tmp_path / "a.sqlite"),
+                 "--host", "0.0.0.0"])
+    assert code == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert "--host 0.0.0.0: the review is served over HTTPS off this machine" in line
