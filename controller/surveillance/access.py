@@ -170,36 +170,22 @@ class RedisAccess:
         return lines[0]
 
     def ssl_context(self) -> ssl.SSLContext:
-        """The client's TLS context: it trusts the cardroom CA only (not the system's
-        authorities: a certificate any public CA issued for the host is refused), checks the
-        host name, and presents the client certificate where one is set. Made with the
-        standard library as controller/security/tls.py ``client_context`` makes it (the
-        surveillance package does not import the security package: pyproject's layers)."""
+        """The client's TLS context (controller/security/tls.py ``client_context``): it trusts
+        the cardroom CA only (not the system's authorities: a certificate any public CA issued
+        for the host is refused), checks the host name, and presents the client certificate
+        where one is set. Each file is named by its setting when it cannot be used."""
+        from controller.security.tls import TlsError, client_context
+
         n = self.names
-        try:
-            ctx = ssl.create_default_context(cafile=self.ca_file)
-        except FileNotFoundError:
-            raise AccessError(f"{n.ca_file}: {self.ca_file}: no such file") from None
-        except PermissionError:
-            raise AccessError(f"{n.ca_file}: {self.ca_file}: not readable by this user") from None
-        except (ssl.SSLError, OSError) as exc:
-            raise AccessError(f"{n.ca_file}: {self.ca_file}: not a PEM certificate "
-                              f"({_reason(exc)})") from None
-        ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+        files = [(n.ca_file, self.ca_file)]
         if self.cert_file:
-            for name, path in ((n.cert_file, self.cert_file), (n.key_file, self.key_file)):
-                if not os.access(path, os.R_OK):
-                    why = "no such file" if not os.path.exists(path) else \
-                        "not readable by this user"
-                    raise AccessError(f"{name}: {path}: {why}")
-            try:
-                ctx.load_cert_chain(self.cert_file, self.key_file)
-            except (ssl.SSLError, OSError) as exc:
-                raise AccessError(f"{n.cert_file}: {self.cert_file} with {n.key_file} "
-                                  f"{self.key_file}: {_reason(exc)}") from None
-        return ctx
-
-
-def _reason(exc: BaseException) -> str:
-    reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
-    return " ".join(str(reason).split()).lower().replace("_", " ")
+            files += [(n.cert_file, self.cert_file), (n.key_file, self.key_file)]
+        for name, path in files:
+            if not os.access(path, os.R_OK):
+                why = "no such file" if not os.path.exists(path) else "not readable by this user"
+                raise AccessError(f"{name}: {path}: {why}")
+        try:
+            return client_context(self.ca_file, self.cert_file or None, self.key_file or None)
+        except TlsError as exc:
+            name = n.ca_file if str(exc).startswith(self.ca_file) else n.cert_file
+            raise AccessError(f"{name}: {exc}") from None
