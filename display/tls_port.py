@@ -200,6 +200,6 @@ class TlsPortServer(uvicorn.Server):
                 config=config, server_state=self.server_state,
                 app_state=self.lifespan.state, _loop=_loop)
 
-        self.servers = [_Listener(sock, protocol, self.context)  # type: ignore[list-item]
+        self.servers = [_Listener(sock, protocol, self.context)  # type: ignore[misc]
                         for sock in sockets]
         self.started = True
