@@ -42,6 +42,7 @@ test-long: $(STAMP) tools
 tools:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
 	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || echo "redis-server not installed: cardroom tests will skip"
+	@command -v certutil >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq libnss3-tools >/dev/null; } || echo "certutil (libnss3-tools) not installed: the HTTPS browser tests will skip"
 
 # The package tree's shape (import-linter, [tool.importlinter] in pyproject.toml) is part of lint.
 lint: $(STAMP)
