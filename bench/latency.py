@@ -1,7 +1,7 @@
 """Latency from a card frame's last byte to the seat LEDs and to a Socket.IO client.
 
     .venv/bin/python -m bench.latency [--cards 1500] [--runs 3] [--gap 0] [--seed 7]
-                                      [--clients N [--client-procs P]]
+                                      [--clients N [--client-procs P] [--tls]]
 
 Clean simulated hands are dealt through the whole real path: each card movement is written as a
 wire-protocol frame into the simulated reader's pty; the real ``CardReader`` thread parses it,
@@ -62,6 +62,12 @@ LED, the first client and the slowest client (the last of the N + 2 to have the 
 the slowest of each namespace apart: the ``/broadcast`` client at delay 0 gets each state in
 the same turn of the loop, after the live views (at a real delay its emits come half an hour
 later, at no particular moment).
+
+``--tls``: the same fan-out served as ``feltguard run`` serves it by default, HTTPS and
+``wss://`` (display/tls_port.py) with a certificate of an authority made for the bench, every
+client trusting that authority only; the peer's bare server serves TLS with the same
+certificate, so the ratio is the product's, not the cipher's. Run it interleaved with the plain
+bench to see what TLS costs (docs/display.md, "The fan-out", TLS).
 """
 
 from __future__ import annotations
@@ -159,22 +165,38 @@ def _client(url: str, token: str, conn: Any) -> None:
 
 
 def run(cards: int = 1500, seed: int = 7, gap: float = 0.0, clients: int = 0,
-        procs: int = 2) -> dict[str, list[float]]:
+        procs: int = 2, tls_dir: Path | None = None) -> dict[str, list[float]]:
     """One run: a fresh server (``display.server.run_server`` in this process, as ``feltguard
     run`` serves), client process(es) and journal. ``clients`` > 0: the fan-out to that many
     ``/table`` clients, a ``/dealer`` and a ``/broadcast`` one, in ``procs`` client processes
-    (``_measure_many``)."""
+    (``_measure_many``). ``tls_dir``: served over HTTPS with that folder's certificate (``--tls``),
+    the clients trusting its authority only."""
     from display.server import close_app, create_app, run_server
 
     app, live, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
-    handle = run_server(app, live, "127.0.0.1", 0)
+    context, ca = _tls(tls_dir)
+    handle = run_server(app, live, "127.0.0.1", 0, tls=context)
     try:
         if clients:
-            return _measure_many(handle.url, publisher, cards, seed, gap, clients, procs)
+            got = _measure_many(handle.url, publisher, cards, seed, gap, clients, procs, ca)
+            # how the states went out: the direct path (one frame written to each idle
+            # screen's transport, TLS or not) or python-engineio's queue (display/fan_out.py)
+            print(f"run on {handle.url}: fan-out {live.fan_out}", flush=True)
+            return got
         return _measure(handle.url, publisher, cards, seed, gap)
     finally:
         handle.stop()
         close_app(app)
+
+
+def _tls(folder: Path | None) -> tuple[Any, str | None]:
+    """The server's TLS context and the authority clients trust, for ``--tls`` (else None)."""
+    if folder is None:
+        return None, None
+    from controller.security.tls import TlsFolder, server_context
+
+    tf = TlsFolder(folder)
+    return server_context(tf.server_cert, tf.server_key), str(tf.ca_cert)
 
 
 def _measure(url: str, publisher: Any, cards: int, seed: int,
@@ -275,14 +297,27 @@ FAN_OUT_PAYLOAD = 2300
 SO_TIMESTAMPNS = 35
 
 
+_RAW: dict[int, Any] = {}  # a TLS connection's descriptor: a plain socket on a copy of it
+
+
 def _arrived(sock: Any) -> float | None:
     """When the first unread bytes reached ``sock`` (the kernel's receive time of the segment
     at the head of its queue, peeked, not read), on ``time.perf_counter``'s clock; None if the
     kernel gave no time."""
     import socket
+    import ssl
     import struct
 
-    _, ancillary, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(16), socket.MSG_PEEK)
+    if isinstance(sock, ssl.SSLSocket):  # (--tls) the TCP socket beneath: its segments' times
+        raw = _RAW.get(sock.fileno())
+        if raw is None:
+            raw = _RAW[sock.fileno()] = socket.fromfd(sock.fileno(), sock.family, sock.type)
+        sock = raw
+    try:
+        _, ancillary, _, _ = sock.recvmsg(1, socket.CMSG_SPACE(16),
+                                          socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except BlockingIOError:  # (TLS: the record was already taken into ssl's buffer)
+        return None
     for level, kind, data in ancillary:
         if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
             sec, nsec = struct.unpack("qq", data[:16])
@@ -291,7 +326,8 @@ def _arrived(sock: Any) -> float | None:
     return None
 
 
-def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> None:
+def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any,
+                     ca: str | None = None) -> None:
     """A client process: one websocket-client connection per ``(id, namespace)``, read in one
     ``selectors`` loop. Reports ``("states", [(id, last_seq, arrived, read), ...])`` once all
     its connections have the same latest state: ``arrived`` the moment the state's first bytes
@@ -303,12 +339,15 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
 
     import websocket
 
-    base = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+    base = (url.replace("https://", "wss://").replace("http://", "ws://")
+            + "/socket.io/?EIO=4&transport=websocket")
+    # over TLS (--tls): trusting the run's own authority only, as a tablet does
+    tls = {"sslopt": {"ca_certs": ca}} if ca else {}
     sel = selectors.DefaultSelector()
     conns: dict[int, tuple[Any, int, str]] = {}
     for cid, namespace in namespaces:
         ws = websocket.create_connection(base, timeout=10, enable_multithread=False,
-                                         skip_utf8_validation=True)
+                                         skip_utf8_validation=True, **tls)
         ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         ws.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         opened = ws.recv()  # Engine.IO open: 0{"sid": ...}
@@ -333,17 +372,20 @@ def _fan_out_clients(url: str, namespaces: list[tuple[int, str]], conn: Any) -> 
                 return
             ws, cid, namespace = conns[key.fd]
             arrived = _arrived(ws.sock)
-            data = ws.recv()
-            if data == "2":  # Engine.IO ping: pong, or the server drops us
-                ws.send("3")
-                continue
-            head = f"42{namespace},"
-            if isinstance(data, str) and data.startswith(head):
-                event = json.loads(data[len(head):])
-                if event[0] == "state":
-                    greeted.add(cid)
-                    latest[cid] = int(event[1].get("last_seq") or 0)
-                    held.append((cid, latest[cid], t if arrived is None else arrived, t))
+            while True:
+                data = ws.recv()
+                if data == "2":  # Engine.IO ping: pong, or the server drops us
+                    ws.send("3")
+                head = f"42{namespace},"
+                if isinstance(data, str) and data.startswith(head):
+                    event = json.loads(data[len(head):])
+                    if event[0] == "state":
+                        greeted.add(cid)
+                        latest[cid] = int(event[1].get("last_seq") or 0)
+                        held.append((cid, latest[cid], t if arrived is None else arrived, t))
+                # TLS: a record ssl has already decrypted is not seen by select again
+                if not getattr(ws.sock, "pending", lambda: 0)():
+                    break
         # One report once all of this process's connections have the same latest state: a
         # message per state per connection would wake the measuring thread, which shares the
         # server's process (and its GIL), 22 times while the server is still sending.
@@ -360,7 +402,7 @@ class _Fleet:
     ``/broadcast``, spread over ``procs`` processes (``_fan_out_clients``), and what they report.
     """
 
-    def __init__(self, url: str, clients: int, procs: int) -> None:
+    def __init__(self, url: str, clients: int, procs: int, ca: str | None = None) -> None:
         import multiprocessing
         import selectors
 
@@ -372,7 +414,7 @@ class _Fleet:
         for p in range(self.procs):
             conn, child = context.Pipe()
             worker = context.Process(target=_fan_out_clients,
-                                     args=(url, self.namespaces[p::self.procs], child),
+                                     args=(url, self.namespaces[p::self.procs], child, ca),
                                      name=f"bench-clients-{p}", daemon=True)
             worker.start()
             self._pipes.append(conn)
@@ -447,7 +489,7 @@ class _Fleet:
 
 
 def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
-                  clients: int, procs: int) -> dict[str, list[float]]:
+                  clients: int, procs: int, ca: str | None = None) -> dict[str, list[float]]:
     """``_measure`` with ``clients`` on ``/table`` plus one on ``/dealer`` and one on
     ``/broadcast`` (see the module's docstring): per frame, the LED, the first and the slowest
     client."""
@@ -466,7 +508,7 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                 led_changes.append(time.perf_counter())
             return did
 
-    fleet = _Fleet(url, clients, procs)
+    fleet = _Fleet(url, clients, procs, ca)
     out: dict[str, list[float]] = {"led": []}
     with tempfile.TemporaryDirectory(prefix="feltguard-bench-") as tmp:
         leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=MockFactory(pin_class=TimedPin))
@@ -497,7 +539,7 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
 
 
 def fan_out_floor(frames: int, clients: int, procs: int = 2,
-                  gap: float = 0.0) -> dict[str, list[float]]:
+                  gap: float = 0.0, tls_dir: Path | None = None) -> dict[str, list[float]]:
     """The peer of the fan-out: the same client processes on a bare WebSocket server that
     speaks just enough Engine.IO/Socket.IO for them (open, namespace connect) and writes each
     state with ``websockets.broadcast``: one prepared message per namespace, written to every
@@ -510,6 +552,7 @@ def fan_out_floor(frames: int, clients: int, procs: int = 2,
     from websockets.asyncio.server import broadcast, serve
 
     loop = asyncio.new_event_loop()
+    context, ca = _tls(tls_dir)  # --tls: the peer serves TLS too, with the same certificate
     groups: dict[str, set[Any]] = {"/dealer": set(), "/table": set(), "/broadcast": set()}
     pad = "x" * FAN_OUT_PAYLOAD
 
@@ -530,7 +573,8 @@ def fan_out_floor(frames: int, clients: int, procs: int = 2,
     port: list[int] = []
 
     async def main(stop: asyncio.Future[None]) -> None:
-        async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None) as srv:
+        async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None,
+                         ssl=context) as srv:
             port.append(srv.sockets[0].getsockname()[1])
             ready.set()
             await stop
@@ -541,7 +585,7 @@ def fan_out_floor(frames: int, clients: int, procs: int = 2,
     thread.start()
     if not ready.wait(10):
         raise RuntimeError("the floor's server did not start")
-    fleet = _Fleet(f"http://127.0.0.1:{port[0]}", clients, procs)
+    fleet = _Fleet(f"{'https' if ca else 'http'}://127.0.0.1:{port[0]}", clients, procs, ca)
     out: dict[str, list[float]] = {}
 
     def send(seq: int, sent: list[float]) -> None:  # on the loop, as the product's fan-out
@@ -711,7 +755,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--switch-interval", type=float, default=None, metavar="MS",
                         help="the server process's GIL switch interval (sys.setswitchinterval; "
                              "default: CPython's own, 5 ms, as feltguard run has it)")
+    parser.add_argument("--tls", action="store_true",
+                        help="serve HTTPS/wss:// (the product and the peer) with a certificate "
+                             "of an authority made for the bench; needs --clients")
     args = parser.parse_args(argv)
+    if args.tls and not args.clients:
+        parser.error("--tls measures the fan-out: give --clients N")
     if args.clients < 0 or args.client_procs < 1 or args.cards < 1 or args.runs < 1:
         parser.error("--clients must be >= 0; --client-procs, --cards and --runs >= 1")
     # the server runs in this process: as feltguard run has it, or as --switch-interval says
@@ -722,15 +771,22 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.setswitchinterval(args.switch_interval / 1000)
     runs: list[dict[str, list[float]]] = []
+    tls_tmp = tempfile.TemporaryDirectory(prefix="feltguard-bench-tls-") if args.tls else None
+    tls_dir = None
+    if tls_tmp is not None:
+        from controller.security.tls import init_folder
+
+        tls_dir = init_folder(Path(tls_tmp.name) / "tls", hosts=["127.0.0.1"]).folder.path
     for i in range(args.runs):
         each_run = run(args.cards, args.seed + i, args.gap / 1000, args.clients,
-                       args.client_procs)
+                       args.client_procs, tls_dir)
         each_run["floor"] = floor(args.cards, args.gap / 1000)
         if args.clients:
             # the display's own share: from the LED (the table's work done) to the slowest
             each_run["display"] = [s - led for s, led in zip(each_run["slowest"],
                                                              each_run["led"], strict=True)]
-            peer = fan_out_floor(args.cards, args.clients, args.client_procs, args.gap / 1000)
+            peer = fan_out_floor(args.cards, args.clients, args.client_procs, args.gap / 1000,
+                                 tls_dir)
             each_run["peer"] = peer["slowest"]
             each_run["peer read"] = peer["read"]
         runs.append(each_run)
@@ -751,6 +807,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.gap:g} ms apart (target: p99 < "
           f"{TARGET_P99_MS:.0f} ms)")
     if args.clients:
+        if args.tls:
+            print("TLS: the product and the peer serve wss:// (TLS 1.3, EC P-256), the clients "
+                  "trusting the run's own authority")
         print(f"clients: {args.clients} on /table, 1 on /dealer, 1 on /broadcast (delay 0), in "
               f"{min(args.client_procs, args.clients + 2)} client process(es)")
     print("machine floor: the same hops (pty, a reader thread, loopback TCP to another process)"

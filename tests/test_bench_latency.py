@@ -47,3 +47,22 @@ def test_the_slowest_client_is_never_ahead_of_the_first() -> None:
                                     strict=True):
         # reached the first socket, then the last, then the last client's process read it
         assert 0 < first <= slowest <= read
+
+
+def test_the_fan_out_bench_runs_over_tls_and_the_direct_path_writes() -> None:
+    """``--tls``: the product and the peer serve wss://, the clients trusting the bench's own
+    authority; every frame still timed, and the direct path (display/direct_frames.py) carries
+    the states over the TLS transports."""
+    import re
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.latency", "--clients", "3", "--cards", "30", "--runs", "1",
+         "--tls"], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "TLS: the product and the peer serve wss://" in out
+    fan_out = re.search(r"run on https://127\.0\.0\.1:\d+: fan-out \{'direct': (\d+)", out)
+    assert fan_out and int(fan_out.group(1)) > 0, out
+    assert next(line for line in out.splitlines() if line.startswith("peer: bare fan-out"))
