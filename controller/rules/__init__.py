@@ -26,8 +26,10 @@ from controller.rules.engine import HouseSettings, IllegalAction, Stakes
 from controller.rules.findings import CATALOGUE, Citation, Finding, make_finding
 from controller.rules.procedure import GameHand
 from controller.rules.table import (
+    CHECKPOINT_VERSION,
     CHIP_READER,
     COUNTING_TRAY,
+    CheckpointError,
     Step,
     TableState,
     apply,
@@ -35,12 +37,16 @@ from controller.rules.table import (
     initial_state,
     resolve_card_key,
     snapshot,
+    state_from_text,
+    state_to_text,
 )
 
 __all__ = [
     "CATALOGUE",
+    "CHECKPOINT_VERSION",
     "CHIP_READER",
     "COUNTING_TRAY",
+    "CheckpointError",
     "Citation",
     "Finding",
     "GameHand",
@@ -57,5 +63,7 @@ __all__ = [
     "make_finding",
     "resolve_card_key",
     "snapshot",
+    "state_from_text",
+    "state_to_text",
     "wager_in_front",
 ]

@@ -26,7 +26,14 @@ from controller.rules.procedure.betting import action
 from controller.rules.procedure.board_state import POST_DEAL
 from controller.rules.procedure.dead_hands import kill, unprotected
 from controller.rules.procedure.draw_family import drawn_answer
-from controller.rules.procedure.game_hand import POST_NAMES, RAISE, GameHand, expected, is_void
+from controller.rules.procedure.game_hand import (
+    POST_NAMES,
+    RAISE,
+    GameHand,
+    expected,
+    is_void,
+    restored,
+)
 from controller.rules.procedure.monitor import (
     betting_over,
     boxed,
@@ -79,6 +86,7 @@ __all__ = [
     "read",
     "remedy_due",
     "restake",
+    "restored",
     "seen",
     "set_void",
     "stand",

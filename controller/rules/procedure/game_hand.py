@@ -218,6 +218,9 @@ class GameHand:
         return tuple(c for c in self.eng.upcards(p) if c is not None)
 
 
+_KINDS = frozenset({HOLE, BOARD, DISCARD, FOLD, CALL, BRING_IN, RAISE, "kill"})
+
+
 def _execute(h: engine.Hand, cmd: Cmd) -> None:
     kind = cmd[0]
     if kind == HOLE:
@@ -257,6 +260,16 @@ def build(variant: Variant, stakes: engine.Stakes, stacks: Sequence[int],
 
     e.replay(commands)
     return e
+
+
+def restored(h: GameHand) -> GameHand:
+    """The hand with its engine rebuilt from its own log (a hand read back from a checkpoint,
+    which keeps the log and not the engine: controller/rules/table/checkpoint.py). The engine's
+    refusal (``IllegalAction``, a ValueError) means the log is not one it accepted."""
+    for cmd in h.log:
+        if not isinstance(cmd, tuple) or not cmd or cmd[0] not in _KINDS:
+            raise ValueError(f"not a command the engine was given: {cmd!r:.40}")
+    return replace(h, _engine=build(h.variant, h.stakes, h.stacks, h.house, h.log))
 
 
 def rebuilt(h: GameHand, log: tuple[Cmd, ...]) -> GameHand:

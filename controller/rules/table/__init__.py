@@ -16,6 +16,12 @@ own face) imports these names, never the modules below. Behind it, by idea:
 - ``view.py``: ``snapshot(state)``, the whole table as plain data (docs/snapshot.md).
 """
 
+from controller.rules.table.checkpoint import (
+    CHECKPOINT_VERSION,
+    CheckpointError,
+    state_from_text,
+    state_to_text,
+)
 from controller.rules.table.cutoff import cutoff_passed
 from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
 from controller.rules.table.dispatch import apply, resolve_card_key
@@ -23,9 +29,11 @@ from controller.rules.table.state import Act, Hand, Step, TableState, initial_st
 from controller.rules.table.view import snapshot
 
 __all__ = [
+    "CHECKPOINT_VERSION",
     "CHIP_READER",
     "COUNTING_TRAY",
     "Act",
+    "CheckpointError",
     "Hand",
     "Step",
     "TableState",
@@ -34,4 +42,6 @@ __all__ = [
     "initial_state",
     "resolve_card_key",
     "snapshot",
+    "state_from_text",
+    "state_to_text",
 ]
