@@ -56,6 +56,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +106,16 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS meta_no_update BEFORE UPDATE ON meta
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TABLE IF NOT EXISTS states (
+    seq   INTEGER PRIMARY KEY,
+    hash  TEXT NOT NULL,
+    data  BLOB NOT NULL,
+    mac   TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS states_no_update BEFORE UPDATE ON states
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS states_no_delete BEFORE DELETE ON states
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
@@ -186,6 +197,25 @@ def chain_hash(key: bytes, prev: str, line: str) -> str:
 
 
 # --- reading files safely ----------------------------------------------------------------------
+
+
+def state_mac(key: bytes, seq: int, chain: str, text: str) -> str:
+    """A checkpoint's HMAC: the state's text bound to the seq and chain hash of the event it
+    follows, under the journal's key (a state cannot be moved, edited or forged without it)."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hmac.new(key, f"state\n{seq}\n{chain}\n{digest}".encode(), hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A state the journal keeps (docs/checkpoints.md): the table's state after the event
+    ``seq``, whose chain hash is ``hash``. ``problem`` says why it cannot be used (its MAC, its
+    place in the chain, its anchor), None when it can."""
+
+    seq: int
+    hash: str
+    text: str
+    problem: str | None = None
 
 
 def is_journal_file(path: str | Path) -> bool:
@@ -399,6 +429,7 @@ class Journal:
         self._last_hash: str = row[1] if row else GENESIS
         self.anchor_path = Path(anchors) if anchors is not None else anchor_path_for(self.path)
         self._anchors = AnchorLog(self.anchor_path, key)
+        self._anchored = -1  # the seq last anchored
         self.anchor("open")
         self.wal_limit_frames = wal_limit_frames
         self._wal = Path(f"{self.path}-wal")
@@ -475,6 +506,7 @@ class Journal:
     def anchor(self, why: str, hand: int = 0) -> None:
         """Record the chain head in the anchor file (at a hand's end, the open and the close)."""
         self._anchors.record(Anchor(self.journal_id, self.last_seq, self._last_hash, why, hand))
+        self._anchored = self.last_seq
 
     def record_findings(self, hand: int, findings: Iterable[Any]) -> None:
         rows = [(hand, f.seq, f.code, json.dumps(f.to_json())) for f in findings]
@@ -490,6 +522,30 @@ class Journal:
                 "INSERT INTO results (hand, seq, json) VALUES (?, ?, ?)",
                 (hand, seq, json.dumps(pots)),
             )
+
+    def save_state(self, text: str, hand: int = 0) -> None:
+        """Keep ``text`` (``controller.rules.state_to_text`` of the state after the last appended
+        event) as a checkpoint: bound to that event's seq and chain hash by its HMAC, and the
+        chain head anchored with it. A restart loads the newest one that checks out and replays
+        only the events after it (``checkpoints``, ``check_since``)."""
+        if self.last_seq == 0:
+            return
+        seq, chain = self.last_seq, self._last_hash
+        # zlib: a state's JSON is about 30 KB and compresses about eight times (docs/checkpoints.md)
+        self._db.execute("INSERT OR IGNORE INTO states (seq, hash, data, mac) VALUES (?, ?, ?, ?)",
+                         (seq, chain, zlib.compress(text.encode("utf-8"), 6),
+                          state_mac(self._key, seq, chain, text)))
+        if self._anchored != seq:  # (at a hand's end the daemon has anchored it already)
+            self.anchor("state", hand)
+
+    def checkpoints(self) -> Iterator[Checkpoint]:
+        """The journal's checkpoints, newest first, each with its problem (``read_checkpoints``)."""
+        return read_checkpoints(self.path, self._key, self.anchor_path)
+
+    def check_since(self, seq: int, chain: str) -> Verdict:
+        """``check`` from a checkpoint on: the chain from the record after ``seq`` (whose hash is
+        ``chain``) to the end under the key, and every anchor after it."""
+        return check(self.path, self._key, anchors=self.anchor_path, since=seq, since_hash=chain)
 
     def checkpoint(self) -> None:
         """Fold the WAL into the database (off the alert path: at shutdown or between hands)."""
@@ -529,6 +585,50 @@ def iter_events(path: str | Path) -> Iterator[Event]:
 def load_events(path: str | Path) -> list[Event]:
     """All the events of a journal or a scenario file (small files: tests, PHH export)."""
     return list(iter_events(path))
+
+
+def _state_text(data: Any) -> str | None:
+    """A checkpoint's text from its stored data (zlib), or None for data that is not that."""
+    try:
+        return zlib.decompress(bytes(data)).decode("utf-8")
+    except (zlib.error, TypeError, ValueError):
+        return None
+
+
+def read_checkpoints(path: str | Path, key: bytes, anchors: str | Path | None = None
+                     ) -> Iterator[Checkpoint]:
+    """A journal's checkpoints, newest first, each with its problem (None: it checks out: its
+    HMAC under the key, the chain hash of its event as the journal has it, and an anchor at
+    it). Read-only and lazy: a restart stops at the first it can load."""
+    anchor_file = Path(anchors) if anchors is not None else anchor_path_for(path)
+    db = _connect_ro(path)
+    try:
+        journal_id = _meta(path, db).get("journal_id")
+        anchored: set[tuple[int, str]] = set()
+        if anchor_file.exists():
+            found, _ = read_anchors(anchor_file, key)
+            anchored = {(a.seq, a.hash) for a in found if a.journal == journal_id}
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "states" not in tables:  # (a journal of before checkpoints)
+            return
+        rows = list(_rows(path, db, "SELECT seq, hash, mac FROM states ORDER BY seq DESC"))
+        for seq, chain, mac in rows:
+            seq, chain = int(seq), str(chain)
+            data = next(_rows(path, db, "SELECT data FROM states WHERE seq = ?", (seq,)))[0]
+            text, problem = _state_text(data), None
+            if text is None:
+                problem, text = "its data is not a compressed text", ""
+            elif not hmac.compare_digest(str(mac), state_mac(key, seq, chain, text)):
+                problem = "its HMAC does not check out under the journal's key"
+            else:
+                row = next(_rows(path, db, "SELECT hash FROM events WHERE seq = ?", (seq,)), None)
+                if row is None or row[0] != chain:
+                    problem = "the journal's record at its seq is not the one it followed"
+                elif (seq, chain) not in anchored:
+                    problem = "no anchor at its seq"
+            yield Checkpoint(seq, chain, text, problem)
+    finally:
+        db.close()
 
 
 def read_events(path: str | Path, *, after: int = 0) -> Iterator[Event]:
@@ -627,12 +727,18 @@ class Verdict:
 
 
 def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | None = None,
-          anchors: str | Path | None = None) -> Verdict:
-    """Check a journal: every record's HMAC chain under the key, and every anchor present.
+          anchors: str | Path | None = None, since: int = 0, since_hash: str = GENESIS,
+          checkpoints: bool = True) -> Verdict:
+    """Check a journal: every record's HMAC chain under the key, every anchor present, and
+    every checkpoint's HMAC and place in the chain.
 
     ``key`` defaults to the key file ``key_path`` (default ``key_path_for(path)``); the anchors
-    to ``anchors`` (default ``anchor_path_for(path)``). Raises JournalError when the journal,
-    its key or its anchor file cannot be read at all."""
+    to ``anchors`` (default ``anchor_path_for(path)``). ``since``/``since_hash``: only from the
+    record after ``since`` on, which must follow ``since_hash`` (a checkpoint's: the records
+    up to it were checked when it was made; ``Journal.check_since``). ``checkpoints`` False:
+    the events and anchors only (a restart passes a bad checkpoint over and says so; ``verify``
+    names it). Raises JournalError when
+    the journal, its key or its anchor file cannot be read at all."""
     if key is None:
         key = load_key(key_path if key_path is not None else key_path_for(path))
     anchor_file = Path(anchors) if anchors is not None else anchor_path_for(path)
@@ -656,11 +762,23 @@ def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | 
         else:
             anchor_list, problems = read_anchors(anchor_file, key)
         for a in anchor_list:
-            if a.journal == meta.get("journal_id"):
+            if a.journal == meta.get("journal_id") and a.seq > since:
                 wanted.setdefault(a.seq, []).append(a)
-        prev, last, count = GENESIS, 0, 0
+        states: dict[int, str] = {}  # each checkpoint's seq: the chain hash it says it follows
+        if checkpoints and not since and "states" in {r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}:
+            for seq, chain, data, mac in _rows(path, db,
+                                               "SELECT seq, hash, data, mac FROM states"):
+                text = _state_text(data)
+                if text is None or not hmac.compare_digest(
+                        str(mac), state_mac(key, int(seq), str(chain), text)):
+                    return Verdict(name, 0, 0, 0, f"the checkpoint at seq {seq} was not written "
+                                   "with the journal's key", int(seq))
+                states[int(seq)] = str(chain)
+        prev, last, count = since_hash, since, 0
         for seq, line, rec_prev, rec_hash in _rows(
-                path, db, "SELECT seq, line, prev, hash FROM events ORDER BY seq"):
+                path, db, "SELECT seq, line, prev, hash FROM events WHERE seq > ? ORDER BY seq",
+                (since,)):
             count += 1
             if seq != last + 1 or rec_prev != prev or not hmac.compare_digest(
                     str(rec_hash), chain_hash(key, prev, line)):
@@ -671,6 +789,9 @@ def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | 
             prev, last = str(rec_hash), int(seq)
             if last in wanted:
                 hashes[last] = prev
+            if last in states and states[last] != prev:
+                return Verdict(name, count, 0, 0, f"the checkpoint at seq {last} does not "
+                               "follow the journal's record there", last)
         for seq in sorted(wanted):
             if seq == 0:
                 n_anchors += len(wanted[seq])
@@ -685,7 +806,11 @@ def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | 
                 return Verdict(name, count, n_anchors, 0,
                                f"record seq {seq} differs from its anchor", seq)
             n_anchors += len(wanted[seq])
-        tail = last - max((s for s in wanted if s <= last), default=0)
+        if any(s > last for s in states):
+            seq = min(s for s in states if s > last)
+            return Verdict(name, count, n_anchors, 0, f"a checkpoint at seq {seq}, after the "
+                           f"journal's end at seq {last}: its tail was cut off", seq)
+        tail = last - max((s for s in wanted if s <= last), default=since)
         if problems:
             return Verdict(name, count, n_anchors, tail, "; ".join(problems))
         return Verdict(name, count, n_anchors, tail)

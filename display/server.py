@@ -516,6 +516,10 @@ def create_app(
         if journal_health is not None:
             got = journal_health()  # whitelisted: no path, no error text (a public page)
             journal = {"ok": got.get("ok") is True, "last_seq": got.get("last_seq")}
+            restart = got.get("restart")
+            if isinstance(restart, Mapping):  # how the table started: checkpoint or replay
+                journal["restart"] = {k: restart.get(k) for k in (
+                    "from", "checkpoint_seq", "replayed", "checkpoints_passed_over")}
         states = {r["state"] for r in readers}
         down = bool(states & set(DEVICE_DOWN)) or (journal is not None and not journal["ok"])
         # the served certificate (controller/security/tls.py ServedCert.status: no path)

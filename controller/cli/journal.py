@@ -17,6 +17,10 @@ from controller.journal import (
     create_key,
     iter_events,
     key_id,
+    key_path_for,
+    last_seq,
+    load_key,
+    read_checkpoints,
     read_events,
 )
 
@@ -123,9 +127,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # every record first: a missing or broken journal is the problem to name (not the key
         # file beside it, missing too), and a chain intact over a record that no longer parses
         # is still a journal that cannot be replayed
-        for _ in read_events(args.journal):
+        since = None
+        if args.since_checkpoint:
+            last_seq(args.journal)  # (the journal named first when it is missing or broken)
+            key = load_key(args.key or key_path_for(args.journal))
+            since = next((c for c in read_checkpoints(args.journal, key, args.anchors)
+                          if c.problem is None), None)
+        for _ in read_events(args.journal, after=since.seq if since is not None else 0):
             pass
-        verdict = check(args.journal, key_path=args.key, anchors=args.anchors)
+        if since is not None:
+            verdict = check(args.journal, key_path=args.key, anchors=args.anchors,
+                            since=since.seq, since_hash=since.hash, checkpoints=False)
+        else:
+            verdict = check(args.journal, key_path=args.key, anchors=args.anchors)
     except JournalError as exc:
         return fail("verify", str(exc))
     except OSError as exc:
@@ -133,7 +147,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if verdict.ok:
         tail = (f"; {verdict.unanchored} record(s) after the last anchor (a crash's tail: "
                 "checked, but a cut there would not show)" if verdict.unanchored else "")
-        print(f"{args.journal}: intact: {verdict.events} records chained under the key, "
+        where = (f" from its checkpoint at seq {since.seq} (the records up to it were checked "
+                 "when it was kept)" if since is not None else
+                 " (no checkpoint checks out: from the start)" if args.since_checkpoint else "")
+        print(f"{args.journal}: intact{where}: {verdict.events} records chained under the key, "
               f"{verdict.anchors} anchor(s) found in it{tail}")
         return 0
     print(f"{args.journal}: {verdict.problem}")
@@ -163,6 +180,9 @@ def add_journal_parsers(sub: Any) -> None:
     p = sub.add_parser("verify", help="check a journal: its keyed hash chain and its anchors")
     p.add_argument("journal", type=text("a file"))
     add_check_options(p, force=False)
+    p.add_argument("--since-checkpoint", action="store_true",
+                   help="check from the newest checkpoint that checks out (its HMAC, its place "
+                        "in the chain, its anchor) to the end, not from the start")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("key", help="create a journal key file (0600; never overwritten)")

@@ -36,7 +36,16 @@ from controller.events import (
 )
 from controller.guard import guarded_apply
 from controller.journal import Journal, JournalError, check, read_events
-from controller.rules import Step, TableState, initial_state, resolve_card_key, snapshot
+from controller.rules import (
+    CheckpointError,
+    Step,
+    TableState,
+    initial_state,
+    resolve_card_key,
+    snapshot,
+    state_from_text,
+    state_to_text,
+)
 from controller.sensing.cards import Sensing, TagReadLike
 from controller.sensing.chips import ChipInventoryLike, ChipSensing, TrayCountsLike
 
@@ -47,6 +56,11 @@ Output = Callable[[Mapping[str, Any]], None]
 # Events after which a hand may have ended (awarded, misdealt, voided) or a new one begun: the
 # chain head is anchored outside the journal then (controller/journal.py).
 _ANCHOR_AFTER = (HandEnd, MisdealDeclared, FloorRuling, HandStart)
+# After a hand's end (awarded or misdealt), and at least every this many events (a hand that
+# goes on and on, a long spell of set-up), the state is kept as a checkpoint in the journal:
+# a restart loads it and replays only what came after (docs/checkpoints.md).
+_CHECKPOINT_AFTER = (HandEnd, MisdealDeclared)
+CHECKPOINT_EVERY = 2000
 
 
 def checked(event: Event) -> Event:
@@ -83,6 +97,10 @@ class TableDaemon:
         self.core_faults = 0
         self.rejected_reads = 0  # reads that made no valid event (on_read)
         self.recovered = 0  # events replayed from the journal at start
+        # how the start went (/healthz's journal.restart, the log): from which checkpoint, how
+        # many events replayed after it, and how many checkpoints were passed over and why
+        self.restart: dict[str, Any] | None = None
+        self._since_checkpoint = 0
         # When the applying path last ran (time.monotonic): every submit and sensing tick sets
         # it, under the lock; the systemd watchdog asks for it (heartbeat,
         # controller/daemon/systemd.py)
@@ -95,15 +113,39 @@ class TableDaemon:
             self.chip_sensing.restore({z: c.uids for z, c in self.state.chips.zones.items()})
 
     def _recover(self, journal: Journal) -> None:
-        """Crash recovery: the journal is the truth; replaying it rebuilds the state. A journal
+        """Crash recovery: the journal is the truth. The state comes from the newest checkpoint
+        that checks out (its HMAC, its place in the chain, its anchor, a text this code reads),
+        then the events after it are checked and replayed; with none, the whole journal is.
+        Each checkpoint passed over is said in the log and counted in ``restart``. A journal
         whose chain does not check out is not resumed (JournalError): its events cannot be
         trusted to be the table's."""
-        verdict = check(journal.path, key_path=journal.key_path, anchors=journal.anchor_path)
-        if not verdict.ok:
-            raise JournalError(f"{journal.path}: {verdict.problem}; not resumed "
-                               "(feltguard verify says more)")
-        snap = self.last_snapshot
-        for event in read_events(journal.path):
+        start, passed = 0, []
+        for cp in journal.checkpoints():
+            problem = cp.problem
+            if problem is None:
+                try:
+                    state = state_from_text(cp.text)
+                except CheckpointError as exc:
+                    problem = str(exc)
+            if problem is not None:
+                log.warning("the checkpoint at seq %d is passed over: %s", cp.seq, problem)
+                passed.append(cp.seq)
+                continue
+            verdict = journal.check_since(cp.seq, cp.hash)
+            if not verdict.ok:
+                raise JournalError(f"{journal.path}: {verdict.problem}; not resumed "
+                                   "(feltguard verify says more)")
+            self.state, self.seq, start = state, cp.seq, cp.seq
+            break
+        else:
+            # the events and anchors: a checkpoint that failed its check was passed over above
+            verdict = check(journal.path, key_path=journal.key_path, anchors=journal.anchor_path,
+                            checkpoints=False)
+            if not verdict.ok:
+                raise JournalError(f"{journal.path}: {verdict.problem}; not resumed "
+                                   "(feltguard verify says more)")
+        snap = snapshot(self.state)
+        for event in read_events(journal.path, after=start):
             applied = guarded_apply(self.state, event)
             if applied.fault is not None:
                 self.core_faults += 1  # journaled when it happened; skipped again, as then
@@ -111,11 +153,20 @@ class TableDaemon:
             self.seq = event.seq
             self.recovered += 1
         self.last_snapshot = snap
-        log.info("recovered %d events from %s", self.seq, journal.path)
+        self.restart = {"from": "checkpoint" if start else "the whole journal",
+                        "checkpoint_seq": start or None, "replayed": self.recovered,
+                        "checkpoints_passed_over": len(passed)}
+        if start:
+            log.info("resumed %s at seq %d from its checkpoint at seq %d, %d events replayed "
+                     "after it", journal.path, self.seq, start, self.recovered)
+        else:
+            log.info("recovered %d events from %s%s", self.seq, journal.path,
+                     f" ({len(passed)} checkpoints passed over)" if passed else "")
 
     def journal_health(self) -> dict[str, Any]:
-        """The journal as /healthz says it: whether its last append worked, and the last seq."""
-        return {"ok": self.journal_error is None, "last_seq": self.seq}
+        """The journal as /healthz says it: whether its last append worked, the last seq, and
+        how the table started (``restart``: None for a new journal)."""
+        return {"ok": self.journal_error is None, "last_seq": self.seq, "restart": self.restart}
 
     @property
     def hand_in_play(self) -> bool:
@@ -161,6 +212,10 @@ class TableDaemon:
                     self.journal.record_results(hand, event.seq, step.results)
                 if isinstance(event.body, _ANCHOR_AFTER):
                     self.journal.anchor("hand", hand)
+                self._since_checkpoint += 1
+                if (isinstance(event.body, _CHECKPOINT_AFTER)
+                        or self._since_checkpoint >= CHECKPOINT_EVERY):
+                    self._keep_state(hand)
             for output in self.outputs:
                 try:
                     output(snap)
@@ -171,6 +226,17 @@ class TableDaemon:
             self.beat = time.monotonic()
             self._cond.notify_all()
             return step
+
+    def _keep_state(self, hand: int) -> None:
+        """The state as a checkpoint in the journal (docs/checkpoints.md). A failure to keep
+        one is logged and costs only a longer restart: the events are journaled already."""
+        assert self.journal is not None
+        try:
+            self.journal.save_state(state_to_text(self.state), hand)
+        except Exception:  # (a full disk, a checkpoint the codec cannot write)
+            log.exception("the state after seq %d was not kept as a checkpoint", self.seq)
+            return
+        self._since_checkpoint = 0
 
     def on_read(self, read: TagReadLike) -> None:
         """Card reader callback (reader thread): sensing, then submit each resulting event. A

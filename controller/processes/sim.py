@@ -267,7 +267,7 @@ class SimulatedTable:
         try:
             sensing = ChipSensing(dict(DEFAULT_CHIP_ANTENNAS), settle_s=opts.chip_settle_s)
             self.daemon = TableDaemon(self.journal, chip_sensing=sensing)
-            self.resumed = self.daemon.recovered > 0
+            self.resumed = self.daemon.restart is not None  # (from a checkpoint or a replay)
             if self.resumed:
                 self._check_resumable()
         except BaseException:
