@@ -117,3 +117,44 @@ def test_verify_since_the_checkpoint_checks_from_it(tmp_path):
                           timeout=120, env=env, check=False)
     assert done.returncode == 0, done.stderr
     assert "intact from its checkpoint at seq" in done.stdout
+
+
+def test_verify_checkpoints_names_one_that_does_not_match_its_replay(tmp_path):
+    """``feltguard verify --checkpoints``: a checkpoint well signed with the key but not the
+    state the journal's replay reaches (a bug, or whoever holds the key) is named."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from controller.daemon.table_daemon import TableDaemon
+    from controller.events import HandEnd, HandStart, SeatTake, TableSetup
+    from controller.journal import Journal
+    from controller.rules import state_to_text
+
+    journal = tmp_path / "j.sqlite"
+    with Journal(journal) as j:
+        daemon = TableDaemon(j)
+        for body in (TableSetup(), SeatTake(seat=1, player="A", stack=10),
+                     SeatTake(seat=2, player="B", stack=10), HandStart(button=1), HandEnd()):
+            daemon.submit(body)
+    repo = Path(__file__).resolve().parent.parent
+    env = {**__import__("os").environ, "PYTHONPATH": str(repo)}
+
+    def verify() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "controller.cli", "verify", "--checkpoints",
+                               str(journal)], capture_output=True, text=True, timeout=120,
+                              env=env, check=False)
+
+    good = verify()
+    assert good.returncode == 0 and "every checkpoint (1) is the state its replay reaches" \
+        in good.stdout
+    with Journal(journal) as j:  # one more event, and a lie kept as its state
+        daemon = TableDaemon(j)
+        daemon.submit(SeatTake(seat=3, player="C", stack=10))
+        lie = json.loads(state_to_text(daemon.state))
+        lie["state"]["hand_number"] = 99
+        j.save_state(json.dumps(lie, separators=(",", ":")))
+    bad = verify()
+    assert bad.returncode == 1
+    assert "does not match its replay" in bad.stdout
