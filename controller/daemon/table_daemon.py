@@ -213,15 +213,16 @@ class TableDaemon:
                 if isinstance(event.body, _ANCHOR_AFTER):
                     self.journal.anchor("hand", hand)
                 self._since_checkpoint += 1
-                if (isinstance(event.body, _CHECKPOINT_AFTER)
-                        or self._since_checkpoint >= CHECKPOINT_EVERY):
-                    self._keep_state(hand)
             for output in self.outputs:
                 try:
                     output(snap)
                 except Exception:  # an output must never stop the table
                     self.output_errors += 1
                     log.exception("output %r failed", output)
+            # after the LEDs and screens have the state: a hand's end waits on no checkpoint
+            if self.journal is not None and (isinstance(event.body, _CHECKPOINT_AFTER)
+                                             or self._since_checkpoint >= CHECKPOINT_EVERY):
+                self._keep_state(hand)
             self.events_applied += 1
             self.beat = time.monotonic()
             self._cond.notify_all()
