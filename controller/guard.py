@@ -43,11 +43,14 @@ def fault_digest(exc: BaseException) -> str:
     return hashlib.sha256(f"{type(exc).__name__}|{site}".encode()).hexdigest()[:12]
 
 
-def guarded_apply(state: TableState, event: Event) -> Applied:
-    """``apply`` and ``snapshot``, and the findings serialised, under the last line of defence."""
+def guarded_apply(state: TableState, event: Event, *, view: bool = True) -> Applied:
+    """``apply`` and ``snapshot``, and the findings serialised, under the last line of defence.
+    ``view`` False: no snapshot (``snap`` is empty), for a replay that shows only findings and
+    pots, or a restart that needs only the last state's: the snapshot is two thirds of an
+    event's work."""
     try:
         step = apply(state, event)
-        snap = snapshot(step.state)
+        snap = snapshot(step.state) if view else {}
         for f in step.findings:
             f.to_json()
         for a in step.results:
@@ -64,7 +67,7 @@ def guarded_apply(state: TableState, event: Event) -> Applied:
             message=f"Feltguard could not judge {event.type} (seq {event.seq}): "
                     f"{type(exc).__name__}{site}; fault {digest}. The table goes on.")
         try:
-            snap = snapshot(state)
+            snap = snapshot(state) if view else {}
         except Exception:  # pragma: no cover - the state before was snapshotted already
             snap = {}
         return Applied(Step(state, (fault,)), snap, fault)

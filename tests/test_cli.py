@@ -386,3 +386,18 @@ def test_help_opens_with_plain_words(capsys):
     out = capsys.readouterr().out
     assert "feltguard: the controller of an instrumented live poker table" in out
     assert "``" not in out
+
+
+@pytest.mark.parametrize(("snapshots", "seqs"), [
+    ("none", [13]),  # the final state only
+    ("hand", [13, 13]),  # after the hand's end, then the final state
+    ("every", [*range(1, 14), 13]),
+])
+def test_replay_gives_a_snapshot_only_where_asked(tmp_path, capsys, snapshots, seqs):
+    p = tmp_path / "hand.jsonl"
+    p.write_text(HAND)
+    assert main(["replay", "--json", "--snapshots", snapshots, str(p)]) == 0
+    states = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    states = [x for x in states if x["type"] == "state"]
+    assert [x.get("seq", x["snapshot"]["last_seq"]) for x in states] == seqs
+    assert all(x["snapshot"]["last_seq"] == x.get("seq", 13) for x in states)

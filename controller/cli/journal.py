@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from controller.cli.common import add_check_options, fail, journal_gate, text
@@ -66,10 +66,13 @@ def _print_state(snap: dict[str, Any], out: TextIO) -> None:
                   f"hole {_fmt_cards(seat.get('hole') or [])} {' '.join(flags)}\n")
 
 
+_HAND_ENDS = ("hand.end", "misdeal.declared")
+
+
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     from controller.guard import guarded_apply
-    from controller.rules import initial_state
+    from controller.rules import initial_state, snapshot
 
     gate = journal_gate("replay", args.file, args)
     if gate is not None:
@@ -82,15 +85,24 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         else:
             out.write(f"WARNING: {args.file}: {forced}; replayed anyway (--force)\n\n")
     state = initial_state()
-    snap: Mapping[str, Any] = {}
     n_events = n_findings = 0
+    every = args.snapshots == "every"
     try:
-        # streamed: one event in memory at a time, whatever the file's length
+        # streamed: one event in memory at a time, whatever the file's length; a snapshot
+        # only where asked (--snapshots), the final state's always
         for event in iter_events(args.file):
             n_events += 1
-            applied = guarded_apply(state, event)
-            step, snap = applied.step, applied.snap
+            applied = guarded_apply(state, event, view=every)
+            step = applied.step
             state = step.state
+            at_hand_end = args.snapshots == "hand" and event.type in _HAND_ENDS
+            if every or at_hand_end:
+                snap = applied.snap if every else snapshot(state)
+                if args.json:
+                    out.write(json.dumps({"type": "state", "seq": event.seq,
+                                          "snapshot": snap}) + "\n")
+                else:
+                    _print_state(dict(snap), out)
             for finding in step.findings:
                 n_findings += 1
                 data = finding.to_json()
@@ -99,7 +111,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 else:
                     _print_finding(data, out)
             if step.results:
-                hand = int(snap["hand"]["number"])
+                hand = state.hand.number if state.hand is not None else 0
                 pots = [a.to_json() for a in step.results]
                 if args.json:
                     out.write(json.dumps({"type": "pots", "hand": hand, "seq": event.seq,
@@ -114,6 +126,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return fail("replay", f"{args.file}: {exc.strerror or exc}")
     if not n_events:
         return fail("replay", f"{args.file}: no events in it")
+    snap = snapshot(state)
     if args.json:
         out.write(json.dumps({"type": "state", "snapshot": snap}) + "\n")
     else:
@@ -209,6 +222,10 @@ def add_journal_parsers(sub: Any) -> None:
                        "(a journal is checked first)")
     p.add_argument("file", type=text("a file"), help="scenario (.jsonl) or journal (SQLite)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument("--snapshots", choices=("none", "hand", "every"), default="none",
+                   help="the table's state (the snapshot of docs/snapshot.md) after every "
+                        "event, after each hand's end, or (default) only at the end: a "
+                        "snapshot is two thirds of an event's replay")
     add_check_options(p, force=True)
     p.set_defaults(func=cmd_replay)
 

@@ -144,15 +144,14 @@ class TableDaemon:
             if not verdict.ok:
                 raise JournalError(f"{journal.path}: {verdict.problem}; not resumed "
                                    "(feltguard verify says more)")
-        snap = snapshot(self.state)
         for event in read_events(journal.path, after=start):
-            applied = guarded_apply(self.state, event)
+            applied = guarded_apply(self.state, event, view=False)  # (the last one's below)
             if applied.fault is not None:
                 self.core_faults += 1  # journaled when it happened; skipped again, as then
-            self.state, snap = applied.step.state, applied.snap
+            self.state = applied.step.state
             self.seq = event.seq
             self.recovered += 1
-        self.last_snapshot = snap
+        self.last_snapshot = snapshot(self.state)
         self.restart = {"from": "checkpoint" if start else "the whole journal",
                         "checkpoint_seq": start or None, "replayed": self.recovered,
                         "checkpoints_passed_over": len(passed)}
