@@ -345,23 +345,60 @@ def read_anchors(path: str | Path, key: bytes) -> tuple[list[Anchor], list[str]]
         raise JournalError(f"{path}: cannot read the anchor file: {exc.strerror}") from None
     with fh:
         for n, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-                body = {k: obj[k] for k in ("journal", "seq", "hash", "why", "hand")}
-                mac = obj["mac"]
-                ok = isinstance(mac, str) and hmac.compare_digest(mac, _anchor_mac(key, body))
-                anchor = Anchor(str(body["journal"]), int(body["seq"]), str(body["hash"]),
-                                str(body["why"]), int(body["hand"]))
-            except (ValueError, KeyError, TypeError):
-                problems.append(f"{path}: line {n} is damaged")
-                continue
-            if not ok:
-                problems.append(f"{path}: line {n} was not written with the journal's key")
-                continue
-            anchors.append(anchor)
+            got = _anchor_line(raw, key)
+            if isinstance(got, Anchor):
+                anchors.append(got)
+            elif got:
+                problems.append(f"{path}: line {n} {got}")
     return anchors, problems
+
+
+def _anchor_line(raw: str, key: bytes) -> Anchor | str:
+    """One line of an anchor file: its anchor, or what is wrong with it ("" for a blank)."""
+    if not raw.strip():
+        return ""
+    try:
+        obj = json.loads(raw)
+        body = {k: obj[k] for k in ("journal", "seq", "hash", "why", "hand")}
+        mac = obj["mac"]
+        ok = isinstance(mac, str) and hmac.compare_digest(mac, _anchor_mac(key, body))
+        anchor = Anchor(str(body["journal"]), int(body["seq"]), str(body["hash"]),
+                        str(body["why"]), int(body["hand"]))
+    except (ValueError, KeyError, TypeError):
+        return "is damaged"
+    return anchor if ok else "was not written with the journal's key"
+
+
+def read_anchor_tail(path: str | Path, key: bytes, down_to: int
+                     ) -> tuple[list[Anchor], list[str]]:
+    """The anchors at or after seq ``down_to``, read from the file's end backwards (they are
+    appended in seq order), with the problems of the lines read: what a restart from a
+    checkpoint needs, in a time that does not grow with the file."""
+    anchors: list[Anchor] = []
+    problems: list[str] = []
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read the anchor file: {exc.strerror}") from None
+    with fh:
+        end = fh.seek(0, os.SEEK_END)
+        rest = b""
+        while end > 0:
+            start = max(0, end - 65536)
+            fh.seek(start)
+            block = fh.read(end - start) + rest
+            lines = block.split(b"\n")
+            rest = lines.pop(0) if start > 0 else b""  # (a line cut by the block's start)
+            for raw in reversed(lines):
+                got = _anchor_line(raw.decode("utf-8", "replace"), key)
+                if isinstance(got, Anchor):
+                    if got.seq < down_to:
+                        return anchors[::-1], problems
+                    anchors.append(got)
+                elif got:
+                    problems.append(f"{path}: a line near the end {got}")
+            end = start
+    return anchors[::-1], problems
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -599,30 +636,41 @@ def read_checkpoints(path: str | Path, key: bytes, anchors: str | Path | None = 
                      ) -> Iterator[Checkpoint]:
     """A journal's checkpoints, newest first, each with its problem (None: it checks out: its
     HMAC under the key, the chain hash of its event as the journal has it, and an anchor at
-    it). Read-only and lazy: a restart stops at the first it can load."""
+    it). Read-only and lazy, one row at a time by its key, and the anchor file from its end:
+    a restart stops at the first it can load, in a time that does not grow with the journal."""
     anchor_file = Path(anchors) if anchors is not None else anchor_path_for(path)
     db = _connect_ro(path)
     try:
         journal_id = _meta(path, db).get("journal_id")
-        anchored: set[tuple[int, str]] = set()
-        if anchor_file.exists():
-            found, _ = read_anchors(anchor_file, key)
-            anchored = {(a.seq, a.hash) for a in found if a.journal == journal_id}
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "states" not in tables:  # (a journal of before checkpoints)
             return
-        rows = list(_rows(path, db, "SELECT seq, hash, mac FROM states ORDER BY seq DESC"))
-        for seq, chain, mac in rows:
-            seq, chain = int(seq), str(chain)
-            data = next(_rows(path, db, "SELECT data FROM states WHERE seq = ?", (seq,)))[0]
+        anchored: set[tuple[int, str]] = set()
+        read_down_to: int | None = None
+        below = None
+        while True:
+            row = next(_rows(path, db, "SELECT seq, hash, data, mac FROM states WHERE seq < "
+                                       "? ORDER BY seq DESC LIMIT 1",
+                             (below if below is not None else 2**62,)), None)
+            if row is None:
+                return
+            seq, chain, data, mac = int(row[0]), str(row[1]), row[2], str(row[3])
+            below = seq
+            if read_down_to is None or seq < read_down_to:
+                # the anchors from here to the end (again, lower, for an older checkpoint)
+                read_down_to = seq
+                if anchor_file.exists():
+                    found, _ = read_anchor_tail(anchor_file, key, seq)
+                    anchored = {(x.seq, x.hash) for x in found if x.journal == journal_id}
             text, problem = _state_text(data), None
             if text is None:
                 problem, text = "its data is not a compressed text", ""
-            elif not hmac.compare_digest(str(mac), state_mac(key, seq, chain, text)):
+            elif not hmac.compare_digest(mac, state_mac(key, seq, chain, text)):
                 problem = "its HMAC does not check out under the journal's key"
             else:
-                row = next(_rows(path, db, "SELECT hash FROM events WHERE seq = ?", (seq,)), None)
-                if row is None or row[0] != chain:
+                event = next(_rows(path, db, "SELECT hash FROM events WHERE seq = ?", (seq,)),
+                             None)
+                if event is None or event[0] != chain:
                     problem = "the journal's record at its seq is not the one it followed"
                 elif (seq, chain) not in anchored:
                     problem = "no anchor at its seq"
@@ -759,6 +807,8 @@ def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | 
         if not anchor_file.exists():
             problems.append(f"no anchor file at {anchor_file}: a cut-off tail cannot be ruled out")
             anchor_list: list[Anchor] = []
+        elif since:  # from a checkpoint: only the anchors after it, read from the file's end
+            anchor_list, problems = read_anchor_tail(anchor_file, key, since + 1)
         else:
             anchor_list, problems = read_anchors(anchor_file, key)
         for a in anchor_list:

@@ -334,3 +334,23 @@ def test_a_reader_in_another_process_holds_the_truncate_back_and_loses_nothing(t
             assert seq < 400, "the WAL never started over once the reader left"
     assert sum(1 for _ in read_events(path)) == seq
     assert check(path).ok
+
+
+def test_the_anchor_tail_is_the_anchors_at_or_after_a_seq_read_from_the_end(tmp_path):
+    """``read_anchor_tail``: what a restart from a checkpoint reads of the anchor file, from its
+    end back across 64 KB blocks, equals the whole file's anchors from that seq on."""
+    from controller.journal import Anchor, AnchorLog, read_anchor_tail, read_anchors
+
+    key = b"k" * 32
+    path = tmp_path / "a.anchors"
+    log = AnchorLog(path, key)
+    for seq in range(0, 6000, 2):
+        log.record(Anchor("j1", seq, f"{seq:064x}", "hand", seq // 70))
+    log.close()
+    assert path.stat().st_size > 3 * 65536
+    everything, problems = read_anchors(path, key)
+    assert not problems
+    for down_to in (0, 1, 2999, 3000, 5998, 5999, 10**6):
+        tail, problems = read_anchor_tail(path, key, down_to)
+        assert not problems
+        assert tail == [a for a in everything if a.seq >= down_to], down_to
