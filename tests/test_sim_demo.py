@@ -5,17 +5,16 @@ its journal); and log lines go to a file beside the journal, not between the han
 
 from __future__ import annotations
 
-import os
 import re
 import stat
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import requests
+
+from tests.sim_demo import demo_passwords, logins_file, read_head, start_sim
 
 REPO = Path(__file__).resolve().parents[1]
 PAGES = ("public view", "broadcast", "dealer view", "touch console", "review", "audit log",
@@ -33,28 +32,19 @@ def _until(what: Callable[[], Any], timeout: float = 60.0) -> Any:
 
 def test_the_demo_prints_every_page_and_a_login_for_each_role(tmp_path: Path) -> None:
     journal = tmp_path / "demo.sqlite"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "sim", "--pace", "0.01", "--port", "0",
-         "--seed", "5", "--journal", str(journal)],
-        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True)
-    head: list[str] = []
+    proc = start_sim(["--pace", "0.01", "--port", "0", "--seed", "5", "--journal", str(journal)],
+                     tmp_path)
+    text = ""
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            head.append(line.rstrip("\n"))
-            if line.startswith("journal:"):
-                break
-        text = "\n".join(head)
+        text = read_head(proc)
         urls = {name: re.search(rf"^  {name} +(http://127\.0\.0\.1:\d+/\S*)", text, re.M)
                 for name in PAGES}
         assert all(urls.values()), text
         base = urls["public view"].group(1).rstrip("/")  # type: ignore[union-attr]
         assert urls["review"].group(1) == f"{base}/review"  # type: ignore[union-attr]
-        logins = Path(re.search(r"passwords in (\S+)", text).group(1))  # type: ignore[union-attr]
+        logins = logins_file(text)
         assert stat.S_IMODE(logins.stat().st_mode) == 0o600
-        rows = [x.split() for x in logins.read_text().splitlines() if not x.startswith("#")]
-        password = {user: pw for user, pw in rows}
+        password = demo_passwords(text)
         assert set(password) == {"dealer", "floor", "surveillance", "admin"}
         assert not any(pw in text for pw in password.values())  # never printed
 
@@ -79,7 +69,7 @@ def test_the_demo_prints_every_page_and_a_login_for_each_role(tmp_path: Path) ->
     finally:
         proc.terminate()
         rest, _ = proc.communicate(timeout=60)
-    out = "\n".join(head) + "\n" + rest
+    out = text + "\n" + rest
     assert "Traceback" not in out
     # log lines (logins, refusals) went to the log beside the journal, not the terminal
     assert not re.search(r"\b(INFO|WARNING)\b", out), out

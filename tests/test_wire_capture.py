@@ -9,13 +9,6 @@ network in clear")."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
-import socket
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -28,61 +21,11 @@ from controller.events import ZoneRead
 from controller.journal import read_events
 from controller.security.tls import init_folder
 from controller.surveillance.acl import password_file_name, write_cardroom
-from tests.central.servers import RedisServer, RedisTls, needs_redis
+from tests.central.servers import Link, RedisServer, RedisTls, needs_redis
+from tests.sim_demo import demo_passwords, read_head, served_port, start_sim
 
 REPO = Path(__file__).resolve().parent.parent
 SCREENS = 20
-
-
-class Recorder:
-    """A TCP proxy from a port of its own to ``target``, keeping every byte both ways."""
-
-    def __init__(self, target: int) -> None:
-        self.target = target
-        self.bytes = bytearray()
-        self._lock = threading.Lock()
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self.port = self._server.getsockname()[1]
-        self._socks: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._server.accept()
-            except OSError:
-                return
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=10)
-            except OSError:
-                client.close()
-                continue
-            upstream.settimeout(None)
-            self._socks += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while data := src.recv(65536):
-                with self._lock:
-                    self.bytes += data
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                with contextlib.suppress(OSError):
-                    s.shutdown(socket.SHUT_RDWR)
-
-    def close(self) -> None:
-        self._server.close()
-        for s in self._socks:
-            s.close()
-
-    def count(self, needle: bytes) -> int:
-        with self._lock:
-            return bytes(self.bytes).count(needle)
 
 
 def _redis(tmp_path: Path, tls: bool) -> RedisServer:
@@ -98,10 +41,10 @@ def _redis(tmp_path: Path, tls: bool) -> RedisServer:
 
 
 def _session(tmp_path: Path, tls: bool, redis_server: RedisServer
-             ) -> tuple[Recorder, Recorder, dict[str, int], int]:
+             ) -> tuple[Link, Link, dict[str, int], int]:
     """One simulated session through the recorders; (web, relay, counts, hole lists seen)."""
-    relay = Recorder(redis_server.port)
-    args = [sys.executable, "-m", "controller.cli", "sim", "--port", "0", "--pace", "0.03",
+    relay = Link(redis_server.port, record=True)
+    args = ["--port", "0", "--pace", "0.03",
             "--hands", "3", "--seed", "11", "--mistakes", "0",
             "--journal", str(tmp_path / "t.sqlite"), "--table-id", "t1"]
     redis_password = b""
@@ -114,23 +57,14 @@ def _session(tmp_path: Path, tls: bool, redis_server: RedisServer
         redis_password = (tmp_path / "acl" / password_file_name("table-t1")).read_bytes().strip()
     else:
         args += ["--central", f"redis://127.0.0.1:{relay.port}/0"]
-    proc = subprocess.Popen(args, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = start_sim(args, tmp_path)
     clients: list[socketio.Client] = []
     recorder = None
     try:
-        assert proc.stdout is not None
-        head = []
-        for line in proc.stdout:
-            head.append(line)
-            if line.startswith("journal:"):
-                break
-        text = "".join(head)
-        port = int(re.search(r"https?://127\.0\.0\.1:(\d+)/", text).group(1))  # type: ignore[union-attr]
-        logins = Path(re.search(r"passwords in (\S+)", text).group(1))  # type: ignore[union-attr]
-        password = dict(x.split() for x in logins.read_text().splitlines()
-                        if not x.startswith("#"))["dealer"]
-        recorder = Recorder(port)
+        head = read_head(proc)
+        port = served_port(head)
+        password = demo_passwords(head)["dealer"]
+        recorder = Link(port, record=True)
         base = f"{'https' if tls else 'http'}://127.0.0.1:{recorder.port}"
         http = requests.Session()
         http.trust_env = False  # (REQUESTS_CA_BUNDLE would override the verify below)

@@ -125,10 +125,14 @@ class RedisServer:
 
 class Link:
     """A TCP link from 127.0.0.1:port to a server: ``cut()`` drops every connection and
-    refuses new ones (connections are accepted and closed at once) until ``restore()``."""
+    refuses new ones (connections are accepted and closed at once) until ``restore()``.
+    ``record``: every byte it carries, both ways, is kept in ``bytes`` (a capture of the wire:
+    ``count`` tells how often a secret crossed it)."""
 
-    def __init__(self, target_port: int) -> None:
+    def __init__(self, target_port: int, *, record: bool = False) -> None:
         self.target = target_port
+        self.record = record
+        self.bytes = bytearray()
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
         self._up = threading.Event()
@@ -177,15 +181,23 @@ class Link:
             except OSError:
                 conn.close()
                 continue
+            upstream.settimeout(None)  # (a quiet connection is not a broken one)
             with self._lock:
                 self._open += [conn, upstream]
             for a, b in ((conn, upstream), (upstream, conn)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pump(src: socket.socket, dst: socket.socket) -> None:
+    def count(self, needle: bytes) -> int:
+        """How many times ``needle`` is in the bytes carried so far (``record``)."""
+        with self._lock:
+            return bytes(self.bytes).count(needle)
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
+                if self.record:
+                    with self._lock:
+                        self.bytes += data
                 dst.sendall(data)
         except OSError:
             pass

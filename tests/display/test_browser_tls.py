@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +45,7 @@ from tests.display.test_browser_console import (
     play,
     scenario,
 )
+from tests.sim_demo import demo_passwords, read_head, served_port, start_sim
 
 CERTUTIL = shutil.which("certutil")
 REPO = Path(__file__).resolve().parents[2]
@@ -174,26 +174,12 @@ def sim(tmp_path: Path, pki: tls.TlsFolder) -> Iterator[tuple[str, dict[str, str
     """``feltguard sim --tls`` with the test's authority: its base URL and demo passwords."""
     folder = tmp_path / "tls"
     shutil.copytree(pki.path, folder)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "sim", "--tls", "--tls-dir", str(folder),
-         "--port", "0", "--pace", "0.05", "--seed", "4", "--broadcast-delay", "1",
-         "--journal", str(tmp_path / "sim.sqlite")],
-        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True)
+    proc = start_sim(["--tls", "--tls-dir", str(folder), "--port", "0", "--pace", "0.05",
+                      "--seed", "4", "--broadcast-delay", "1",
+                      "--journal", str(tmp_path / "sim.sqlite")], tmp_path)
     try:
-        assert proc.stdout is not None
-        head = []
-        for line in proc.stdout:
-            head.append(line)
-            if line.startswith("journal:"):
-                break
-        text = "".join(head)
-        port = re.search(r"https://127\.0\.0\.1:(\d+)/", text)
-        assert port, text
-        logins = Path(re.search(r"passwords in (\S+)", text).group(1))  # type: ignore[union-attr]
-        passwords = dict(x.split() for x in logins.read_text().splitlines()
-                         if not x.startswith("#"))
-        yield f"https://localhost:{port.group(1)}", passwords
+        head = read_head(proc)
+        yield f"https://localhost:{served_port(head)}", demo_passwords(head)
     finally:
         proc.terminate()
         proc.wait(30)
