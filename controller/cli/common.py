@@ -144,3 +144,29 @@ def writable_problem(path: str) -> str | None:
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         return "permission denied"
     return None
+
+
+def add_redis_login_options(p: argparse.ArgumentParser, prefix: str, user_help: str) -> None:
+    """The options of a login to the cardroom's Redis (docs/cardroom.md), named
+    ``--PREFIX-user``, ``-password-file``, ``-ca``, ``-cert`` and ``-key`` as
+    ``controller.surveillance.access``'s ``Names`` for them say; ``login_values`` reads them."""
+    p.add_argument(f"--{prefix}-user", default=None, type=text("a user"), metavar="USER",
+                   help=user_help)
+    p.add_argument(f"--{prefix}-password-file", default=None, type=text("a file"),
+                   metavar="FILE", help="the user's password, alone on one line, in a 0600 file")
+    p.add_argument(f"--{prefix}-ca", default=None, type=text("a file"), metavar="FILE",
+                   help="with rediss://: the cardroom CA the Redis server's certificate must "
+                        "chain to")
+    p.add_argument(f"--{prefix}-cert", default=None, type=text("a file"), metavar="FILE",
+                   help=f"a client certificate for a Redis that requires one (with "
+                        f"--{prefix}-key)")
+    p.add_argument(f"--{prefix}-key", default=None, type=text("a file"), metavar="FILE",
+                   help="the client certificate's key")
+
+
+def login_values(args: argparse.Namespace, prefix: str) -> dict[str, str]:
+    """``add_redis_login_options``' values as ``RedisAccess`` takes them ("": not given)."""
+    return {field: getattr(args, f"{prefix}_{option}") or "" for field, option in (
+        ("user", "user"), ("password_file", "password_file"), ("ca_file", "ca"),
+        ("cert_file", "cert"), ("key_file", "key"))}
+

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.common import (
+    add_redis_login_options,
     fail,
     fraction,
+    login_values,
     table_name,
     text,
     usage_error,
@@ -81,11 +83,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         accounts_path=args.accounts,
         central_url=args.central,
         table_id=args.table_id,
-        central_user=args.central_user or "",
-        central_password_file=args.central_password_file or "",
-        central_ca=args.central_ca or "",
-        central_cert=args.central_cert or "",
-        central_key=args.central_key or "",
+        central_login=login_values(args, "central"),
         truth_path=args.truth,
         seat_changes=args.seat_changes,
         game=args.game,
@@ -194,17 +192,8 @@ def add_sim_parser(sub: Any) -> None:
                         "(feltguard surveillance collects them; docs/cardroom.md)")
     p.add_argument("--table-id", default="sim", type=table_name, metavar="ID",
                    help="this table's name in the cardroom (default sim)")
-    p.add_argument("--central-user", default=None, type=text("a user"), metavar="USER",
-                   help="the table's ACL user at the cardroom's Redis (default table-ID)")
-    p.add_argument("--central-password-file", default=None, type=text("a file"), metavar="FILE",
-                   help="the user's password, alone on one line, in a 0600 file")
-    p.add_argument("--central-ca", default=None, type=text("a file"), metavar="FILE",
-                   help="with rediss://: the cardroom CA the Redis server's certificate must "
-                        "chain to")
-    p.add_argument("--central-cert", default=None, type=text("a file"), metavar="FILE",
-                   help="a client certificate for a Redis that requires one (with --central-key)")
-    p.add_argument("--central-key", default=None, type=text("a file"), metavar="FILE",
-                   help="the client certificate's key")
+    add_redis_login_options(p, "central", "the table's ACL user at the cardroom's Redis "
+                                          "(default table-ID)")
     p.add_argument("--seat-changes", type=fraction(0, 1), default=0.05,
                    help="chance per hand that, before it, a player goes away or comes back, "
                         "leaving, or a new player sitting down (0..1, default 0.05)")

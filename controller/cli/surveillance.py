@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from controller.cli.common import fail, text, whole
+from controller.cli.common import add_redis_login_options, fail, login_values, text, whole
 
 
 def cmd_surveillance(args: argparse.Namespace) -> int:
@@ -16,10 +16,9 @@ def cmd_surveillance(args: argparse.Namespace) -> int:
     for option, value in (("--redis", args.redis), ("--store", args.store)):
         if value is None:  # (not required by argparse: `surveillance acl` has neither)
             return fail("surveillance", f"{option}: required")
-    user = args.redis_user or ("surveillance" if args.redis_password_file else "")
-    access = RedisAccess(args.redis, user=user, password_file=args.redis_password_file or "",
-                         ca_file=args.redis_ca or "", cert_file=args.redis_cert or "",
-                         key_file=args.redis_key or "", names=SURVEILLANCE_NAMES)
+    login = login_values(args, "redis")
+    login["user"] = login["user"] or ("surveillance" if login["password_file"] else "")
+    access = RedisAccess(args.redis, **login, names=SURVEILLANCE_NAMES)
     try:
         access.check_files()
     except AccessError as exc:
@@ -71,17 +70,8 @@ def add_surveillance_parser(sub: Any) -> None:
                         "required")
     p.add_argument("--store", default=None, type=text("a file"), metavar="FILE",
                    help="the central store (SQLite), created if absent; required")
-    p.add_argument("--redis-user", default=None, type=text("a user"), metavar="USER",
-                   help="the service's ACL user (default surveillance, with a password file)")
-    p.add_argument("--redis-password-file", default=None, type=text("a file"), metavar="FILE",
-                   help="the user's password, alone on one line, in a 0600 file")
-    p.add_argument("--redis-ca", default=None, type=text("a file"), metavar="FILE",
-                   help="with rediss://: the cardroom CA the Redis server's certificate must "
-                        "chain to")
-    p.add_argument("--redis-cert", default=None, type=text("a file"), metavar="FILE",
-                   help="a client certificate for a Redis that requires one (with --redis-key)")
-    p.add_argument("--redis-key", default=None, type=text("a file"), metavar="FILE",
-                   help="the client certificate's key")
+    add_redis_login_options(p, "redis", "the service's ACL user (default surveillance, with a "
+                                        "password file)")
     p.add_argument("--host", default="127.0.0.1", help="where the review listens")
     p.add_argument("--port", type=whole(0, 65535), default=5100,
                    help="port of the review (default 5100; 0: any free port)")

@@ -104,12 +104,9 @@ class SimOptions:
     # Redis of the cardroom's surveillance (controller/surveillance/relay.py)
     central_url: str | None = None
     table_id: str = "sim"  # this table's name there
-    # its login there (controller/surveillance/access.py); "" user: table-<table_id>
-    central_user: str = ""
-    central_password_file: str = ""
-    central_ca: str = ""
-    central_cert: str = ""
-    central_key: str = ""
+    # its login there, as RedisAccess takes it (user, password_file, ca_file, cert_file,
+    # key_file: controller/surveillance/access.py); no user: table-<table_id>
+    central_login: Mapping[str, str] = field(default_factory=dict)
     central_drain_s: float = 10.0  # at the end, how long to wait for the relay to catch up
     truth_path: str | None = None  # JSON Lines: each mistake the dealer made
     seat_changes: float = 0.0  # chance per hand of a seat change before it (away/back, leave, join)
@@ -155,9 +152,9 @@ def central_access(opts: SimOptions) -> Any:
     options), as a table's [central] section makes it."""
     from controller.surveillance.access import SIM_NAMES, RedisAccess, table_user
 
-    return RedisAccess(opts.central_url or "", user=opts.central_user or table_user(opts.table_id),
-                       password_file=opts.central_password_file, ca_file=opts.central_ca,
-                       cert_file=opts.central_cert, key_file=opts.central_key, names=SIM_NAMES)
+    login = {**opts.central_login}
+    login["user"] = login.get("user") or table_user(opts.table_id)
+    return RedisAccess(opts.central_url or "", **login, names=SIM_NAMES)
 
 
 class FindingWatch:
