@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
-import sys
+import pkgutil
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
@@ -66,16 +67,22 @@ def _name(cls: type) -> str:
 
 @cache
 def _records() -> Mapping[str, type]:
-    """Every dataclass of the core's packages, by its name in the text. (Every module a state's
-    records come from is imported by the time a state exists: the core imports them.)"""
+    """Every dataclass of the core's packages, by its name in the text. Every module of those
+    packages is imported first, so the registry (and the schema hash) is the code's, not what
+    this process happened to import before its first checkpoint."""
     found: dict[str, type] = {}
-    for module_name, module in list(sys.modules.items()):
-        if module is None or not module_name.startswith(_PACKAGES):
-            continue
-        for value in list(vars(module).values()):
-            if (isinstance(value, type) and dataclasses.is_dataclass(value)
-                    and value.__module__ == module_name):
-                found[_name(value)] = value
+    for package_name in _PACKAGES:
+        package = importlib.import_module(package_name)
+        names = [package_name]
+        if hasattr(package, "__path__"):
+            names += sorted(m.name for m in pkgutil.walk_packages(package.__path__,
+                                                                  f"{package_name}."))
+        for module_name in names:
+            module = importlib.import_module(module_name)
+            for value in list(vars(module).values()):
+                if (isinstance(value, type) and dataclasses.is_dataclass(value)
+                        and value.__module__ == module_name):
+                    found[_name(value)] = value
     return MappingProxyType(dict(sorted(found.items())))
 
 
