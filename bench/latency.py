@@ -165,7 +165,8 @@ def _client(url: str, token: str, conn: Any) -> None:
 
 
 def run(cards: int = 1500, seed: int = 7, gap: float = 0.0, clients: int = 0,
-        procs: int = 2, tls_dir: Path | None = None) -> dict[str, list[float]]:
+        procs: int = 2, tls_dir: Path | None = None, stages: bool = False
+        ) -> dict[str, list[float]]:
     """One run: a fresh server (``display.server.run_server`` in this process, as ``feltguard
     run`` serves), client process(es) and journal. ``clients`` > 0: the fan-out to that many
     ``/table`` clients, a ``/dealer`` and a ``/broadcast`` one, in ``procs`` client processes
@@ -178,7 +179,13 @@ def run(cards: int = 1500, seed: int = 7, gap: float = 0.0, clients: int = 0,
     handle = run_server(app, live, "127.0.0.1", 0, tls=context)
     try:
         if clients:
-            got = _measure_many(handle.url, publisher, cards, seed, gap, clients, procs, ca)
+            clock = None
+            if stages:
+                from bench.stages import StageClock
+
+                clock = (StageClock(), live)
+            got = _measure_many(handle.url, publisher, cards, seed, gap, clients, procs, ca,
+                                clock)
             # how the states went out: the direct path (one frame written to each idle
             # screen's transport, TLS or not) or python-engineio's queue (display/fan_out.py)
             print(f"run on {handle.url}: fan-out {live.fan_out}", flush=True)
@@ -288,6 +295,11 @@ def _measure(url: str, publisher: Any, cards: int, seed: int,
             leds.close()
     return {"led": led_ms, "socketio": sio_ms, "loop": loop_ms, "handler": handler_ms}
 
+
+# The server's CPU per card frame on the path, journal to the sockets, with 20 screens (issue
+# 28): about 3 ms on a Pi 4 at these figures.
+CPU_TARGET_P50_MS = 0.5
+CPU_TARGET_P99_MS = 1.5
 
 # The floor's state: about the size of a real one (a table payload is 1.5 to 2.5 KB).
 FAN_OUT_PAYLOAD = 2300
@@ -489,10 +501,12 @@ class _Fleet:
 
 
 def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
-                  clients: int, procs: int, ca: str | None = None) -> dict[str, list[float]]:
+                  clients: int, procs: int, ca: str | None = None,
+                  clock: tuple[Any, Any] | None = None) -> dict[str, list[float]]:
     """``_measure`` with ``clients`` on ``/table`` plus one on ``/dealer`` and one on
     ``/broadcast`` (see the module's docstring): per frame, the LED, the first and the slowest
-    client."""
+    client. ``clock``: a ``bench.stages.StageClock`` and the live server, for ``--stages``: per
+    frame, the server's CPU by stage (``cpu:<stage>``, ms) and on the path (``cpu``)."""
     from gpiozero.pins.mock import MockFactory, MockPin
 
     from controller.daemon.ledplan import led_plan
@@ -515,6 +529,8 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
         try:
             with _bench_table(Path(tmp), [lambda s: leds.show(led_plan(s)),
                                           publisher.publish]) as (daemon, shoe):
+                if clock is not None:
+                    clock[0].install(daemon, publisher, clock[1])
                 for rid, ant, uid, face_up in _card_frames(daemon, seed):
                     if len(out["led"]) >= cards:
                         break
@@ -531,11 +547,32 @@ def _measure_many(url: str, publisher: Any, cards: int, seed: int, gap: float,
                     if len(led_changes) > n_led and times is not None:
                         out["led"].append((led_changes[n_led] - t0) * 1000)
                         fleet.record(t0, times, out)
+                        if clock is not None:
+                            _record_stages(clock, range(seq, daemon.seq + 1), out)
                     fleet.forget()
         finally:
+            if clock is not None:
+                clock[0].uninstall()
             fleet.close()
             leds.close()
     return out
+
+
+def _record_stages(clock: tuple[Any, Any], seqs: range, into: dict[str, list[float]]) -> None:
+    """One frame's CPU by stage (``cpu:<stage>``) and on the path, journal to the sockets
+    (``cpu``), in ms; a stage the frame did not run counts 0."""
+    import asyncio
+
+    from bench.stages import PATH, STAGES
+
+    stage_clock, live = clock
+    # the clients have the state once its bytes are written; the emit's own bookkeeping ends
+    # a moment later on the loop: a turn of the loop behind it first
+    live.run(asyncio.sleep(0))
+    cpu = stage_clock.frame(seqs)
+    for stage in STAGES:
+        into.setdefault(f"cpu:{stage}", []).append(cpu.get(stage, 0.0))
+    into.setdefault("cpu", []).append(sum(cpu.get(stage, 0.0) for stage in PATH))
 
 
 def fan_out_floor(frames: int, clients: int, procs: int = 2,
@@ -758,7 +795,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tls", action="store_true",
                         help="serve HTTPS/wss:// (the product and the peer) with a certificate "
                              "of an authority made for the bench; needs --clients")
+    parser.add_argument("--stages", action="store_true",
+                        help="also the server's CPU per card frame by stage (bench/stages.py); "
+                             "needs --clients")
     args = parser.parse_args(argv)
+    if args.stages and not args.clients:
+        parser.error("--stages measures the fan-out's path: give --clients N")
     if args.tls and not args.clients:
         parser.error("--tls measures the fan-out: give --clients N")
     if args.clients < 0 or args.client_procs < 1 or args.cards < 1 or args.runs < 1:
@@ -779,7 +821,7 @@ def main(argv: list[str] | None = None) -> int:
         tls_dir = init_folder(Path(tls_tmp.name) / "tls", hosts=["127.0.0.1"]).folder.path
     for i in range(args.runs):
         each_run = run(args.cards, args.seed + i, args.gap / 1000, args.clients,
-                       args.client_procs, tls_dir)
+                       args.client_procs, tls_dir, args.stages)
         each_run["floor"] = floor(args.cards, args.gap / 1000)
         if args.clients:
             # the display's own share: from the LED (the table's work done) to the slowest
@@ -833,7 +875,29 @@ def main(argv: list[str] | None = None) -> int:
         ours = _percentile([x for r in runs for x in r["display"]], 0.99)
         peer = _percentile([x for r in runs for x in r["peer"]], 0.99)
         print(f"display p99 {ours:.3f} ms, peer p99 {peer:.3f} ms: ratio {ours / peer:.1f}")
+    if args.stages:
+        _print_stages(runs)
     return 0
+
+
+def _print_stages(runs: list[dict[str, list[float]]]) -> None:
+    """The server's CPU per card frame by stage (bench/stages.py), against the target."""
+    from bench.stages import STAGES
+
+    print(f"server CPU per card frame (thread CPU time, ms; target on the path, journal to the "
+          f"sockets: p50 <= {CPU_TARGET_P50_MS} and p99 <= {CPU_TARGET_P99_MS})")
+    print(f"{'stage':<28}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'share':>8}"
+          f"{'p50 per run: min / median / max':>36}")
+    total = statistics.fmean([x for r in runs for x in r["cpu"]]) or 1.0
+    for name in (*STAGES, ""):
+        key = f"cpu:{name}" if name else "cpu"
+        pooled = [x for r in runs for x in r[key]]
+        each = [_percentile(r[key], 0.5) for r in runs]
+        spread = f"{min(each):.3f} / {statistics.median(each):.3f} / {max(each):.3f}"
+        mean = statistics.fmean(pooled)
+        label = name or "path: journal to sockets"
+        print(f"{label:<28}{_percentile(pooled, 0.5):>9.3f}{_percentile(pooled, 0.99):>9.3f}"
+              f"{mean:>9.3f}{mean / total:>8.0%}{spread:>36}")
 
 
 if __name__ == "__main__":
