@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.events import Event
-from controller.rules import Finding, Step, TableState, apply, make_finding, snapshot
+from controller.rules import Finding, Step, TableState, ViewMemo, apply, make_finding, snapshot
 
 log = logging.getLogger("feltguard.guard")
 
@@ -43,14 +43,16 @@ def fault_digest(exc: BaseException) -> str:
     return hashlib.sha256(f"{type(exc).__name__}|{site}".encode()).hexdigest()[:12]
 
 
-def guarded_apply(state: TableState, event: Event, *, view: bool = True) -> Applied:
+def guarded_apply(state: TableState, event: Event, *, view: bool = True,
+                  memo: ViewMemo | None = None) -> Applied:
     """``apply`` and ``snapshot``, and the findings serialised, under the last line of defence.
     ``view`` False: no snapshot (``snap`` is empty), for a replay that shows only findings and
     pots, or a restart that needs only the last state's: the snapshot is two thirds of an
-    event's work."""
+    event's work. ``memo``: the snapshot is built incrementally from the last one made with it
+    (``controller.rules.ViewMemo``; the same snapshot, only cheaper)."""
     try:
         step = apply(state, event)
-        snap = snapshot(step.state) if view else {}
+        snap = snapshot(step.state, memo) if view else {}
         for f in step.findings:
             f.to_json()
         for a in step.results:
@@ -67,7 +69,7 @@ def guarded_apply(state: TableState, event: Event, *, view: bool = True) -> Appl
             message=f"Feltguard could not judge {event.type} (seq {event.seq}): "
                     f"{type(exc).__name__}{site}; fault {digest}. The table goes on.")
         try:
-            snap = snapshot(state) if view else {}
+            snap = snapshot(state, memo) if view else {}
         except Exception:  # pragma: no cover - the state before was snapshotted already
             snap = {}
         return Applied(Step(state, (fault,)), snap, fault)

@@ -40,6 +40,7 @@ from controller.rules import (
     CheckpointError,
     Step,
     TableState,
+    ViewMemo,
     initial_state,
     resolve_card_key,
     snapshot,
@@ -106,7 +107,10 @@ class TableDaemon:
         # controller/daemon/systemd.py)
         self.beat = time.monotonic()
         self.journal_error: str | None = None  # the last append's failure, if it failed
-        self.last_snapshot: Mapping[str, Any] = snapshot(self.state)
+        # each snapshot built from the last one where the state did not change (ViewMemo): a
+        # card read changes a seat and the hand, not the table's other parts
+        self._view = ViewMemo()
+        self.last_snapshot: Mapping[str, Any] = snapshot(self.state, self._view)
         if journal is not None and journal.last_seq:
             self._recover(journal)
             # the zones as the journal left them: a restart reports only what changed since
@@ -151,7 +155,7 @@ class TableDaemon:
             self.state = applied.step.state
             self.seq = event.seq
             self.recovered += 1
-        self.last_snapshot = snapshot(self.state)
+        self.last_snapshot = snapshot(self.state, self._view)
         self.restart = {"from": "checkpoint" if start else "the whole journal",
                         "checkpoint_seq": start or None, "replayed": self.recovered,
                         "checkpoints_passed_over": len(passed)}
@@ -195,7 +199,7 @@ class TableDaemon:
                     raise
                 self.journal_error = None
             self.seq = event.seq  # (after the append: a refused append leaves no gap)
-            applied = guarded_apply(self.state, event)
+            applied = guarded_apply(self.state, event, memo=self._view)
             step = applied.step
             if applied.fault is not None:
                 self.core_faults += 1

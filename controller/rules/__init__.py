@@ -9,6 +9,7 @@ with its own face: ``table`` (the live table), ``chips``, ``procedure`` (the pro
     step = apply(state, event)   # pure; never raises on any event sequence
     step.state, step.findings, step.results
     snapshot(state) -> dict      # docs/snapshot.md
+    snapshot(state, memo)        # the same, built only where the state changed (ViewMemo)
     make_finding(code, seq, ...) # a catalogue finding (the daemon's CORE_FAULT)
     resolve_card_key(state, body) # a card key named by card -> with its tag, or why not
 
@@ -32,6 +33,7 @@ from controller.rules.table import (
     CheckpointError,
     Step,
     TableState,
+    ViewMemo,
     apply,
     cutoff_passed,
     initial_state,
@@ -57,6 +59,7 @@ __all__ = [
     "Stakes",
     "Step",
     "TableState",
+    "ViewMemo",
     "apply",
     "cutoff_passed",
     "initial_state",

@@ -26,7 +26,7 @@ from controller.rules.table.cutoff import cutoff_passed
 from controller.rules.table.devices import CHIP_READER, COUNTING_TRAY
 from controller.rules.table.dispatch import apply, resolve_card_key
 from controller.rules.table.state import Act, Hand, Step, TableState, initial_state
-from controller.rules.table.view import snapshot
+from controller.rules.table.view import ViewMemo, snapshot
 
 __all__ = [
     "CHECKPOINT_VERSION",
@@ -37,6 +37,7 @@ __all__ = [
     "Hand",
     "Step",
     "TableState",
+    "ViewMemo",
     "apply",
     "cutoff_passed",
     "initial_state",
