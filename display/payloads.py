@@ -20,6 +20,12 @@ later stays out of every view until someone names it here on purpose (DESIGN.md,
 - `dealer_payload` is the dealer's view (`/dealer` namespace): every documented key, hole cards
   (in stud split into down and up cards), each finding in full and `hand.expect`.
 
+Incremental (`PayloadMemo`): the core's incremental snapshot keeps every part an event did not
+change as the same object (docs/snapshot.md, "Incremental"). Given a memo, each payload part
+(a seat, the findings, the results, the table, the devices, the chip zones) is built again only
+when a snapshot part it is built from is not the same object as last time; else the last one is
+reused. The payload is the same, key for key, as without the memo.
+
 Both tolerate a malformed snapshot: a field of the wrong type is replaced by its empty value
 (None, 0, [] or ""), an entry that is not an object is skipped, and any doubt about whether a
 seat's hand is tabled keeps its hole cards out of the public view (fail closed). Only a snapshot
@@ -28,12 +34,41 @@ that is not a dict at all is refused, with a TypeError.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import operator
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, TypeVar
 
-__all__ = ["broadcast_payload", "dealer_payload", "devices", "table_payload"]
+__all__ = ["PayloadMemo", "broadcast_payload", "dealer_payload", "devices", "table_payload"]
 
 Payload = dict[str, Any]
+T = TypeVar("T")
+
+
+class PayloadMemo:
+    """The payload parts last built, each with the snapshot parts it was built from: reused
+    while those are the same objects (the module's docstring). One entry per part's name, so
+    its memory does not grow; used by one thread (the display's loop)."""
+
+    def __init__(self) -> None:
+        self._parts: dict[Any, tuple[tuple[Any, ...], Any]] = {}
+
+    def part(self, name: Any, sources: tuple[Any, ...], build: Callable[[], T]) -> T:
+        kept = self._parts.get(name)
+        if kept is not None and len(kept[0]) == len(sources) and all(
+                map(operator.is_, kept[0], sources)):
+            return kept[1]  # type: ignore[no-any-return]
+        value = build()
+        self._parts[name] = (sources, value)
+        return value
+
+
+class _NoMemo(PayloadMemo):
+    def part(self, name: Any, sources: tuple[Any, ...], build: Callable[[], T]) -> T:
+        return build()
+
+
+_NO_MEMO = _NoMemo()
 
 # The keys each role may see. Sub-objects are listed separately below.
 _TABLE_KEYS_PUBLIC = ("game", "name", "seats", "small_blind", "big_blind", "ante")
@@ -250,7 +285,31 @@ def _draw_answer(value: Any) -> Payload | None:
     return None if seat is None or drawn is None else {"seat": seat, "drawn": drawn}
 
 
-def table_payload(snapshot: Mapping[str, Any]) -> Payload:
+def _seat_public(s: Mapping[str, Any], seat: int, shown: bool, family: str) -> Payload:
+    """A seat in the public view (``table_payload``)."""
+    hole = _strs(s.get("hole"))
+    # stud: the cards lying face up on the felt (the core reports each card's face, so an
+    # exposed down card is among them and a card dealt down by a remedy is not): public,
+    # only cards the seat holds, once each
+    up: list[str] = []
+    if family == "stud":
+        for card in _strs(s.get("up")):
+            if card in hole and card not in up:
+                up.append(card)
+    return {
+        **_seat_chips(s, seat),
+        "hole_count": len(hole),
+        "down_count": len(hole) - len(up),
+        "shown": shown,
+        "hole": list(hole) if shown else [],
+        "up": up,
+        # draw games: the count of the draw under way, only while the rules let the
+        # table tell it (RR Section 11 r.13: never after action after the draw)
+        "drawn": _drawn_now(s) if family == "draw" else [],
+    }
+
+
+def table_payload(snapshot: Mapping[str, Any], memo: PayloadMemo = _NO_MEMO) -> Payload:
     """The public view of a snapshot (the `/table` namespace). Never holds a hole card of a seat
     that is not in `hand.showdown`, nor a finding's message, cards, rule or remedy.
 
@@ -263,34 +322,15 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
     family = _family(snap)
     tabled = set(_ints(hand.get("showdown")))
     seats: list[Payload] = []
-    for s in _objs(snap.get("seats")):
+    for i, s in enumerate(_objs(snap.get("seats"))):
         seat = _int(s.get("seat"))
         if seat is None:
             continue  # a seat without a number cannot be placed, and cannot be proven tabled
-        hole = _strs(s.get("hole"))
         shown = seat in tabled
-        # stud: the cards lying face up on the felt (the core reports each card's face, so an
-        # exposed down card is among them and a card dealt down by a remedy is not): public,
-        # only cards the seat holds, once each
-        up: list[str] = []
-        if family == "stud":
-            for card in _strs(s.get("up")):
-                if card in hole and card not in up:
-                    up.append(card)
-        seats.append(
-            {
-                **_seat_chips(s, seat),
-                "hole_count": len(hole),
-                "down_count": len(hole) - len(up),
-                "shown": shown,
-                "hole": list(hole) if shown else [],
-                "up": up,
-                # draw games: the count of the draw under way, only while the rules let the
-                # table tell it (RR Section 11 r.13: never after action after the draw)
-                "drawn": _drawn_now(s) if family == "draw" else [],
-            }
-        )
-    findings = [_finding_public(f) for f in _objs(snap.get("findings"))]
+        seats.append(memo.part(("table seat", i), (s, shown, family),
+                               partial(_seat_public, s, seat, shown, family)))
+    findings = memo.part("table findings", (snap.get("findings"),), lambda: [
+        _finding_public(f) for f in _objs(snap.get("findings"))])
     public_hand = _hand_public(hand)
     if family != "board":
         # Stud and draw tables have no board. Their `hand.board` is every card read in the
@@ -300,14 +340,16 @@ def table_payload(snapshot: Mapping[str, Any]) -> Payload:
     return {
         "role": "table",
         "last_seq": _int(snap.get("last_seq")),
-        "table": _table(snap, _TABLE_KEYS_PUBLIC),
+        "table": memo.part("table table", (snap.get("table"),),
+                           lambda: _table(snap, _TABLE_KEYS_PUBLIC)),
         "hand": {
             **public_hand,
             "showdown": sorted(tabled),
         },
         "seats": seats,
         "findings": findings,
-        "results": _results(snap.get("results")),
+        "results": memo.part("table results", (snap.get("results"),),
+                             lambda: _results(snap.get("results"))),
     }
 
 
@@ -389,7 +431,7 @@ def devices(value: Any) -> list[Payload]:
     return out
 
 
-def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
+def dealer_payload(snapshot: Mapping[str, Any], memo: PayloadMemo = _NO_MEMO) -> Payload:
     """The dealer's view of a snapshot (the `/dealer` namespace): every key of docs/snapshot.md,
     hole cards (`hole`; in stud also `down` and `up` apart), `hand.expect`, the board of every
     family (a stud common card), each finding in full (message, cards, rule, remedy), each seat's
@@ -398,27 +440,14 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
     hand = _obj(snap.get("hand"))
     chips = _obj(snap.get("chips"))
     seats: list[Payload] = []
-    for s in _objs(snap.get("seats")):
+    for i, s in enumerate(_objs(snap.get("seats"))):
         seat = _int(s.get("seat"))
         if seat is None:
             continue
-        hole = _strs(s.get("hole"))
-        up = _strs(s.get("up"))
-        seats.append(
-            {
-                **_seat_chips(s, seat),
-                "hole_count": len(hole),
-                "hole": hole,
-                "up": up,
-                # stud: the cards the seat holds face down, in the order dealt
-                "down": [c for c in hole if c not in up],
-                "drawn": _ints(s.get("drawn")),
-                "drawn_now": _int(s.get("drawn_now")),
-                # the denominations of the chips in front (the seat's `bet:N` zone)
-                "chip_counts": _chip_counts(_obj(chips.get(f"bet:{seat}")).get("counts")),
-            }
-        )
-    findings = [
+        zone = chips.get(f"bet:{seat}")
+        seats.append(memo.part(("dealer seat", i), (s, zone),
+                               partial(_seat_dealer, s, seat, zone)))
+    findings = memo.part("dealer findings", (snap.get("findings"),), lambda: [
         {
             **_finding_public(f),
             "message": _str(f.get("message")),
@@ -428,11 +457,12 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
             "remedy_due": _strs(f.get("remedy_due")),
         }
         for f in _objs(snap.get("findings"))
-    ]
+    ])
     return {
         "role": "dealer",
         "last_seq": _int(snap.get("last_seq")),
-        "table": _table(snap, _TABLE_KEYS_DEALER),
+        "table": memo.part("dealer table", (snap.get("table"),),
+                           lambda: _table(snap, _TABLE_KEYS_DEALER)),
         "hand": {
             **_hand_public(hand),
             "burns": _count(hand.get("burns")),
@@ -453,9 +483,31 @@ def dealer_payload(snapshot: Mapping[str, Any]) -> Payload:
         },
         "seats": seats,
         "findings": findings,
-        "results": _results(snap.get("results")),
-        "devices": devices(snap.get("devices")),
+        "results": memo.part("dealer results", (snap.get("results"),),
+                             lambda: _results(snap.get("results"))),
+        "devices": memo.part("devices", (snap.get("devices"),),
+                             lambda: devices(snap.get("devices"))),
         # the antennas' pot, tray and drop readings, and the counting tray's last report
-        "chips": {zone: _chip_zone(chips.get(zone)) for zone in CHIP_ZONES_DEALER},
-        "tray_counts": _chip_zone(snap.get("tray_counts")),
+        "chips": memo.part("chips", (snap.get("chips"),), lambda: {
+            zone: _chip_zone(chips.get(zone)) for zone in CHIP_ZONES_DEALER}),
+        "tray_counts": memo.part("tray", (snap.get("tray_counts"),),
+                                 lambda: _chip_zone(snap.get("tray_counts"))),
+    }
+
+
+def _seat_dealer(s: Mapping[str, Any], seat: int, zone: Any) -> Payload:
+    """A seat in the dealer's view (``dealer_payload``); ``zone``: its bet zone's reading."""
+    hole = _strs(s.get("hole"))
+    up = _strs(s.get("up"))
+    return {
+        **_seat_chips(s, seat),
+        "hole_count": len(hole),
+        "hole": hole,
+        "up": up,
+        # stud: the cards the seat holds face down, in the order dealt
+        "down": [c for c in hole if c not in up],
+        "drawn": _ints(s.get("drawn")),
+        "drawn_now": _int(s.get("drawn_now")),
+        # the denominations of the chips in front (the seat's `bet:N` zone)
+        "chip_counts": _chip_counts(_obj(zone).get("counts")),
     }

@@ -75,6 +75,7 @@ from display.live import LiveServer, ServerHandle, serve
 from display.login import AUDIT, SESSION_COOKIE, LoginDesk, client_address
 from display.payloads import (
     Payload,
+    PayloadMemo,
     broadcast_payload,
     dealer_payload,
     devices,
@@ -174,6 +175,8 @@ class Publisher:
         self.published = 0
         self.emit_errors = 0
         self.coalesced = 0  # /table states skipped because a newer one was already queued
+        # each payload's parts built again only where the snapshot's changed (the loop's own)
+        self._memo = PayloadMemo()
         if self.broadcast_delay_s > 0:
             self.broadcast.start()
 
@@ -237,10 +240,10 @@ class Publisher:
             self._pending.clear()
             self._scheduled = False
         try:
-            dealer = [dealer_payload(snap) for _, snap in batch]
+            dealer = [dealer_payload(snap, self._memo) for _, snap in batch]
             for payload in dealer:
                 self._send(DEALER, payload)
-            table = table_payload(batch[-1][1])
+            table = table_payload(batch[-1][1], self._memo)
             self._send(TABLE, table)
             self.coalesced += len(batch) - 1
             for at, snap in batch:  # after the live views
