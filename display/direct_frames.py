@@ -112,6 +112,29 @@ class DirectFrames:
         server-to-client WebSocket text frame."""
         return Frame(Opcode.TEXT, (_MESSAGE + text).encode()).serialize(mask=False)
 
+    def write_now(self, eio_sid: str, frame: bytes, now: float) -> bool | None:
+        """``write`` without a coroutine, for the fan-out's loop over every screen: True when
+        written to an idle connection whose pings are answered (``now``: ``time.time()``, read
+        once per emit), False when the client is not idle (its queue's path then), None when
+        its pings may have stopped: ``write`` must decide, as python-engineio's send does (it
+        may close the client). Two coroutines fewer per screen and state: a tenth of the
+        fan-out's CPU with 22 screens (bench.latency --stages)."""
+        idle = self._idle(eio_sid)
+        if idle is None:
+            self.queued += 1
+            return False
+        sock, transport = idle
+        last_ping = sock.last_ping
+        if last_ping and now - last_ping > sock.server.ping_timeout:
+            return None  # (python-engineio's check_ping_timeout: the same test)
+        try:
+            transport.write(frame)
+        except Exception:  # pragma: no cover - the queue's path then says why, in order
+            self.queued += 1
+            return False
+        self.written += 1
+        return True
+
     async def write(self, eio_sid: str, frame: bytes) -> bool:
         """Write ``frame`` to the client's connection if it is idle (module docstring). True if
         the packet is dealt with: written, or dropped because the client stopped answering

@@ -32,6 +32,7 @@ last step, the WebSocket frame to an idle screen, may be ``DirectFrames``' (belo
 from __future__ import annotations
 
 import json
+import time
 import types
 from typing import Any
 
@@ -75,13 +76,17 @@ class FanOutManager(socketio.AsyncManager):  # type: ignore[misc]
         # one frame for every idle connection; JsonPacket's are always one text
         frame = (direct.frame(texts[0]) if direct is not None and len(texts) == 1
                  and isinstance(texts[0], str) else None)
+        now = time.time()  # python-engineio's ping clock, read once for every screen
         # get_participants copies the room, so a client leaving mid-emit changes nothing here
         for sid, eio_sid in self.get_participants(namespace, room):
             if sid in skip:
                 continue
             try:
-                if frame is not None and direct is not None and await direct.write(eio_sid, frame):
-                    continue
+                if frame is not None and direct is not None:
+                    # idle and answering pings: written now, with no coroutine per screen
+                    done = direct.write_now(eio_sid, frame, now)
+                    if done or (done is None and await direct.write(eio_sid, frame)):
+                        continue
                 for p in packets:
                     # Engine.IO's send: a time-out check, then an unbounded queue's put, so it
                     # does not give the loop up between clients
