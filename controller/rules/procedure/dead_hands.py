@@ -120,11 +120,22 @@ def unprotected(h: GameHand, seq: int, folding: int | None = None
     out: list[Finding] = []
     if not _judging_moves(h) or h.eng.betting_over or h.turn is not None:
         return h, out  # (a draw turn open: its discards are in the muck until it closes)
-    hands = _hands(h)
+    # A seat none of whose cards lies in the muck keeps its hand: most seats before most cards
+    # (the folded hands' cards are in the muck, and folded hands are passed over)
+    mucked: set[int | None]
+    if h.deal is not None:
+        homes = {c.home for c in h.deal.cards.values() if c.zone == "muck"}
+        mucked = {s for s in h.seats if f"seat:{s}" in homes}
+    else:
+        mucked = {c.seat for c in h.cards.values() if c.zone == "muck"}
+    hands: dict[int, list[CardState | CardSeen]] | None = None
     folded = h.eng.folded
     for p, seat in enumerate(h.seats):
-        if folded[p] or seat in h.dead or seat in h.free_folds or seat == folding:
+        if (folded[p] or seat not in mucked or seat in h.dead or seat in h.free_folds
+                or seat == folding):
             continue
+        if hands is None:
+            hands = _hands(h)
         hand = hands.get(seat, ())
         gone = [c.name for c in hand if c.zone == "muck"]
         if gone and len(gone) == len(hand):  # the whole hand: one card mucked is a count error
