@@ -159,6 +159,7 @@ def _seek(path: str, args: argparse.Namespace, span: _Span
         return initial_state(), None, notes  # (the gate says it, or --force reads unchecked)
     budget = max(_WALK_SECONDS, span.first * _REPLAY_SECONDS_PER_EVENT)
     started = time.monotonic()
+    estimated = False
     for walked, cp in enumerate(read_checkpoints(path, key, args.anchors), start=1):
         if span.hand is None and cp.seq >= span.first:
             pass  # (after the span's start: not read)
@@ -172,6 +173,12 @@ def _seek(path: str, args: argparse.Namespace, span: _Span
             else:
                 if span.before(cp.seq, state):
                     return state, cp, notes
+                if span.hand is not None and not estimated and state.hand_number:
+                    estimated = True
+                    # where hand N likely starts, from the hands dealt by this checkpoint's seq:
+                    # the replay from the start that a longer walk would save
+                    likely = cp.seq * span.hand // state.hand_number
+                    budget = max(budget, likely * _REPLAY_SECONDS_PER_EVENT)
         if time.monotonic() - started > budget:
             notes.append(f"the checkpoints before {span.named()} lie too far back "
                          f"({walked} read)")
