@@ -6,15 +6,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Iterable
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli.common import add_check_options, fail, journal_gate, text
+from controller.cli.common import add_check_options, fail, journal_gate, text, whole
 from controller.events import EventError
 from controller.journal import (
+    Checkpoint,
     JournalError,
     check,
     create_key,
+    is_journal_file,
     iter_events,
     key_id,
     key_path_for,
@@ -23,6 +27,9 @@ from controller.journal import (
     read_checkpoints,
     read_events,
 )
+
+if TYPE_CHECKING:
+    from controller.rules import TableState
 
 
 def _fmt_cards(cards: Iterable[str]) -> str:
@@ -69,12 +76,166 @@ def _print_state(snap: dict[str, Any], out: TextIO) -> None:
 _HAND_ENDS = ("hand.end", "misdeal.declared")
 
 
+@dataclass
+class _Span:
+    """The part of a replay to print (``--hand N``, or ``--from SEQ``/``--to SEQ``): the
+    events from the one that opens hand N to the one that ends it (the first after which hand
+    N is no longer in play), or the events of seq ``first`` to ``last``. ``inside`` says
+    whether the event just applied is in it; ``done`` that nothing after it is."""
+
+    hand: int | None = None
+    first: int = 1
+    last: int | None = None
+    opened: int | None = None  # the seq of the first event printed
+    closed: int | None = None  # the seq of the last event printed
+    done: bool = False
+
+    def step(self, seq: int, state: TableState) -> bool:
+        if self.hand is not None:
+            h = state.hand
+            playing = h is not None and h.number == self.hand and h.in_play
+            if self.opened is None and not playing:
+                return False
+            if not playing:
+                self.done = True
+        else:
+            if seq < self.first:
+                return False
+            if self.last is not None and seq >= self.last:
+                self.done = True
+                if seq > self.last:
+                    return False
+        if self.opened is None:
+            self.opened = seq
+        self.closed = seq
+        return True
+
+    def before(self, seq: int, state: TableState) -> bool:
+        """A state at ``seq`` (a checkpoint's) is before the span: replaying from it misses
+        nothing to print."""
+        if self.hand is not None:
+            return state.hand_number < self.hand
+        return seq < self.first
+
+    def named(self) -> str:
+        if self.hand is not None:
+            return f"hand {self.hand}"
+        return f"seq {self.first} to {self.last if self.last is not None else 'the end'}"
+
+
+def _span(args: argparse.Namespace) -> _Span | str | None:
+    """The span the options ask for, None for the whole file, or why the options are wrong."""
+    first, last = getattr(args, "from_seq", None), getattr(args, "to_seq", None)
+    hand = getattr(args, "hand", None)
+    if hand is None and first is None and last is None:
+        return None
+    if hand is not None and (first is not None or last is not None):
+        return "--hand or --from/--to, not both"
+    if first is not None and last is not None and first > last:
+        return f"--from {first} is after --to {last}"
+    return _Span(hand=hand, first=first or 1, last=last)
+
+
+# a walk back through the checkpoints rereads the anchor file's tail for each one
+# (journal.read_checkpoints), so a walk far back costs more than the replay it saves: past this
+# many seconds (or the replay's likely cost, when more) the replay starts from the beginning
+_WALK_SECONDS = 1.0
+_REPLAY_SECONDS_PER_EVENT = 40e-6
+
+
+def _seek(path: str, args: argparse.Namespace, span: _Span
+          ) -> tuple[TableState, Checkpoint | None, list[str]]:
+    """The newest checkpoint before the span that checks out and loads, and its state (the
+    initial state and None when there is none: a scenario, a journal without one, a span at
+    the journal's start), with a line for each checkpoint passed over."""
+    from controller.rules import CheckpointError, initial_state, state_from_text
+
+    notes: list[str] = []
+    if not is_journal_file(path) or (span.hand is None and span.first == 1):
+        return initial_state(), None, notes
+    try:
+        key = load_key(args.key or key_path_for(path))
+    except JournalError:
+        return initial_state(), None, notes  # (the gate says it, or --force reads unchecked)
+    budget = max(_WALK_SECONDS, span.first * _REPLAY_SECONDS_PER_EVENT)
+    started = time.monotonic()
+    estimated = False
+    for walked, cp in enumerate(read_checkpoints(path, key, args.anchors), start=1):
+        if span.hand is None and cp.seq >= span.first:
+            pass  # (after the span's start: not read)
+        elif cp.problem is not None:
+            notes.append(f"the checkpoint at seq {cp.seq} is passed over: {cp.problem}")
+        else:
+            try:
+                state = state_from_text(cp.text)
+            except CheckpointError as exc:
+                notes.append(f"the checkpoint at seq {cp.seq} is passed over: {exc}")
+            else:
+                if span.before(cp.seq, state):
+                    return state, cp, notes
+                if span.hand is not None and not estimated and state.hand_number:
+                    estimated = True
+                    # where hand N likely starts, from the hands dealt by this checkpoint's seq:
+                    # the replay from the start that a longer walk would save
+                    likely = cp.seq * span.hand // state.hand_number
+                    budget = max(budget, likely * _REPLAY_SECONDS_PER_EVENT)
+        if time.monotonic() - started > budget:
+            notes.append(f"the checkpoints before {span.named()} lie too far back "
+                         f"({walked} read)")
+            break
+    return initial_state(), None, notes
+
+
+def _gate_since(path: str, args: argparse.Namespace, cp: Checkpoint) -> int | None:
+    """``journal_gate`` for a replay from a checkpoint: the chain checked from it to the end
+    (and the anchors after it), as ``verify --since-checkpoint`` checks it; the records up to
+    it were checked when it was kept, and its own HMAC, chain hash and anchor were just
+    checked."""
+    try:
+        verdict = check(path, key_path=args.key, anchors=args.anchors, since=cp.seq,
+                        since_hash=cp.hash, checkpoints=False)
+    except JournalError as exc:
+        return fail("replay", str(exc))
+    if verdict.problem is None:
+        return None
+    if not args.force:
+        print(f"feltguard replay: {path}: {verdict.problem}; refusing to read it (--force to "
+              "read it anyway)", file=sys.stderr)
+        return 1
+    print(f"feltguard replay: WARNING: {path}: {verdict.problem}; read anyway (--force): what "
+          "follows may not be what the table journaled", file=sys.stderr, flush=True)
+    args.forced_problem = verdict.problem
+    return None
+
+
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     from controller.guard import guarded_apply
     from controller.rules import initial_state, snapshot
 
-    gate = journal_gate("replay", args.file, args)
+    span = _span(args)
+    if isinstance(span, str):
+        return fail("replay", span)
+    state = initial_state()
+    cp: Checkpoint | None = None
+    if span is not None:
+        if is_journal_file(args.file) and span.hand is None:
+            try:
+                end = last_seq(args.file)
+            except JournalError as exc:
+                return fail("replay", str(exc))
+            if span.first > end:
+                return fail("replay", f"{args.file}: --from {span.first} is beyond its last "
+                                      f"record (seq {end})")
+        try:
+            state, cp, notes = _seek(args.file, args, span)
+        except JournalError as exc:
+            return fail("replay", str(exc))
+        where = f"the checkpoint at seq {cp.seq}" if cp is not None else "the start"
+        for note in notes:
+            print(f"feltguard replay: {note}; replaying from {where}", file=sys.stderr)
+    gate = (_gate_since(args.file, args, cp) if cp is not None
+            else journal_gate("replay", args.file, args))
     if gate is not None:
         return gate
     forced = getattr(args, "forced_problem", None)
@@ -84,17 +245,21 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
                                   "forced": True}) + "\n")
         else:
             out.write(f"WARNING: {args.file}: {forced}; replayed anyway (--force)\n\n")
-    state = initial_state()
     n_events = n_findings = 0
     every = args.snapshots == "every"
     try:
         # streamed: one event in memory at a time, whatever the file's length; a snapshot
         # only where asked (--snapshots), the final state's always
-        for event in iter_events(args.file):
-            n_events += 1
+        events = read_events(args.file, after=cp.seq) if cp is not None else iter_events(args.file)
+        for event in events:
             applied = guarded_apply(state, event, view=every)
             step = applied.step
             state = step.state
+            if span is not None and not span.step(event.seq, state):
+                if span.done:
+                    break
+                continue
+            n_events += 1
             at_hand_end = args.snapshots == "hand" and event.type in _HAND_ENDS
             if every or at_hand_end:
                 snap = applied.snap if every else snapshot(state)
@@ -118,19 +283,32 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
                                           "pots": pots}) + "\n")
                 else:
                     _print_pots(hand, event.seq, pots, out)
+            if span is not None and span.done:
+                break
     except (EventError, JournalError) as exc:
         return fail("replay", str(exc))
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             raise
         return fail("replay", f"{args.file}: {exc.strerror or exc}")
+    if span is not None and span.opened is None:
+        what = (f"no hand {span.hand} in it" if span.hand is not None
+                else f"no record from seq {span.first} on")
+        return fail("replay", f"{args.file}: {what}")
     if not n_events:
         return fail("replay", f"{args.file}: no events in it")
     snap = snapshot(state)
     if args.json:
+        if span is not None:
+            out.write(json.dumps({"type": "span", "hand": span.hand, "first": span.opened,
+                                  "last": span.closed,
+                                  "checkpoint": cp.seq if cp is not None else None}) + "\n")
         out.write(json.dumps({"type": "state", "snapshot": snap}) + "\n")
     else:
         _print_state(dict(snap), out)
+        if span is not None:
+            from_cp = f"; replayed from the checkpoint at seq {cp.seq}" if cp is not None else ""
+            out.write(f"{span.named()}: seq {span.opened} to {span.closed}{from_cp}\n")
         out.write(f"{n_events} events, {n_findings} findings\n")
     return 0
 
@@ -226,6 +404,14 @@ def add_journal_parsers(sub: Any) -> None:
                    help="the table's state (the snapshot of docs/snapshot.md) after every "
                         "event, after each hand's end, or (default) only at the end: a "
                         "snapshot is two thirds of an event's replay")
+    p.add_argument("--hand", type=whole(1), default=None, metavar="N",
+                   help="print only hand N: from the event that opens it to the one that ends "
+                        "it; a journal is replayed from its newest checkpoint before it")
+    p.add_argument("--from", dest="from_seq", type=whole(1), default=None, metavar="SEQ",
+                   help="print only the events from seq SEQ on (from the newest checkpoint "
+                        "before it)")
+    p.add_argument("--to", dest="to_seq", type=whole(1), default=None, metavar="SEQ",
+                   help="print only the events up to seq SEQ, and stop there")
     add_check_options(p, force=True)
     p.set_defaults(func=cmd_replay)
 

@@ -47,13 +47,20 @@ def _plain_fields(cls: type) -> frozenset[str] | None:
     return names
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace(obj, **changes)``: a new record with ``changes`` (module doc)."""
-    names = _plain_fields(type(obj))
+    cls = type(obj)
+    # (the cache read inline, and the new fields built as one dict set whole: a replay makes
+    # about ten of these an event)
+    names = _plain[cls] if cls in _plain else _plain_fields(cls)
     if names is None or not changes.keys() <= names:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    new: T = object.__new__(type(obj))
-    fields = new.__dict__
-    fields.update(obj.__dict__)
+    new: T = _new(cls)
+    fields = obj.__dict__.copy()
     fields.update(changes)
+    _set(new, "__dict__", fields)
     return new

@@ -182,11 +182,13 @@ def board_read(h: GameHand, uid: str, zone: str, seq: int, card: str | None, dec
         if uid in h.jokers:
             return h, out
     assert h.deal is not None
-    if zone.startswith("seat:") and zone[5:].isdigit():
-        h = replace(h, last_seat=with_str_key(h.last_seat, uid, int(zone[5:])))
-    assert h.deal is not None
     d, more = board.read(h.deal, uid, zone, seq)
-    return board_step(h, d, out + more)
+    # (the seat it was read in and the deal in one new record: board.read reads the deal only)
+    if zone.startswith("seat:") and zone[5:].isdigit():
+        h = replace(h, last_seat=with_str_key(h.last_seat, uid, int(zone[5:])), deal=d)
+    else:
+        h = replace(h, deal=d)
+    return sync_board(h), out + more
 
 
 def board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward, ...],

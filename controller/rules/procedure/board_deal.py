@@ -275,7 +275,6 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
     if c is None:
         return _scrap_read(deal, uid, zone, seq, out), out
     seq_order = (*(u for u in deal.sequence if u != uid), uid)
-    deal = replace(deal, sequence=seq_order)
     first = not c.judged
     was = c.zone
     home = c.home or (zone if first and zone.startswith("seat:") and c.n < deal.hole_total
@@ -283,7 +282,8 @@ def read(deal: Deal, uid: str, zone: str, seq: int) -> tuple[Deal, list[Finding]
     mucked = c.mucked or (zone == "muck" and bool(home))
     back = c.mucked and zone == home
     c = replace(c, zone=zone, judged=True, home=home, mucked=mucked)
-    deal = with_card(deal, c)
+    # the new order and the card's new state in one new record (as with_card would set it)
+    deal = replace(deal, sequence=seq_order, cards=MappingProxyType({**deal.cards, uid: c}))
     if back:
         deal = retrieved_hand(deal, c, seq, out)
     rem = following(deal)

@@ -14,7 +14,8 @@ from types import MappingProxyType
 from controller.poker.records import replace
 from controller.rules.findings import Finding, make_finding
 from controller.rules.procedure.board import sync_board
-from controller.rules.procedure.game_hand import GameHand, run_or_keep
+from controller.rules.procedure.board_state import CardState
+from controller.rules.procedure.game_hand import CardSeen, GameHand, run_or_keep
 
 
 def kill(h: GameHand, seat: int) -> GameHand:
@@ -44,6 +45,28 @@ def _hand_of(h: GameHand, seat: int) -> dict[str, str | None]:
     held = set(h.eng.holes[p]) if p is not None else set()
     return {c.uid: c.zone for c in h.cards.values() if c.seat == seat and c.fed
             and c.card in held}
+
+
+def _hands(h: GameHand) -> dict[int, list[CardState | CardSeen]]:
+    """Every seat's hand as ``_hand_of`` has it (its cards, in the same order), in one pass
+    over the hand's cards: ``unprotected`` looks at every seat before each card and action."""
+    hands: dict[int, list[CardState | CardSeen]] = {}
+    if h.deal is not None:
+        gone = {*h.discarded, *(k[0] for k in h.deal.killed)}
+        homes = {f"seat:{seat}": seat for seat in h.seats}
+        for dealt in h.deal.cards.values():
+            home = homes.get(dealt.home)
+            if home is not None and dealt.uid not in gone and dealt.card is not None:
+                hands.setdefault(home, []).append(dealt)
+        return hands
+    holes = h.eng.holes
+    held = {seat: set(holes[p]) for p, seat in enumerate(h.seats)}
+    for c in h.cards.values():
+        seat = c.seat
+        cards = held.get(seat) if seat is not None else None
+        if seat is not None and cards is not None and c.fed and c.card in cards:
+            hands.setdefault(seat, []).append(c)
+    return hands
 
 
 def _holder(h: GameHand, uid: str) -> int | None:
@@ -97,13 +120,24 @@ def unprotected(h: GameHand, seq: int, folding: int | None = None
     out: list[Finding] = []
     if not _judging_moves(h) or h.eng.betting_over or h.turn is not None:
         return h, out  # (a draw turn open: its discards are in the muck until it closes)
-    names = ({c.uid: c.name for c in h.deal.cards.values()} if h.deal is not None
-             else {c.uid: c.name for c in h.cards.values()})
+    # A seat none of whose cards lies in the muck keeps its hand: most seats before most cards
+    # (the folded hands' cards are in the muck, and folded hands are passed over)
+    mucked: set[int | None]
+    if h.deal is not None:
+        homes = {c.home for c in h.deal.cards.values() if c.zone == "muck"}
+        mucked = {s for s in h.seats if f"seat:{s}" in homes}
+    else:
+        mucked = {c.seat for c in h.cards.values() if c.zone == "muck"}
+    hands: dict[int, list[CardState | CardSeen]] | None = None
+    folded = h.eng.folded
     for p, seat in enumerate(h.seats):
-        if h.eng.folded[p] or seat in h.dead or seat in h.free_folds or seat == folding:
+        if (folded[p] or seat not in mucked or seat in h.dead or seat in h.free_folds
+                or seat == folding):
             continue
-        hand = _hand_of(h, seat)
-        gone = [names[u] for u, zone in hand.items() if zone == "muck"]
+        if hands is None:
+            hands = _hands(h)
+        hand = hands.get(seat, ())
+        gone = [c.name for c in hand if c.zone == "muck"]
         if gone and len(gone) == len(hand):  # the whole hand: one card mucked is a count error
             out.append(make_finding("UNPROTECTED_HAND_KILLED_OR_FOULED", seq, seats=[seat],
                                     cards=gone))

@@ -81,7 +81,8 @@ def _betting_action(state: TableState, body: Action, seq: int) -> Step:
     # cut-off, RR Section 3, Misdeals, r.1).
     g, moved = procedure.moving_on(h.game, dealt=True)
     g, killed = procedure.unprotected(g, seq, body.seat if body.kind == "fold" else None)
-    h, moved = alerted(state.settings, replace(h, game=g), [*moved, *killed])
+    h, moved = alerted(state.settings, h if g is h.game else replace(h, game=g),
+                       [*moved, *killed])
     g = h.game
     before = procedure.current_bet(g)
     g2, found = procedure.action(g, body.seat, body.kind, body.amount, body.blind, seq)
@@ -91,9 +92,12 @@ def _betting_action(state: TableState, body: Action, seq: int) -> Step:
     if body.kind not in ("post", "draw") and (cmd is not None or oot):
         raised = (cmd is not None and cmd[0] == procedure.RAISE
                   and int(str(cmd[2])) > before)
-        h = replace(h, acts=(*h.acts, Act(body.seat, body.kind, in_turn=cmd is not None,
-                                          raised=raised)))
-    h = progress(window_kills(replace(h, game=g2)))
+        # (the act and the game in one new record: nothing between reads the game)
+        h = replace(h, game=g2, acts=(*h.acts, Act(body.seat, body.kind,
+                                                   in_turn=cmd is not None, raised=raised)))
+    else:
+        h = replace(h, game=g2)
+    h = progress(window_kills(h))
     return Step(with_findings(replace(state, hand=h), found), tuple(found))
 
 

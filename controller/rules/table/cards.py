@@ -78,8 +78,9 @@ def card_event(state: TableState, body: CardBody, seq: int) -> Step:
             for seat in h.absent:
                 g = procedure.kill(g, seat)
             h = replace(h, absent=())
-    h = window_kills(replace(h, game=g))
-    h = progress(replace(h, cards_seen=h.cards_seen + 1))
+    # (one new record for the game and the count: window_kills reads neither the count nor
+    # anything the count changes)
+    h = progress(window_kills(replace(h, game=g, cards_seen=h.cards_seen + 1)))
     h, out = alerted(state.settings, h, out)
     return Step(with_findings(replace(state, hand=h), out), tuple(out))
 

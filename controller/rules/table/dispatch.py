@@ -107,7 +107,10 @@ def apply(state: TableState, event: Event) -> Step:
                             chips=tray_counts(state.chips, event.body, event.seq)))
     step = _apply(state, event)
     kept = replace(state, previous=None, previous_event="")
-    new = replace(step.state, previous=kept, previous_event=f"{event.type} (seq {event.seq})")
+    # (the seq set here, not on the way in: no handler reads it, and a replay makes one
+    # record of the table fewer per event)
+    new = replace(step.state, last_seq=event.seq, previous=kept,
+                  previous_event=f"{event.type} (seq {event.seq})")
     return Step(new, step.findings, step.results)
 
 
@@ -130,7 +133,6 @@ def _undo(state: TableState, seq: int) -> Step:
 def _apply(state: TableState, event: Event) -> Step:
     body = event.body
     seq = event.seq
-    state = replace(state, last_seq=seq)
     if isinstance(body, TableSetup):
         return table_setup(state, body, seq)
     if isinstance(body, SeatTake):

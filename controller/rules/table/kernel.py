@@ -46,12 +46,16 @@ def progress(h: Hand) -> Hand:
     are tabled at the showdown (board games: once the board is complete)."""
     g = h.game
     if not procedure.betting_over(g):
-        return replace(h, phase=g.variant.streets[min(g.street, len(g.variant.streets) - 1)].name,
-                       showdown=())
-    live = g.live
-    board_done = g.deal is None or len(g.deal.board) == 5
-    return replace(h, phase="showdown",
-                   showdown=tuple(sorted(live)) if len(live) > 1 and board_done else ())
+        phase = g.variant.streets[min(g.street, len(g.variant.streets) - 1)].name
+        showdown: tuple[int, ...] = ()
+    else:
+        live = g.live
+        board_done = g.deal is None or len(g.deal.board) == 5
+        phase = "showdown"
+        showdown = tuple(sorted(live)) if len(live) > 1 and board_done else ()
+    if phase == h.phase and showdown == h.showdown:
+        return h  # (most cards and actions leave both as they were: no new record)
+    return replace(h, phase=phase, showdown=showdown)
 
 
 def window_kills(h: Hand) -> Hand:
