@@ -62,6 +62,8 @@ class _TrackedWebSocket(eio_asgi.WebSocket):  # type: ignore[misc]
         owner = getattr(handler, "__self__", None)  # the Engine.IO socket whose handler runs
         self.socket: AsyncSocket | None = owner if isinstance(owner, AsyncSocket) else None
         self.sending = False
+        # uvicorn's protocol behind the ASGI send, once the handshake has it (``_idle``)
+        self.protocol: WebSocketsSansIOProtocol | None = None
 
     async def __call__(self, environ: dict[str, Any]) -> Any:
         sock = self.socket
@@ -165,13 +167,16 @@ class DirectFrames:
         if (sock is None or not sock.upgraded or sock.upgrading or sock.closing or sock.closed
                 or sock.queue._unfinished_tasks):
             return None
-        proto = getattr(ws.asgi_send, "__self__", None)  # ASGI send is the protocol's method
-        if not isinstance(proto, WebSocketsSansIOProtocol):
-            if not self._other_protocol_logged:
-                self._other_protocol_logged = True
-                log.warning("screens get every packet through python-engineio's writer: the "
-                            "WebSocket is served by %s", type(proto).__name__)
-            return None
+        proto = ws.protocol
+        if proto is None:  # found once per connection: its protocol does not change
+            found = getattr(ws.asgi_send, "__self__", None)  # ASGI send is the protocol's method
+            if not isinstance(found, WebSocketsSansIOProtocol):
+                if found is not None and not self._other_protocol_logged:
+                    self._other_protocol_logged = True
+                    log.warning("screens get every packet through python-engineio's writer: "
+                                "the WebSocket is served by %s", type(found).__name__)
+                return None
+            proto = ws.protocol = found
         if (not proto.handshake_complete or proto.close_sent or proto.disconnected
                 or not proto.writable.is_set() or proto.conn.state is not State.OPEN
                 or proto.transport.is_closing()):

@@ -331,12 +331,12 @@ def table_payload(snapshot: Mapping[str, Any], memo: PayloadMemo = _NO_MEMO) -> 
                                partial(_seat_public, s, seat, shown, family)))
     findings = memo.part("table findings", (snap.get("findings"),), lambda: [
         _finding_public(f) for f in _objs(snap.get("findings"))])
-    public_hand = _hand_public(hand)
+    public_hand = memo.part("hand public", (hand,), partial(_hand_public, hand))
     if family != "board":
         # Stud and draw tables have no board. Their `hand.board` is every card read in the
         # board zone, so at a draw table it can be a card dropped there face down; a stud
         # common card (RR Section 8 r.15) cannot be told from such a card yet.
-        public_hand["board"] = []
+        public_hand = {**public_hand, "board": []}
     return {
         "role": "table",
         "last_seq": _int(snap.get("last_seq")),
@@ -464,7 +464,8 @@ def dealer_payload(snapshot: Mapping[str, Any], memo: PayloadMemo = _NO_MEMO) ->
         "table": memo.part("dealer table", (snap.get("table"),),
                            lambda: _table(snap, _TABLE_KEYS_DEALER)),
         "hand": {
-            **_hand_public(hand),
+            # (built once for the dealer's and the public view of the same snapshot)
+            **memo.part("hand public", (hand,), partial(_hand_public, hand)),
             "burns": _count(hand.get("burns")),
             "current_bet": _count(hand.get("current_bet")),
             "min_raise_to": _count(hand.get("min_raise_to")),
