@@ -560,20 +560,37 @@ class Journal:
                 (hand, seq, json.dumps(pots)),
             )
 
+    def state_point(self, hand: int = 0) -> tuple[int, str] | None:
+        """Where a checkpoint of the state now would stand: the last record's (seq, chain hash),
+        with the chain head anchored there (so the checkpoint, written later by another thread,
+        has its anchor); None before the first record."""
+        if self.last_seq == 0:
+            return None
+        if self._anchored != self.last_seq:  # (at a hand's end the daemon has anchored it)
+            self.anchor("state", hand)
+        return self.last_seq, self._last_hash
+
     def save_state(self, text: str, hand: int = 0) -> None:
         """Keep ``text`` (``controller.rules.state_to_text`` of the state after the last appended
         event) as a checkpoint: bound to that event's seq and chain hash by its HMAC, and the
         chain head anchored with it. A restart loads the newest one that checks out and replays
         only the events after it (``checkpoints``, ``check_since``)."""
-        if self.last_seq == 0:
-            return
-        seq, chain = self.last_seq, self._last_hash
-        # zlib: a state's JSON is about 30 KB and compresses about eight times (docs/checkpoints.md)
-        self._db.execute("INSERT OR IGNORE INTO states (seq, hash, data, mac) VALUES (?, ?, ?, ?)",
-                         (seq, chain, zlib.compress(text.encode("utf-8"), 6),
-                          state_mac(self._key, seq, chain, text)))
-        if self._anchored != seq:  # (at a hand's end the daemon has anchored it already)
-            self.anchor("state", hand)
+        point = self.state_point(hand)
+        if point is not None:
+            self.store_state(self.pack_state(text, point))
+
+    def pack_state(self, text: str, at: tuple[int, str]) -> tuple[int, str, bytes, str]:
+        """The checkpoint row of ``text`` at ``at`` (a ``state_point``): compressed and signed,
+        with no database call, so another thread can do it while the table goes on. zlib: a
+        state's JSON is about 30 KB and compresses about eight times (docs/checkpoints.md)."""
+        seq, chain = at
+        return (seq, chain, zlib.compress(text.encode("utf-8"), 6),
+                state_mac(self._key, seq, chain, text))
+
+    def store_state(self, row: tuple[int, str, bytes, str]) -> None:
+        """Write a ``pack_state`` row (under the caller's lock, as every write)."""
+        self._db.execute(
+            "INSERT OR IGNORE INTO states (seq, hash, data, mac) VALUES (?, ?, ?, ?)", row)
 
     def checkpoints(self) -> Iterator[Checkpoint]:
         """The journal's checkpoints, newest first, each with its problem (``read_checkpoints``)."""

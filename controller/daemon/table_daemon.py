@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from controller.daemon.checkpoint_writer import CheckpointWriter
 from controller.events import (
     CARD_KEYS,
     Body,
@@ -78,6 +79,8 @@ class TableDaemon:
         sensing: Sensing | None = None,
         clock: Callable[[], float] = time.time,
         chip_sensing: ChipSensing | None = None,
+        *,
+        checkpoints_aside: bool = False,
     ) -> None:
         self.journal = journal
         self.outputs = list(outputs)
@@ -115,6 +118,13 @@ class TableDaemon:
             self._recover(journal)
             # the zones as the journal left them: a restart reports only what changed since
             self.chip_sensing.restore({z: c.uids for z, c in self.state.chips.zones.items()})
+        # ``checkpoints_aside`` (feltguard run, sim): each checkpoint's text is made on a thread
+        # of its own, not on the one that journals and drives the LEDs (checkpoint_writer.py);
+        # else here, after the outputs (tests and tools that read the journal at once)
+        self.checkpoints: CheckpointWriter | None = None
+        if journal is not None and checkpoints_aside:
+            self.checkpoints = CheckpointWriter(state_to_text, journal.pack_state,
+                                                self._store_state)
 
     def _recover(self, journal: Journal) -> None:
         """Crash recovery: the journal is the truth. The state comes from the newest checkpoint
@@ -232,15 +242,32 @@ class TableDaemon:
             return step
 
     def _keep_state(self, hand: int) -> None:
-        """The state as a checkpoint in the journal (docs/checkpoints.md). A failure to keep
-        one is logged and costs only a longer restart: the events are journaled already."""
+        """The state as a checkpoint in the journal (docs/checkpoints.md), here or on the
+        writer's thread. A failure to keep one is logged and costs only a longer restart: the
+        events are journaled already."""
         assert self.journal is not None
         try:
-            self.journal.save_state(state_to_text(self.state), hand)
+            if self.checkpoints is not None:
+                point = self.journal.state_point(hand)  # anchored now, written aside
+                if point is not None:
+                    self.checkpoints.keep(self.state, point)
+            else:
+                self.journal.save_state(state_to_text(self.state), hand)
         except Exception:  # (a full disk, a checkpoint the codec cannot write)
             log.exception("the state after seq %d was not kept as a checkpoint", self.seq)
             return
         self._since_checkpoint = 0
+
+    def _store_state(self, row: Any) -> None:
+        # the writer's thread: the insert under the lock every journal write is made under
+        with self._cond:
+            assert self.journal is not None
+            self.journal.store_state(row)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Write the checkpoints still being made (before the journal closes)."""
+        if self.checkpoints is not None:
+            self.checkpoints.close(timeout)
 
     def on_read(self, read: TagReadLike) -> None:
         """Card reader callback (reader thread): sensing, then submit each resulting event. A

@@ -263,7 +263,7 @@ class SimulatedTable:
         self.journal = Journal(journal_path)
         try:
             sensing = ChipSensing(dict(DEFAULT_CHIP_ANTENNAS), settle_s=opts.chip_settle_s)
-            self.daemon = TableDaemon(self.journal, chip_sensing=sensing)
+            self.daemon = TableDaemon(self.journal, chip_sensing=sensing, checkpoints_aside=True)
             self.resumed = self.daemon.restart is not None  # (from a checkpoint or a replay)
             if self.resumed:
                 self._check_resumable()
@@ -565,6 +565,7 @@ class SimulatedTable:
                 log.warning("the relay to %s is %d events behind: they go at the next start",
                             safe_url(self.opts.central_url or ""),
                             got.journaled - got.forwarded)
+        self.daemon.close()  # the checkpoint being written, before the journal closes
         self.journal.checkpoint()
         self.journal.close()
         if self._truth is not None:

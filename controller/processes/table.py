@@ -258,6 +258,7 @@ class RunningTable:
                 self.leds.close()
             if self.relay is not None:  # what it has not sent goes at the next start
                 self.relay.stop(drain_s=RELAY_DRAIN_S)
+            self.daemon.close()  # the checkpoint being written, before the journal closes
             self.journal.checkpoint()
             self.journal.close()
 
@@ -289,7 +290,8 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         daemon = TableDaemon(journal, sensing=Sensing(
             dict(config.antennas), lost_after_s=config.lost_after_ms / 1000),
             chip_sensing=ChipSensing(dict(config.chip_antennas),
-                                     settle_s=config.chip_settle_ms / 1000))
+                                     settle_s=config.chip_settle_ms / 1000),
+            checkpoints_aside=True)
     except JournalError as exc:  # a journal whose chain does not check out is not resumed
         journal.close()
         if leds is not None:
