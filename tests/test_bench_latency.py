@@ -66,3 +66,23 @@ def test_the_fan_out_bench_runs_over_tls_and_the_direct_path_writes() -> None:
     fan_out = re.search(r"run on https://127\.0\.0\.1:\d+: fan-out \{'direct': (\d+)", out)
     assert fan_out and int(fan_out.group(1)) > 0, out
     assert next(line for line in out.splitlines() if line.startswith("peer: bare fan-out"))
+
+
+def test_the_stage_clock_gives_each_frame_its_cpu_by_stage() -> None:
+    """``--stages`` (bench/stages.py): every frame has a CPU figure for every stage, the path's
+    total is the sum of its stages, each frame's journal, core, snapshot, LEDs, payloads and
+    emit ran (a card frame goes through all of them), and nothing is left wrapped after."""
+    import controller.guard as guard
+    from bench.stages import PATH, STAGES
+
+    apply_before = guard.apply
+    times = run(cards=20, seed=3, clients=2, procs=2, stages=True)
+    frames = len(times["led"])
+    assert frames >= 20
+    for stage in STAGES:
+        assert len(times[f"cpu:{stage}"]) == frames
+    for i in range(frames):
+        assert abs(times["cpu"][i] - sum(times[f"cpu:{s}"][i] for s in PATH)) < 1e-9
+        for stage in ("journal", "core", "snapshot", "leds", "payloads", "emit"):
+            assert times[f"cpu:{stage}"][i] > 0, (stage, i)
+    assert guard.apply is apply_before
