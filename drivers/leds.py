@@ -20,7 +20,7 @@ import logging
 import re
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
 from gpiozero import LED
@@ -189,6 +189,9 @@ class LedPlan:
 
 _LedKey = tuple[int | None, str]  # (seat, role); seat None for the table lights
 _ALERT: _LedKey = (None, "alert")
+# the plan's field each role's LEDs read (``LedPlan.wants``), where it is not the role's name
+_PLAN_FIELD = {"straddle": "straddles", "missed_blind": "missed_blinds"}
+_FIELDS = tuple(f.name for f in fields(LedPlan))
 
 ALERT_RHYTHMS: Mapping[str, str] = {"amber": "slow", "fault": "fast"}
 """The single-colour table alert (6-seat board): plan.alert_pattern -> blink pattern
@@ -284,6 +287,7 @@ class TableLeds:
         self._unwired: set[int] = set()
         self._alert_rhythm: str | None = None  # the blink pattern the alert LED follows now
         self._blinker: Blinker | None = None
+        self._plan: LedPlan | None = None  # the plan the LEDs show now
         try:
             for key, number in self._pins.items():
                 self._leds[key] = LED(f"GPIO{number}", initial_value=False, pin_factory=pin_factory)
@@ -291,6 +295,11 @@ class TableLeds:
         except BaseException:
             self._close_leds()
             raise
+        # the LEDs each field of a plan lights: a plan that changes one field (a card's
+        # activity light, the action moving on) is shown by looking at its LEDs only
+        self._by_field: dict[str, list[_LedKey]] = {}
+        for key in self._leds:
+            self._by_field.setdefault(_PLAN_FIELD.get(key[1], key[1]), []).append(key)
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -319,7 +328,16 @@ class TableLeds:
                 raise RuntimeError("TableLeds.show() after close()")
             rhythm = ALERT_RHYTHMS.get(plan.alert_pattern) if _ALERT in self._leds else None
             was_blinking, self._alert_rhythm = self._alert_rhythm is not None, rhythm
-            for key, led in self._leds.items():
+            last, self._plan = self._plan, plan
+            if last is None or was_blinking or rhythm is not None:
+                keys: Iterable[_LedKey] = self._leds  # every LED
+                named = True
+            else:  # each LED shows the last plan: only those of the fields that changed
+                changed = [f for f in _FIELDS if getattr(plan, f) != getattr(last, f)]
+                keys = [key for f in changed for key in self._by_field.get(f, ())]
+                named = any(f != "activity" for f in changed)
+            for key in keys:
+                led = self._leds[key]
                 want = plan.wants(*key)
                 if key == _ALERT and rhythm is not None:
                     self._lit[key] = want  # the blink thread switches it from now on
@@ -333,7 +351,8 @@ class TableLeds:
                         led.off()
                     self._lit[key] = want
                     self.pin_writes += 1
-            self._note_unwired(plan)
+            if named:
+                self._note_unwired(plan)
             if rhythm is not None and self._blinker is None:
                 self._blinker = Blinker(self._blink, name="alert-blink")
             blinker = self._blinker

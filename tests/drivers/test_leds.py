@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drivers.leds import DEFAULT_PIN_MAP_6_SEATS, SEAT_ROLES, LedPlan, TableLeds
 
@@ -256,3 +258,34 @@ def test_documented_header_pins_match_the_board(mock_factory: MockFactory) -> No
     header = mock_factory.board_info.headers["J8"].pins
     for bcm, physical in rows:
         assert f"GPIO{bcm}" in header[int(physical)].names
+
+
+_SEAT = st.one_of(st.none(), st.integers(1, 6))
+_PLANS = st.builds(
+    LedPlan, button=_SEAT, small_blind=_SEAT, big_blind=_SEAT, to_act=_SEAT,
+    activity=st.booleans(), kill=_SEAT,
+    straddles=st.lists(st.integers(1, 6), max_size=2).map(tuple),
+    missed_blinds=st.lists(st.integers(1, 6), max_size=2).map(tuple),
+    alert_colour=st.sampled_from(["off", "red", "amber"]), device_fault=st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_PLANS, min_size=1, max_size=25))
+def test_any_run_of_plans_lights_what_the_last_one_wants(plans: list[LedPlan]) -> None:
+    """``show`` looks only at the LEDs of the fields that changed since the last plan (when no
+    alert blinks): after any run of plans, every pin is what the last plan wants, as a board
+    shown only that plan has it, the table alert apart while it blinks."""
+    factory, fresh = MockFactory(), MockFactory()
+    leds = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=factory)
+    for plan in plans:
+        leds.show(plan)
+    once = TableLeds(DEFAULT_PIN_MAP_6_SEATS, pin_factory=fresh)
+    once.show(plans[-1])
+    try:
+        blinking = leds.alert_rhythm is not None
+        mask = {ALERT} if blinking else set()
+        assert lit_pins(factory) - mask == lit_pins(fresh) - mask
+        assert lit_pins(factory) - mask == expected_pins(plans[-1]) - mask
+    finally:
+        leds.close()
+        once.close()
