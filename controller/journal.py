@@ -157,6 +157,24 @@ def anchor_path_for(journal: str | Path) -> Path:
 _SEGMENT = re.compile(r"^(?P<stem>.+)\.(?P<first>\d{10})-(?P<last>\d{10})(?P<suffix>\.[^.]*)?$")
 
 
+ROLLOVER_DEFAULT = "day"
+"""``[journal] rollover`` unless configured: a cardroom's day is one segment."""
+
+
+def parse_rollover(value: object) -> str | int:
+    """``[journal] rollover`` as the daemon takes it: "off", "day", or a whole number of hands
+    (at least 1). ValueError, its text one line, for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ValueError(f'must be "off", "day" or a number of hands, got {value!r}')
+    if isinstance(value, int):
+        if value < 1:
+            raise ValueError(f"must be at least 1 hand, got {value}")
+        return value
+    if value in ("off", "day"):
+        return value
+    raise ValueError(f'must be "off", "day" or a number of hands, got {value!r}')
+
+
 def live_path_for(path: str | Path) -> Path:
     """The live segment of the run ``path`` belongs to: ``path`` itself, unless it is a sealed
     segment's name (``journal.0000000001-0000004999.sqlite`` -> ``journal.sqlite``)."""
@@ -684,6 +702,10 @@ class Journal:
         tries again). Returns the sealed segment's path."""
         if self.last_seq < self.first_seq:
             return None  # nothing in this segment yet
+        if opening is not None:  # the sealed segment ends on it too (a checkpoint made aside
+            # may not have landed yet): it replays alone to its end, and a crash before the
+            # next segment exists opens that one on it
+            self.store_state(self.pack_state(opening, (self.last_seq, self._last_hash)))
         self._halt.set()
         if self._checkpointer is not None:
             self._checkpointer.join(5)
@@ -698,6 +720,10 @@ class Journal:
             return None
         with contextlib.suppress(sqlite3.Error, OSError):
             self.anchor("close")
+        # A sealed segment is read, never written: out of WAL mode, its readers need no -wal
+        # and -shm beside it (best effort: another process's reader keeps it in WAL mode).
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA journal_mode=DELETE")
         self._db.close()
         sealed = segment_name(self.path, self.first_seq, self.last_seq)
         os.rename(self.path, sealed)
@@ -708,6 +734,17 @@ class Journal:
                 os.unlink(f"{self.path}{tail}")
         self._open(opening=opening)
         return sealed
+
+    def hand_ends(self) -> int:
+        """Hands ended or misdealt in the live segment (the rollover's count at a restart)."""
+        row = self._db.execute("SELECT COUNT(*) FROM events WHERE type IN ('hand.end', "
+                               "'misdeal.declared')").fetchone()
+        return int(row[0])
+
+    def first_ts(self) -> int | None:
+        """The wall clock (ms) of the live segment's first record; None while it has none."""
+        row = self._db.execute("SELECT ts FROM events ORDER BY seq LIMIT 1").fetchone()
+        return int(row[0]) if row is not None else None
 
     def _resume_checkpointer(self) -> None:
         self._halt = threading.Event()
@@ -823,7 +860,11 @@ class Journal:
                 state_mac(self._key, seq, chain, text))
 
     def store_state(self, row: tuple[int, str, bytes, str]) -> None:
-        """Write a ``pack_state`` row (under the caller's lock, as every write)."""
+        """Write a ``pack_state`` row (under the caller's lock, as every write). A row from
+        before the live segment's start (made aside while the journal rolled over) is dropped:
+        the sealed segment ends on the same state, and the new one opens on it."""
+        if row[0] < self.first_seq - 1:
+            return
         self._db.execute(
             "INSERT OR IGNORE INTO states (seq, hash, data, mac) VALUES (?, ?, ?, ?)", row)
 
