@@ -997,12 +997,42 @@ def _segment_checkpoints(path: Path, key: bytes, anchor_file: Path) -> Iterator[
         db.close()
 
 
+def run_opening(path: str | Path) -> Checkpoint | None:
+    """For a run whose start was archived (its first segment here begins after seq 1): the
+    first segment's opening checkpoint, the state a reader starts from to read the rest (its
+    ``problem`` None when its HMAC and place check out; ``check`` checks its anchor too).
+    None for a run that starts at seq 1."""
+    seg = run_segments(path)[0]
+    db = _connect_ro(seg.path)
+    try:
+        first, chain = _segment_start(_meta(seg.path, db))
+        if first <= 1:
+            return None
+        row = next(_rows(seg.path, db, "SELECT hash, data FROM states WHERE seq = ?",
+                         (first - 1,)), None)
+        problem = _opening(seg.path, db, load_key(key_path_for(path)), first - 1, chain)
+        text = _state_text(row[1]) if row is not None else None
+        return Checkpoint(first - 1, chain, text or "", problem)
+    finally:
+        db.close()
+
+
 def read_events(path: str | Path, *, after: int = 0) -> Iterator[Event]:
     """The run's events in order (those with a seq above ``after``: the review reads one hand
     or the new tail without the rest; a sealed segment wholly before it is not opened),
-    streamed. A corrupt record raises JournalError naming its file and seq."""
-    for seg in _after(run_segments(path), after):
+    streamed. A corrupt record raises JournalError naming its file and seq; so does a read
+    from before a run's first segment here (its start archived: ``run_opening`` gives the
+    state to read on from)."""
+    run = run_segments(path)
+    for seg in _after(run, after):
         db = _connect_ro(seg.path)
+        if seg is run[0]:
+            first = _segment_start(_meta(seg.path, db))[0]
+            if first > after + 1:
+                db.close()
+                raise JournalError(f"{path}: seq 1..{first - 1} of this run are archived "
+                                   f"(the first segment here, {seg.path.name}, starts at seq "
+                                   f"{first}): read on from its opening checkpoint")
         try:
             for seq, line in _rows(seg.path, db, "SELECT seq, line FROM events WHERE seq > ? "
                                    "ORDER BY seq", (after,)):

@@ -57,10 +57,23 @@ from controller.events import (
     ZoneRead,
 )
 from controller.guard import guarded_apply
-from controller.journal import is_journal_file, iter_events, last_seq, read_events
+from controller.journal import (
+    JournalError,
+    is_journal_file,
+    iter_events,
+    last_seq,
+    read_events,
+    run_opening,
+)
 from controller.phh.export import export_events
 from controller.phh.writer import dumps
-from controller.rules import TableState, initial_state, snapshot
+from controller.rules import (
+    CheckpointError,
+    TableState,
+    initial_state,
+    snapshot,
+    state_from_text,
+)
 from controller.surveillance.central_store import read_store_events, store_last_seq
 from controller.surveillance.review_words import event_words, pot_lines, result_words
 
@@ -479,6 +492,8 @@ class Review:
                     self._steps.clear()
                     self._brought.clear()
                 if head > ix.last_seq:
+                    if not ix.events and self.table is None:
+                        self._open_run(ix)
                     build_index(self._read(after=ix.last_seq), ix)
             else:
                 st = self.path.stat()
@@ -512,6 +527,22 @@ class Review:
         if hasattr(source, "close"):
             source.close()  # stops the stream early: the journal's connection is closed
         return out
+
+    def _open_run(self, ix: Indexer) -> None:
+        """A run of journal segments whose start was archived (docs/segments.md) is indexed
+        from its first segment's opening checkpoint: the hands before it are in the archive."""
+        opening = run_opening(self.path)
+        if opening is None:
+            return
+        if opening.problem is not None:
+            raise JournalError(f"{self.path}: the run's start is archived, and "
+                               f"{opening.problem}")
+        try:
+            ix.state = state_from_text(opening.text)
+        except CheckpointError as exc:
+            raise JournalError(f"{self.path}: its opening checkpoint does not read back: "
+                               f"{exc}") from None
+        ix.snap, ix.last_seq = snapshot(ix.state), opening.seq
 
     def _last_seq(self) -> int:
         if self.table is not None:
