@@ -76,6 +76,9 @@ BUSY_TIMEOUT_MS = 5000  # sqlite3.connect's default, restored after a TRUNCATE
 WAL_HEADER, WAL_FRAME_HEADER = 32, 24  # bytes (sqlite.org/fileformat2.html, "WAL File Format")
 FORMAT = "feltguard-journal/2"  # 2: HMAC-SHA256 chain with an external key and anchors
 KEY_BYTES = 32
+ROLLOVER_WAIT = 2.0
+"""Seconds a rollover's TRUNCATE may wait for another process's readers before it gives up
+until the next hand's end (the table waits this long at most, between hands)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -710,7 +713,7 @@ class Journal:
         if self._checkpointer is not None:
             self._checkpointer.join(5)
         try:
-            self._db.execute("PRAGMA busy_timeout=2000")
+            self._db.execute(f"PRAGMA busy_timeout={int(ROLLOVER_WAIT * 1000)}")
             busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         except sqlite3.Error:
