@@ -375,6 +375,21 @@ def trailing_bytes(path: str | Path) -> int:
     return max(0, size - pages * page)
 
 
+def is_feltguard_journal(path: str | Path) -> bool:
+    """Whether ``path`` is a journal this code wrote (SQLite with its meta's format): what a
+    repair may touch, and nothing else."""
+    try:
+        db = _connect_ro(path)
+    except JournalError:
+        return False
+    try:
+        return _meta(path, db).get("format") == FORMAT
+    except JournalError:
+        return False
+    finally:
+        db.close()
+
+
 def set_aside(path: str | Path, now: float | None = None) -> Path:
     """Rename a damaged live segment (and its -wal and -shm) out of the run's way, never
     deleting it: ``JOURNAL.damaged-YYYYmmddTHHMMSS``. Returns the new name."""

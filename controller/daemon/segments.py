@@ -10,9 +10,10 @@ between hands.
 sim`` do, and when the live segment turns out damaged it starts the table from the best good
 state the run has instead of refusing to start: a live file cut short (SQLite cannot read it)
 is set aside under a new name, never deleted, and a new live segment follows on from the last
-sealed one (its end is the state the table comes back to; with none, a new table); bytes
-appended past the end of the database are copied aside and cut off, so nothing the journal
-held is lost. Either is said in one log line and in ``/healthz``'s ``journal.restart``.
+sealed one (its end is the state the table comes back to; with no sealed segment there is no
+good state to come back to, and the file is left as it is and the start refused in one line);
+bytes appended past the end of a Feltguard journal are copied aside and cut off, so nothing the
+journal held is lost. Either is said in one log line and in ``/healthz``'s ``journal.restart``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from controller.journal import (
     ROLLOVER_DEFAULT,
     Journal,
     JournalDamaged,
+    is_feltguard_journal,
+    sealed_segments,
     set_aside,
     trailing_bytes,
 )
@@ -84,7 +87,7 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
     and ``TableDaemon`` do for anything else (a chain that fails its check is never resumed)."""
     live = Path(path)
     said: list[str] = []
-    extra = trailing_bytes(live)
+    extra = trailing_bytes(live) if is_feltguard_journal(live) else 0
     if extra:
         size = live.stat().st_size
         aside = _free_name(live, "damaged")
@@ -101,6 +104,9 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
             journal.close()
         if not str(exc).startswith(str(live)):
             raise  # a sealed segment: the live one is not the damaged file
+        if not sealed_segments(live):  # nothing good to come back to: left as it is
+            raise JournalDamaged(f"{exc}; no sealed segment before it to start from (move it "
+                                 "aside to start a new journal)") from None
         aside = set_aside(live)
         journal = Journal(live, damaged=aside.name, **journal_kw)
         try:
@@ -108,8 +114,7 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
         except BaseException:
             journal.close()
             raise
-        where = (f"the end of its previous segment, seq {journal.last_seq}"
-                 if journal.last_seq else "a new table (no sealed segment before it)")
+        where = f"the end of its previous segment, seq {journal.last_seq}"
         said.append(f"{exc}; set aside as {aside.name} (kept, not deleted), and the table "
                     f"starts from {where}")
     except BaseException:

@@ -195,18 +195,18 @@ def test_a_live_segment_cut_short_is_set_aside_and_the_table_starts_from_the_run
     assert verdict.ok and verdict.damaged is not None and aside.name in verdict.damaged
 
 
-def test_a_single_file_journal_cut_short_starts_a_new_table_beside_it(tmp_path: Path) -> None:
+def test_a_single_file_journal_cut_short_is_left_as_it_is_and_refused(tmp_path: Path) -> None:
     path = tmp_path / "one.sqlite"
     build(path, hands=3, every=100)
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     os.truncate(path, path.stat().st_size // 2)
-    daemon = open_run(path, lambda j: TableDaemon(j))
-    assert daemon.journal is not None
-    daemon.journal.close()
-    assert daemon.seq == 0 and daemon.restart is not None
-    assert "a new table" in daemon.restart["damaged"]
-    assert len([p for p in tmp_path.iterdir() if ".damaged-" in p.name]) >= 1
+    cut = path.read_bytes()
+    with pytest.raises(JournalDamaged) as info:
+        open_run(path, lambda j: TableDaemon(j))
+    assert "no sealed segment before it to start from" in str(info.value)
+    assert "\n" not in str(info.value)
+    assert path.read_bytes() == cut and not [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
 
 
 def test_garbage_after_the_live_segment_is_cut_off_and_nothing_is_lost(
