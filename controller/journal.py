@@ -76,7 +76,7 @@ BUSY_TIMEOUT_MS = 5000  # sqlite3.connect's default, restored after a TRUNCATE
 WAL_HEADER, WAL_FRAME_HEADER = 32, 24  # bytes (sqlite.org/fileformat2.html, "WAL File Format")
 FORMAT = "feltguard-journal/2"  # 2: HMAC-SHA256 chain with an external key and anchors
 KEY_BYTES = 32
-ROLLOVER_WAIT = 2.0
+ROLLOVER_WAIT = 0.25
 """Seconds a rollover's TRUNCATE may wait for another process's readers before it gives up
 until the next hand's end (the table waits this long at most, between hands)."""
 
@@ -744,7 +744,11 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=DELETE")
         self._db.close()
         sealed = segment_name(self.path, self.first_seq, self.last_seq)
-        os.rename(self.path, sealed)
+        try:
+            os.rename(self.path, sealed)
+        except OSError:
+            self._open()  # the same live segment again: the table journals on
+            raise
         # A reader of another process may still hold the old -wal (empty now) and -shm: the new
         # segment gets its own, never the old file's.
         for tail in ("-wal", "-shm"):
@@ -1135,7 +1139,21 @@ def read_findings(path: str | Path) -> list[JournalFinding]:
     return out
 
 
-def run_gaps(path: str | Path) -> list[str]:
+@dataclass(frozen=True)
+class Gap:
+    """Seqs ``first``..``last`` that no segment of a run holds (``before``: the segment after
+    them)."""
+
+    first: int
+    last: int
+    before: str
+
+    def __str__(self) -> str:
+        return (f"seq {self.first}..{self.last} missing from the run (no segment holds them, "
+                f"before {self.before})")
+
+
+def run_gaps(path: str | Path) -> list[Gap]:
     """What is missing from a run, by the segments' names and the live segment's meta alone
     (no sealed segment is opened: a restart says it at no cost): each range of seqs no
     segment holds, archived ones (``archived``) excepted."""
@@ -1152,10 +1170,11 @@ def run_gaps(path: str | Path) -> list[str]:
     gaps, last = [], max((a.last for a in archived(path)), default=0)
     for first, end, name in spans:
         if first > last + 1:
-            gaps.append(f"seq {last + 1}..{first - 1} missing from the run (no segment holds "
-                        f"them, before {name})")
+            gaps.append(Gap(last + 1, first - 1, name))
         last = max(last, end, first - 1)
     return gaps
+
+
 # --- archiving ---------------------------------------------------------------------------------
 # Sealed segments compressed (lzma) and moved out of the table's folder; a manifest beside the
 # live segment (JOURNAL.archive, one JSON line a segment) says which and where, so ``check``

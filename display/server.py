@@ -523,6 +523,9 @@ def create_app(
             if isinstance(restart, Mapping):  # how the table started: checkpoint or replay
                 journal["restart"] = {k: restart.get(k) for k in (
                     "from", "checkpoint_seq", "replayed", "checkpoints_passed_over")}
+                for k in ("gaps", "damaged"):  # a run's missing seqs; a live segment's damage
+                    if k in restart:  # (seq ranges, and a few fixed words: docs/segments.md)
+                        journal["restart"][k] = restart[k]
         states = {r["state"] for r in readers}
         down = bool(states & set(DEVICE_DOWN)) or (journal is not None and not journal["ok"])
         # the served certificate (controller/security/tls.py ServedCert.status: no path)

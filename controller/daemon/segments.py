@@ -87,6 +87,7 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
     and ``TableDaemon`` do for anything else (a chain that fails its check is never resumed)."""
     live = Path(path)
     said: list[str] = []
+    damage: dict[str, str] = {}
     extra = trailing_bytes(live) if is_feltguard_journal(live) else 0
     if extra:
         size = live.stat().st_size
@@ -95,6 +96,7 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
         os.truncate(live, size - extra)
         said.append(f"{live}: {extra} bytes past the end of its database were cut off (a copy "
                     f"of the file as it was is kept as {aside.name}); nothing it held is lost")
+        damage = {"damaged": "bytes past its end cut off", "kept": aside.name}
     journal: Journal | None = None
     try:
         journal = Journal(live, **journal_kw)
@@ -117,6 +119,7 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
         where = f"the end of its previous segment, seq {journal.last_seq}"
         said.append(f"{exc}; set aside as {aside.name} (kept, not deleted), and the table "
                     f"starts from {where}")
+        damage = {"damaged": "cut short: set aside", "kept": aside.name}
     except BaseException:
         if journal is not None:
             journal.close()
@@ -124,9 +127,10 @@ def open_run(path: str | Path, make_daemon: Callable[[Journal], D], **journal_kw
     if said:
         for line in said:
             log.error("%s", line)
+        # (/healthz shows ``damaged``, a few fixed words: no path, no error text)
         daemon.restart = {**(daemon.restart or {"from": "a new journal", "checkpoint_seq": None,
                                                  "replayed": 0, "checkpoints_passed_over": 0}),
-                          "damaged": "; ".join(said)}
+                          **damage, "said": "; ".join(said)}
     return daemon
 
 

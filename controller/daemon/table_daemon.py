@@ -178,8 +178,8 @@ class TableDaemon:
         # a run's missing segments (by their names: none is opened) do not stop a restart from
         # the live segment's checkpoint, but are said (docs/segments.md)
         gaps = run_gaps(journal.path)
-        if gaps:
-            self.restart["gaps"] = gaps
+        if gaps:  # (seq ranges only: /healthz shows them, and it shows no path)
+            self.restart["gaps"] = [[gap.first, gap.last] for gap in gaps]
             for gap in gaps:
                 log.warning("%s: %s", journal.path, gap)
         if start:

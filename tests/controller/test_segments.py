@@ -156,16 +156,15 @@ def test_a_segment_missing_from_the_middle_is_named_and_the_table_still_comes_up
         daemon = open_run(path, lambda j: TableDaemon(j))
     try:
         assert daemon.restart is not None and daemon.restart["from"] == "checkpoint"
-        assert daemon.restart["gaps"] == [f"seq {gone.first}..{gone.last} missing from the run "
-                                          "(no segment holds them, before "
-                                          f"{run_segments(path)[1].path.name})"]
-        assert any(f"seq {gone.first}..{gone.last} missing" in r.getMessage()
-                   for r in caplog.records)
+        assert daemon.restart["gaps"] == [[gone.first, gone.last]]
+        [line] = [r.getMessage() for r in caplog.records if "missing" in r.getMessage()]
+        assert line.endswith(f"seq {gone.first}..{gone.last} missing from the run (no segment "
+                             f"holds them, before {run_segments(path)[1].path.name})")
         assert daemon.seq == run[1]
     finally:
         assert daemon.journal is not None
         daemon.journal.close()
-    assert run_gaps(path) == daemon.restart["gaps"]
+    assert [[g.first, g.last] for g in run_gaps(path)] == daemon.restart["gaps"]
 
 
 def test_a_live_segment_cut_short_is_set_aside_and_the_table_starts_from_the_run_before(
@@ -188,7 +187,8 @@ def test_a_live_segment_cut_short_is_set_aside_and_the_table_starts_from_the_run
     assert aside.read_bytes() == cut  # kept as it was, not deleted
     assert daemon.seq == sealed_end
     assert daemon.state == replayed(path)  # the run's good state: the sealed segments' end
-    assert daemon.restart is not None and aside.name in daemon.restart["damaged"]
+    assert daemon.restart is not None and daemon.restart["damaged"] == "cut short: set aside"
+    assert daemon.restart["kept"] == aside.name
     [line] = [r.getMessage() for r in caplog.records if aside.name in r.getMessage()]
     assert "\n" not in line and "the table starts from the end of its previous segment" in line
     verdict = check(path)  # the run checks out, but says what it lacks
@@ -226,7 +226,9 @@ def test_garbage_after_the_live_segment_is_cut_off_and_nothing_is_lost(
     [aside] = [p for p in path.parent.iterdir() if ".damaged-" in p.name]
     assert aside.read_bytes() == damaged
     assert daemon.seq == run[1] and daemon.state == replayed(path)
-    assert daemon.restart is not None and "nothing it held is lost" in daemon.restart["damaged"]
+    assert daemon.restart is not None
+    assert daemon.restart["damaged"] == "bytes past its end cut off"
+    assert "nothing it held is lost" in daemon.restart["said"]
     assert check(path).ok
 
 
