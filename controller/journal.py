@@ -1052,8 +1052,8 @@ def read_events(path: str | Path, *, after: int = 0) -> Iterator[Event]:
             first = _segment_start(_meta(seg.path, db))[0]
             if first > after + 1:
                 db.close()
-                raise JournalError(f"{path}: seq 1..{first - 1} of this run are archived "
-                                   f"(the first segment here, {seg.path.name}, starts at seq "
+                raise JournalError(f"{path}: seq 1..{first - 1} are not here (archived, or a "
+                                   f"segment read alone: {seg.path.name} starts at seq "
                                    f"{first}): read on from its opening checkpoint")
         try:
             for seq, line in _rows(seg.path, db, "SELECT seq, line FROM events WHERE seq > ? "
@@ -1357,11 +1357,15 @@ def check(path: str | Path, key: bytes | None = None, *, key_path: str | Path | 
     with _unpacked(live_path_for(path), None if since else archive,
                    present or 2**62) as unpacked:
         return _check_run([*unpacked, *run], name, key, anchor_file, since, since_hash,
-                          checkpoints, archived(path) if not since else [])
+                          checkpoints, archived(path) if not since else [],
+                          alone=live_path_for(path) != Path(path))
 
 
 def _check_run(run: list[Segment], name: str, key: bytes, anchor_file: Path, since: int,
-               since_hash: str, checkpoints: bool, arch: list[Archived]) -> Verdict:
+               since_hash: str, checkpoints: bool, arch: list[Archived], *,
+               alone: bool = False) -> Verdict:
+    """``check`` over the segments of ``run``; ``alone``: a sealed segment named on its own,
+    checked from its opening checkpoint."""
     problems: list[str] = []
     if not anchor_file.exists():
         problems.append(f"no anchor file at {anchor_file}: a cut-off tail cannot be ruled out")
@@ -1406,23 +1410,30 @@ def _check_run(run: list[Segment], name: str, key: bytes, anchor_file: Path, sin
             if i == 0 and not since:
                 if first > 1:  # the run's start is not here: archived, or missing
                     covered = [a for a in arch if a.last < first]
-                    if not covered or max(a.last for a in covered) != first - 1:
+                    if alone:
+                        notes.append(f"{seg.path.name} alone: checked from its opening "
+                                     f"checkpoint at seq {first - 1}")
+                    elif not covered or max(a.last for a in covered) != first - 1:
                         return verdict(f"seq 1..{first - 1} missing from the run: no segment "
                                        f"holds them (the first here is {seg.path.name})", 1)
-                    where = sorted({str(Path(a.file).parent) for a in covered})
-                    notes.append(f"seq 1..{first - 1} archived ({len(covered)} segment(s) in "
-                                 f"{', '.join(where)}; --archive DIR checks them): checked from "
-                                 f"{seg.path.name}'s opening checkpoint at seq {first - 1}")
+                    else:
+                        where = sorted({str(Path(a.file).parent) for a in covered})
+                        notes.append(f"seq 1..{first - 1} archived ({len(covered)} segment(s) "
+                                     f"in {', '.join(where)}; --archive DIR checks them): "
+                                     f"checked from {seg.path.name}'s opening checkpoint at "
+                                     f"seq {first - 1}")
                     opening = _opening(seg.path, db, key, first - 1, seg_prev)
                     ids = {jid, meta.get("prev_journal_id", "")}
+                    without = ("the segments before it" if alone
+                               else "the archived segments")
                     if opening is not None:
-                        return verdict(f"{label}{opening}: it cannot be checked without the "
-                                       "archived segments", first - 1)
+                        return verdict(f"{label}{opening}: it cannot be checked without "
+                                       f"{without}", first - 1)
                     if not any(a.hash == seg_prev for j in ids
                                for a in by_id.get(j, {}).get(first - 1, [])):
                         return verdict(f"{label}no anchor at its opening checkpoint (seq "
-                                       f"{first - 1}): it cannot be checked without the "
-                                       "archived segments", first - 1)
+                                       f"{first - 1}): it cannot be checked without "
+                                       f"{without}", first - 1)
                     prev, last = seg_prev, first - 1
             elif not (since and first - 1 <= since):
                 if first > last + 1:

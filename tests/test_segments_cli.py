@@ -122,3 +122,27 @@ def test_verify_names_a_missing_segment_and_a_cut_live_one_in_one_line(
     done = feltguard("verify", str(path))
     assert done.returncode == 1 and done.stdout.count("\n") == 1, done.stdout + done.stderr
     assert "damaged or truncated" in done.stdout
+
+
+def test_a_sealed_segment_verifies_and_replays_on_its_own(run: tuple[Path, Path]) -> None:
+    import json
+
+    from controller.guard import guarded_apply
+    from controller.rules import initial_state, snapshot
+
+    path, _ = run
+    seg = run_segments(path)[1]
+    done = feltguard("verify", str(seg.path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0].endswith(
+        f"{seg.path.name} alone: checked from its opening checkpoint at seq {seg.first - 1}")
+    assert f"intact: {seg.last - seg.first + 1} records" in done.stdout
+    state = initial_state()
+    for event in read_events(path):
+        if event.seq > seg.last:
+            break
+        state = guarded_apply(state, event).step.state
+    done = feltguard("replay", "--json", str(seg.path))
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout.splitlines()[-1])
+    assert final == {"type": "state", "snapshot": json.loads(json.dumps(snapshot(state)))}
