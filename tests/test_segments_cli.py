@@ -146,3 +146,28 @@ def test_a_sealed_segment_verifies_and_replays_on_its_own(run: tuple[Path, Path]
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout.splitlines()[-1])
     assert final == {"type": "state", "snapshot": json.loads(json.dumps(snapshot(state)))}
+
+
+def test_verify_checkpoints_names_an_opening_checkpoint_that_does_not_match(
+        tmp_path: Path) -> None:
+    import json
+
+    from controller.daemon.table_daemon import TableDaemon
+    from controller.rules import state_to_text
+    from tests.controller.segment_journal import deal, dealer
+
+    path = tmp_path / "t.sqlite"
+    with Journal(path, checkpoint_every=None) as journal:
+        daemon = TableDaemon(journal)
+        deal(daemon, dealer(), hands=2)
+        lie = json.loads(state_to_text(daemon.state))
+        lie["state"]["hand_number"] = 99  # well signed with the key, but not the table
+        journal.rollover(json.dumps(lie, separators=(",", ":")))
+        deal(daemon, dealer(3), hands=1)
+        at = journal.first_seq - 1
+    done = feltguard("verify", str(path))
+    assert done.returncode == 0, done.stdout  # its HMAC and place check out: only a replay tells
+    done = feltguard("verify", "--checkpoints", str(path))
+    assert done.returncode == 1
+    assert done.stdout == (f"{path}: the checkpoint at seq {at} does not match its replay: a "
+                           "restart from it would not be the table the journal holds\n")

@@ -423,20 +423,20 @@ def replayed_checkpoints(path: str, key_file: str | None, anchors: str | None
     from controller.rules import state_to_text
 
     key = load_key(key_file or key_path_for(path))
-    kept = {c.seq: c for c in read_checkpoints(path, key, anchors)}
+    kept: dict[int, list[Any]] = {}  # (a run: a segment's last and the next one's opening)
+    for c in read_checkpoints(path, key, anchors):
+        kept.setdefault(c.seq, []).append(c)
     state, events = run_start(path)
     compared = 0
     for event in events:
         state = guarded_apply(state, event).step.state
-        cp = kept.get(event.seq)
-        if cp is None:
-            continue
-        if cp.problem is not None:
-            return f"the checkpoint at seq {cp.seq}: {cp.problem}", compared
-        if cp.text != state_to_text(state):
-            return (f"the checkpoint at seq {cp.seq} does not match its replay: a restart from "
-                    "it would not be the table the journal holds"), compared
-        compared += 1
+        for cp in kept.get(event.seq, ()):
+            if cp.problem is not None:
+                return f"the checkpoint at seq {cp.seq}: {cp.problem}", compared
+            if cp.text != state_to_text(state):
+                return (f"the checkpoint at seq {cp.seq} does not match its replay: a restart "
+                        "from it would not be the table the journal holds"), compared
+            compared += 1
     return None, compared
 
 
