@@ -398,11 +398,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_archive(args: argparse.Namespace) -> int:
     """``feltguard journal archive``: the run's old sealed segments compressed and moved."""
-    if args.older_than is not None and args.keep is None:
-        args.keep = 0
-    keep = 1 if args.keep is None else args.keep
     try:
-        done = archive_segments(args.journal, args.to, keep=keep,
+        done = archive_segments(args.journal, args.to, keep=args.keep,
                                 older_than_s=(args.older_than * 86400
                                               if args.older_than is not None else None))
     except JournalError as exc:
@@ -499,9 +496,8 @@ def add_journal_parsers(sub: Any) -> None:
                    "[journal] path)")
     c.add_argument("--to", required=True, type=text("a folder"), metavar="DIR",
                    help="where the compressed segments go (an existing folder)")
-    c.add_argument("--keep", type=whole(0), default=None, metavar="N",
-                   help="keep the newest N sealed segments beside the live one (default 1; 0 "
-                        "with --older-than alone)")
+    c.add_argument("--keep", type=whole(0), default=1, metavar="N",
+                   help="keep the newest N sealed segments beside the live one (default 1)")
     c.add_argument("--older-than", type=whole(0), default=None, metavar="DAYS",
                    help="only segments sealed at least DAYS days ago")
     c.set_defaults(func=cmd_archive)

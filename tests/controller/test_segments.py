@@ -316,3 +316,19 @@ def test_a_day_rollover_seals_at_the_first_hand_end_of_a_new_day(tmp_path: Path)
         deal(daemon, dealer(4), hands=1)
         assert len(run_segments(path)) == 2
     assert check(path).ok
+
+
+def test_a_crash_between_sealing_and_the_new_segment_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    last = build(path, hands=3, every=100)  # one file, ending on a hand's end (a checkpoint)
+    # the crash: the live segment renamed to its sealed name, no new live one yet
+    os.rename(path, journal_module.segment_name(path, 1, last))
+    assert [s.sealed for s in run_segments(path)] == [True]
+    assert last_seq(path) == last and check(path).ok
+    with Journal(path) as journal:  # the next open follows on from the sealed segment
+        assert journal.first_seq == last + 1 and journal.last_seq == last
+        daemon = TableDaemon(journal)
+        assert daemon.restart is not None and daemon.restart["checkpoint_seq"] == last
+        assert daemon.restart["replayed"] == 0 and daemon.state == replayed(path)
+        deal(daemon, dealer(2), hands=1)
+    assert check(path).ok and check(path).segments == 2
