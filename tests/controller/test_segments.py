@@ -332,3 +332,19 @@ def test_a_crash_between_sealing_and_the_new_segment_loses_nothing(tmp_path: Pat
         assert daemon.restart["replayed"] == 0 and daemon.state == replayed(path)
         deal(daemon, dealer(2), hands=1)
     assert check(path).ok and check(path).segments == 2
+
+
+def test_archive_older_than_takes_only_a_start_of_old_segments(run: tuple[Path, int],
+                                                               tmp_path: Path) -> None:
+    path = _copy(run, tmp_path)
+    store = tmp_path / "archive"
+    store.mkdir()
+    sealed = run_segments(path)[:-1]
+    now = 2_000_000_000.0
+    ages = [10, 3, 20, 30]  # days: the second is young, so only the first may go
+    for seg, days in zip(sealed, ages, strict=True):
+        os.utime(seg.path, (now - days * 86400, now - days * 86400))
+    done = archive_segments(path, store, keep=1, older_than_s=7 * 86400, now=now)
+    assert [a.segment for a in done] == [sealed[0].path.name]
+    assert [s.path.name for s in run_segments(path)][:3] == [s.path.name for s in sealed[1:]]
+    assert check(path).ok
