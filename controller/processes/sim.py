@@ -44,7 +44,7 @@ from typing import Any, TextIO
 from controller.daemon.segments import Rollover, open_run
 from controller.daemon.table_daemon import TableDaemon
 from controller.events import Body, FloorRuling
-from controller.journal import anchor_path_for, key_path_for
+from controller.journal import anchor_path_for, key_path_for, sealed_segments
 from controller.poker.variants import family
 from controller.sensing.cards import DEFAULT_ANTENNAS, SHOE
 from controller.sensing.chip_clock import start_chip_clock
@@ -656,7 +656,9 @@ def run_simulation(opts: SimOptions) -> int:
     if opts.journal_path:  # kept (without one, a temporary journal went with its folder)
         path = table.journal.path
         cli = feltguard_command()
-        print(f"journal kept: {path} (its .key and .anchors beside it)\n"
+        sealed = len(sealed_segments(path))
+        beside = f", and {sealed} sealed segment(s)" if sealed else ""
+        print(f"journal kept: {path} (its .key and .anchors beside it{beside})\n"
               f"  review: {cli} replay {path}\n  check:  {cli} verify {path}", file=out)
     status = exit_status(table.score.tally)
     out.flush()
