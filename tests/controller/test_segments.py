@@ -348,3 +348,25 @@ def test_archive_older_than_takes_only_a_start_of_old_segments(run: tuple[Path, 
     assert [a.segment for a in done] == [sealed[0].path.name]
     assert [s.path.name for s in run_segments(path)][:3] == [s.path.name for s in sealed[1:]]
     assert check(path).ok
+
+
+def test_rollovers_with_checkpoints_made_aside(tmp_path: Path) -> None:
+    """As ``feltguard run`` and ``sim`` keep them: each checkpoint's text made on the writer's
+    thread. Every sealed segment still ends on a checkpoint at its last seq, none lands in the
+    wrong segment, and a restart is the full replay, no checkpoint passed over."""
+    path = tmp_path / "t.sqlite"
+    with Journal(path, checkpoint_every=None) as journal:
+        daemon = TableDaemon(journal, checkpoints_aside=True, rollover=Rollover(2))
+        deal(daemon, dealer(), hands=9, tail=4)
+        daemon.close()
+    key = journal_module.load_key(journal_module.key_path_for(path))
+    anchors = journal_module.anchor_path_for(path)
+    for seg in run_segments(path)[:-1]:
+        kept = {c.seq: c.problem for c in read_checkpoints(seg.path, key, anchors)}
+        assert kept.get(seg.last, "none") is None, seg.path.name
+    assert all(c.problem is None for c in read_checkpoints(path, key, anchors))
+    assert check(path).ok
+    with Journal(path) as journal:
+        daemon = TableDaemon(journal)
+        assert daemon.restart is not None and daemon.restart["checkpoints_passed_over"] == 0
+        assert daemon.state == replayed(path)
