@@ -59,7 +59,9 @@ class Rollover:
     def opened(self, journal: Journal) -> None:
         """Start counting on the live segment: its hands so far, the day of its first record
         (a table restarted on a later day rolls over at its first hand's end)."""
-        self._hands = journal.hand_ends()
+        # (a count over the live segment: only a boundary in hands needs it, and a journal of
+        # before segments may be long: "day" costs a restart nothing)
+        self._hands = journal.hand_ends() if isinstance(self.every, int) else 0
         first = journal.first_ts()
         self._day = self._date(first / 1000 if first is not None else self.clock())
 
