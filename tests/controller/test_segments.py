@@ -370,3 +370,16 @@ def test_rollovers_with_checkpoints_made_aside(tmp_path: Path) -> None:
         daemon = TableDaemon(journal)
         assert daemon.restart is not None and daemon.restart["checkpoints_passed_over"] == 0
         assert daemon.state == replayed(path)
+
+
+def test_a_boundary_in_hands_counts_the_hands_before_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    build(path, hands=2, every=4)
+    assert len(run_segments(path)) == 1
+    with Journal(path, checkpoint_every=None) as journal:
+        daemon = TableDaemon(journal, rollover=Rollover(4))
+        deal(daemon, dealer(8), hands=1)
+        assert len(run_segments(path)) == 1
+        deal(daemon, dealer(9), hands=1)  # the fourth hand of the segment: sealed
+        assert len(run_segments(path)) == 2
+    assert check(path).ok
