@@ -358,7 +358,12 @@ def _damaged(path: str | Path, exc: sqlite3.Error) -> JournalError:
 def trailing_bytes(path: str | Path) -> int:
     """Bytes past the end of the database in an SQLite file (garbage appended, a copy gone
     wrong): its size against the page count its header gives. 0 when the header's count is not
-    valid (SQLite then goes by the file's size) or the file cannot be read."""
+    valid (SQLite then goes by the file's size), the file cannot be read, or a WAL with frames
+    lies beside it (the file is then not the whole database: a checkpoint may be under way, or
+    cut short by a crash; it is judged once the WAL is folded in)."""
+    with contextlib.suppress(OSError):
+        if os.path.getsize(f"{path}-wal") > 0:
+            return 0
     try:
         with open(path, "rb") as fh:
             head = fh.read(100)
