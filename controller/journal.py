@@ -1236,6 +1236,8 @@ def archive_segments(path: str | Path, to: str | Path, *, keep: int = 1,
     if not dest.is_dir():
         raise JournalError(f"{dest}: no such directory to archive into")
     sealed = sealed_segments(live)
+    if not sealed and not live.exists():
+        raise JournalError(f"{live}: no such journal (no live segment, no sealed one beside it)")
     candidates = sealed[:max(0, len(sealed) - keep)]
     if older_than_s is not None:
         limit = (time.time() if now is None else now) - older_than_s

@@ -107,6 +107,10 @@ def test_journal_archive_moves_old_segments_and_verify_says_so(run: tuple[Path, 
     done = feltguard("journal", "archive", str(path), "--to", str(tmp_path / "nowhere"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "no such directory to archive into" in done.stderr
+    done = feltguard("journal", "archive", str(tmp_path / "none.sqlite"), "--to", str(store))
+    assert done.returncode == 2 and done.stderr == (
+        f"feltguard journal archive: {tmp_path / 'none.sqlite'}: no such journal (no live "
+        "segment, no sealed one beside it)\n")
 
 
 def test_verify_names_a_missing_segment_and_a_cut_live_one_in_one_line(
