@@ -328,10 +328,14 @@ class Checkpoint:
 
 
 def is_journal_file(path: str | Path) -> bool:
-    """True for an SQLite file (the journal), False for anything else (a JSON Lines scenario)."""
+    """True for an SQLite file (the journal), False for anything else (a JSON Lines scenario).
+    True too for the live path of a run whose live segment is not there but sealed ones are
+    (a crash between sealing one and opening the next: docs/segments.md)."""
     try:
         with open(path, "rb") as fh:
             return fh.read(16) == SQLITE_MAGIC
+    except FileNotFoundError:
+        return live_path_for(path) == Path(path) and bool(sealed_segments(path))
     except OSError:
         return False
 
