@@ -38,6 +38,14 @@ process); if one holds on, it tries again an eighth of the limit later.
 Findings and pot awards are derived data (a replay recomputes them), but they are journalled
 too, beside the events, so the surveillance room can query them without replaying.
 
+Segments (docs/segments.md): a table's journal is a run of SQLite files. The configured path
+is the live segment; ``Journal.rollover`` seals it between hands (its WAL folded in, renamed
+``STEM.FIRST-LAST.SUFFIX`` beside it) and opens the next, whose meta names the seq and chain
+head it follows on from and whose ``states`` open on a checkpoint of the state at the previous
+one's end: the run is one keyed chain, and a segment checks and replays on its own. Every
+reader below takes the live path and reads the run as one journal; ``archive_segments`` moves
+old sealed segments out, compressed, with a manifest ``check`` reads.
+
 Reading never loads a whole journal: ``read_events`` and ``iter_events`` stream, and
 ``read_records`` (the relay's read) takes a batch at a time, so replaying a month of journal
 takes memory independent of its length. This module is the only code that reads or writes the
