@@ -175,3 +175,20 @@ def test_verify_checkpoints_names_an_opening_checkpoint_that_does_not_match(
     assert done.returncode == 1
     assert done.stdout == (f"{path}: the checkpoint at seq {at} does not match its replay: a "
                            "restart from it would not be the table the journal holds\n")
+
+
+@pytest.mark.parametrize("args", [["--hand", "8"], ["--from", "350", "--to", "420"]])
+def test_replay_seeks_through_a_run_as_through_one_file(run: tuple[Path, Path],
+                                                        args: list[str]) -> None:
+    path, one = run
+    import json
+
+    a = feltguard("replay", "--json", *args, str(path))
+    b = feltguard("replay", "--json", *args, str(one))  # (no checkpoints: from its start)
+    assert a.returncode == b.returncode == 0, a.stderr + b.stderr
+    ours, ref = ([json.loads(x) for x in r.stdout.splitlines()] for r in (a, b))
+    [span] = [x for x in ours if x["type"] == "span"]
+    assert span["checkpoint"] is not None  # sought through the run's checkpoints
+    for x in (*ours, *ref):
+        x.pop("checkpoint", None)
+    assert ours == ref and len(ours) >= 2
