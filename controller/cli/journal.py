@@ -12,7 +12,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli.common import add_check_options, fail, journal_gate, text, whole
+from controller.cli.common import (
+    add_check_options,
+    fail,
+    journal_gate,
+    refuse_or_force,
+    text,
+    whole,
+)
 from controller.events import Event, EventError
 from controller.journal import (
     Checkpoint,
@@ -200,16 +207,7 @@ def _gate_since(path: str, args: argparse.Namespace, cp: Checkpoint) -> int | No
                         since_hash=cp.hash, checkpoints=False)
     except JournalError as exc:
         return fail("replay", str(exc))
-    if verdict.problem is None:
-        return None
-    if not args.force:
-        print(f"feltguard replay: {path}: {verdict.problem}; refusing to read it (--force to "
-              "read it anyway)", file=sys.stderr)
-        return 1
-    print(f"feltguard replay: WARNING: {path}: {verdict.problem}; read anyway (--force): what "
-          "follows may not be what the table journaled", file=sys.stderr, flush=True)
-    args.forced_problem = verdict.problem
-    return None
+    return refuse_or_force("replay", path, verdict.problem, args)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -4,7 +4,6 @@ chain, across each rollover (a real redis-server and collector)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from controller.daemon.segments import Rollover
@@ -14,18 +13,12 @@ from controller.surveillance.central_store import CentralStore
 from controller.surveillance.collector import Collector
 from controller.surveillance.relay import Relay
 from tests.central.servers import needs_redis
+from tests.central.test_relay import wait_for
 from tests.controller.segment_journal import deal, dealer
 
 pytestmark = needs_redis
 
 
-def _wait(predicate, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def test_the_relay_forwards_across_rollovers(tmp_path: Path, redis_server) -> None:
@@ -38,13 +31,13 @@ def test_the_relay_forwards_across_rollovers(tmp_path: Path, redis_server) -> No
         daemon.outputs.append(lambda _snap: relay.poke())
         try:
             deal(daemon, dealer(), hands=3)  # a rollover with the relay running
-            assert _wait(lambda: relay.status().forwarded == daemon.seq)
+            assert wait_for(lambda: relay.status().forwarded == daemon.seq)
             deal(daemon, dealer(9), hands=4)  # two more
             last = daemon.seq
             assert len(run_segments(path)) >= 4
             want = [(r.seq, r.line, r.hash) for r in read_records(path, after=0, limit=10**6)]
             assert [w[0] for w in want] == list(range(1, last + 1))
-            assert _wait(lambda: [(e.seq, e.line, e.hash) for e in store.stored("seg")] == want)
+            assert wait_for(lambda: [(e.seq, e.line, e.hash) for e in store.stored("seg")] == want)
         finally:
             relay.stop()
             collector.stop()
