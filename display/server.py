@@ -185,6 +185,10 @@ class Publisher:
 
         Raises TypeError (before changing anything) if `snapshot` is not a dict. A failing emit
         is logged and counted, never raised: the caller is the card reader's thread.
+
+        The snapshot and its parts must not be changed once published, as the core's never are:
+        the fan-out reads it later on the loop, and the payload memo reuses what it built from
+        a part that is still the same object.
         """
         if not isinstance(snapshot, Mapping):
             kind = type(snapshot).__name__
