@@ -65,6 +65,9 @@ class _Cards(_HandState):
                 f"player {player + 1} is due {need} card(s) now, not {k}"
                 + (" (folded)" if self.folded[player] else ""),
             )
+        # the last card due moves the hand on, and a settle that needs a card nobody knows
+        # refuses it: kept so that the refused deal changes nothing (as show_or_muck undoes)
+        saved = self.copy() if self._pending == k else None
         self._take_out(cards, k)
         self.holes[player].extend(cards)
         if self._ups:
@@ -78,7 +81,7 @@ class _Cards(_HandState):
         self._hole_need[player] = need - k
         self._pending -= k
         if not self._pending:
-            self._advance_dealing()
+            self._advance_or_undo(saved)
 
     def deal_board(self, cards: Sequence[str | None]) -> None:
         """Turn board cards (the flop, the turn, the river; in stud, the common card)."""
@@ -93,12 +96,24 @@ class _Cards(_HandState):
         if k == 0 or k > self._board_need:
             raise IllegalAction(
                 "WRONG_CARD_COUNT", f"{self._board_need} board card(s) are due now, not {k}")
+        saved = self.copy() if self._pending == k else None  # (deal_hole: why)
         self._take_out(cards, k)
         self.board.extend(cards)
         self._board_need -= k
         self._pending -= k
         if not self._pending:
+            self._advance_or_undo(saved)
+
+    def _advance_or_undo(self, saved: _HandState | None) -> None:
+        """Move the hand on after its last card due; if that refuses (the showdown's settle
+        needs a card nobody knows: UNKNOWN_CARD_AT_SHOWDOWN), put back the hand as it was
+        before the card, so a refused call changes nothing."""
+        try:
             self._advance_dealing()
+        except IllegalAction:
+            if saved is not None:
+                self._restore(saved)
+            raise
 
     def _common_card_possible(self, cards: Sequence[str | None]) -> bool:
         """Stud, seventh street, nobody dealt a card yet: one board card is the common card."""
@@ -175,6 +190,8 @@ class _Cards(_HandState):
                 raise IllegalAction("DISCARD_NOT_HELD",
                                     f"player {player + 1} does not hold {c or 'an unknown card'}")
             slots.append(j)
+        # a stand-pat (or a Pineapple discard) that is the last thing due moves the hand on
+        saved = self.copy() if self._pending == 1 and not (plan.draw[st] and k) else None
         for j in sorted(slots, reverse=True):
             c = hole.pop(j)
             if self._ups:
@@ -188,7 +205,7 @@ class _Cards(_HandState):
             self._hole_need[player] += k
             self._pending += k
         if not self._pending:
-            self._advance_dealing()
+            self._advance_or_undo(saved)
 
     # --- the card checks --------------------------------------------------------------------------
 

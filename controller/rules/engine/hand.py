@@ -55,7 +55,7 @@ from controller.rules.engine.stakes import (
     _Forced,
     _layout,
 )
-from controller.rules.engine.state import _DEAL, _DRAW, _OVER, _SHOWDOWN, IllegalAction
+from controller.rules.engine.state import _DEAL, _DRAW, _OVER, _SHOWDOWN, IllegalAction, _HandState
 from controller.rules.engine.streets import _Streets
 
 __all__ = [
@@ -258,6 +258,11 @@ class Hand(_Cards, _Betting, _Streets, _Showdown):
         new = Hand.__new__(Hand)
         _copy_slots(self, new)
         return new
+
+    def _restore(self, saved: _HandState) -> None:
+        """Put back every slot of ``saved``, a copy this hand made (``_Cards._advance_or_undo``)."""
+        assert isinstance(saved, Hand)
+        _copy_slots(saved, self)
 
     # --- public queries ---------------------------------------------------------------------------
 

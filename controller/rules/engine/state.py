@@ -138,6 +138,10 @@ class _HandState:
 
         def _settle(self) -> None: ...  # showdown.py
 
+        def copy(self) -> _HandState: ...  # hand.py
+
+        def _restore(self, saved: _HandState) -> None: ...  # hand.py
+
     def _not_now(self, what: str) -> str:
         """Why an action cannot be taken now: the street, its phase, who is to act."""
         phase = ("dealing", "drawing", "betting", "showdown", "over")[self._phase]
