@@ -516,13 +516,14 @@ class Review:
             before = ix.events
             if self.table is not None or is_journal_file(self.path):
                 if not self._opened:
-                    self._opened = True
                     if self._kept:
-                        self._store = ReviewStore(self.path, self._keep)
-                        kept = self._store.load()
+                        store = ReviewStore(self.path, self._keep)
+                        kept = store.load()  # (a journal that cannot be read: tried again)
                         if kept is not None:
                             ix.restore(kept)
+                        self._store = store
                         before = ix.events  # (what the file held was not replayed)
+                    self._opened = True
                 head = self._last_seq()
                 if head < ix.last_seq:  # another journal at this path: start again
                     ix = self._ix = Indexer(self._keep)
