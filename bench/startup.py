@@ -15,6 +15,9 @@ parsed, journaled and applied (the daemon journals an event, then applies it, un
 The peer, in the same run and interleaved: a bare ``python -c "import sqlite3, serial"``, the
 floor of any Python daemon that reads a serial port into SQLite, from start to exit.
 
+The RSS of ``feltguard run`` when that frame is applied is printed too (min / median / max MB:
+``bench.restart`` shows that a restart on a month's journal adds nothing to it).
+
 Then one more start of the table under ``python -X importtime``: the total import time and the
 top modules by cumulative import time (a package's figure includes what it imports).
 
@@ -102,9 +105,17 @@ def first_draw_ts(journal: Path) -> int | None:
     return int(row[0]) if row else None
 
 
-def one_start(importtime: bool = False, tree: Path = REPO) -> tuple[float, str]:
+def rss_mb(pid: int) -> float:
+    """A process's resident set (VmRSS), MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def one_start(importtime: bool = False, tree: Path = REPO) -> tuple[float, str, float]:
     """One start of ``feltguard run`` on a new table: seconds from before the process's start
-    to the first shoe.draw applied; and its stderr when ``importtime``."""
+    to the first shoe.draw applied; its stderr when ``importtime``; its RSS (MB) then."""
     from controller.cli.main import main as feltguard
     from drivers.simulated_reader import SimulatedReader
 
@@ -143,6 +154,7 @@ def one_start(importtime: bool = False, tree: Path = REPO) -> tuple[float, str]:
                     raise RuntimeError(f"feltguard run did not read a frame: {err.read()[-800:]}")
                 time.sleep(0.02)
                 ts = first_draw_ts(folder / "journal.sqlite")
+            rss = rss_mb(proc.pid)
         finally:
             halt.set()
             proc.send_signal(signal.SIGTERM)
@@ -156,7 +168,7 @@ def one_start(importtime: bool = False, tree: Path = REPO) -> tuple[float, str]:
             err.seek(0)
             text = err.read()
             err.close()
-    return ts / 1000 - started, text
+    return ts / 1000 - started, text, rss
 
 
 def peer_start() -> float:
@@ -201,8 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     ours: list[float] = []
     floor: list[float] = []
     other: list[float] = []
+    rss: list[float] = []
     for _ in range(args.repeat):  # interleaved: the same machine state for each
-        ours.append(one_start()[0])
+        took, _, mb = one_start()
+        ours.append(took)
+        rss.append(mb)
         floor.append(peer_start())
         if args.tree is not None:
             other.append(one_start(tree=args.tree.resolve())[0])
@@ -214,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  feltguard run from {args.tree}  {_fmt(other)}")
     print(f"  ratio of medians (ours / peer)    "
           f"{statistics.median(ours) / statistics.median(floor):7.1f}")
-    _, stderr = one_start(importtime=True)
+    print(f"  RSS of feltguard run at its first frame, MB  {_fmt(rss)}")
+    _, stderr, _ = one_start(importtime=True)
     total, top = import_summary(stderr, args.top)
     print(f"imports (python -X importtime, one more start): {total:.3f} s in all; the top "
           f"{args.top} by cumulative time (s, cumulative / self):")
