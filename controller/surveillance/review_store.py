@@ -14,10 +14,10 @@ only when it is this code's and this journal's:
 - ``code``: a digest of this format and of the source of everything the index depends on (the
   rules core, the poker data, the events, the guard, the review itself): another version of
   any of them could index the same events differently, so its file is rebuilt;
-- ``journal``: the journal's first record's chain hash (the first record is the table's set-up,
-  chained from the genesis under the journal's own key, so it names the journal), and the chain
-  hash of the journal's record at the file's last seq: a journal replaced, cut or rewritten at
-  the same path does not match, and the file is rebuilt.
+- ``journal``: the chain hash of the journal's record at the file's last seq, which commits to
+  every record before it under the journal's own key: a journal replaced, cut or rewritten at
+  the same path does not match, and the file is rebuilt (the log line says "another journal"
+  when the journal's first record, the table's set-up, differs too).
 
 A file that is not SQLite or not this layout is rebuilt too. Each rebuild is one log line.
 A journal whose folder cannot be written (and a file that cannot be) keeps the index in
@@ -268,9 +268,12 @@ class ReviewStore:
             return f"it keeps every {meta.get('keep_every')}th hand's start, not every " \
                    f"{self.keep_every}th"
         last = int(meta["last_seq"])
-        if self._first_hash() != meta["first_hash"]:
-            return "another journal made it (its first record differs)"
+        # the chain hash at the last indexed seq commits to every record up to it, under the
+        # journal's own key: equal, the journal holds exactly what was indexed (its first
+        # records may since have been archived away: docs/segments.md)
         if self._journal_hash(last) != meta["last_hash"]:
+            if self._first_hash() != meta["first_hash"]:
+                return "another journal made it (its first record differs)"
             return f"the journal does not hold its last seq {last} as it was indexed"
         row = db.execute("SELECT data FROM state WHERE id = 1").fetchone()
         if row is None:
