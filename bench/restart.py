@@ -22,6 +22,11 @@ seconds of each, and the ratio. The target: under 2 s, and the largest size's ti
 Each restart also reads its own memory once it is back (issue 28, "RSS after a month's
 replay"): the RSS then (``VmRSS``) and its peak (``VmHWM``), median MB over the repeats, ours
 and the peer's (the whole journal replayed: what a restart held before checkpoints).
+
+``--segments K`` (docs/segments.md) times instead, for each size, the restart of a run of K
+segments (the journal rolling over every so many hands, as ``[journal] rollover = N`` does)
+against the same dealing in one file: K - 1 sealed segments beside the live one must not make
+the restart slower (ours: the run; peer: the single file; the ratio peer/ours about 1).
 """
 
 from __future__ import annotations
@@ -66,9 +71,11 @@ print(json.dumps({"imports": t0 - t_import, "restart": t1 - t0, "how": how,
 """
 
 
-def build(path: Path, events: int, seed: int = 2026) -> int:
+def build(path: Path, events: int, seed: int = 2026, rollover_hands: int = 0) -> int:
     """A journal of ``events`` events dealt by the simulated dealer of dealer's choice, through
-    the daemon (checkpoints kept as ``feltguard run`` keeps them); returns the hands dealt."""
+    the daemon (checkpoints kept as ``feltguard run`` keeps them; a rollover every
+    ``rollover_hands`` hands, 0 none); returns the hands dealt."""
+    from controller.daemon.segments import Rollover
     from controller.daemon.table_daemon import TableDaemon
     from controller.events import EventError
     from controller.journal import Journal
@@ -78,7 +85,8 @@ def build(path: Path, events: int, seed: int = 2026) -> int:
                        redraw_returned=True, game="dealers_choice")
     hands = 0
     with Journal(path, checkpoint_every=None) as journal:
-        daemon = TableDaemon(journal)
+        daemon = TableDaemon(journal, rollover=Rollover(rollover_hands) if rollover_hands
+                             else None)
         while daemon.seq < events:
             for step in dealer.next_hand():
                 for body in expand(step):
@@ -115,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="journal sizes in events, comma-separated (default 10000,100000)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", default=None, help="build the journals in this folder")
+    parser.add_argument("--segments", type=int, default=0,
+                        help="time a run of this many segments against one file instead")
     args = parser.parse_args(argv)
     try:
         sizes = sorted({int(x) for x in args.sizes.split(",")})
@@ -122,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--sizes: whole numbers, comma-separated")
     if not sizes or min(sizes) < 100 or args.repeat < 1:
         parser.error("--sizes of at least 100 events; --repeat at least 1")
+    if args.segments == 1 or args.segments < 0:
+        parser.error("--segments: at least 2 (0: the checkpoint restart against the full one)")
     tmp = None
     if args.keep:
         folder = Path(args.keep)
@@ -129,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="feltguard-bench-restart-")
         folder = Path(tmp.name)
+    if args.segments:
+        code = _segmented(sizes, args.segments, args.repeat, folder)
+        if tmp is not None:
+            tmp.cleanup()
+        return code
     print("restart: process start -> the first new event accepted, from the newest checkpoint "
           "(ours), against the whole chain checked and replayed (peer, the restart before "
           "checkpoints); seconds min / median / max")
@@ -163,6 +180,30 @@ def main(argv: list[str] | None = None) -> int:
           f"largest median {medians[hi]:.3f} s (target under 2 s)")
     if tmp is not None:
         tmp.cleanup()
+    return 0
+
+
+def _segmented(sizes: list[int], segments: int, repeat: int, folder: Path) -> int:
+    """The restart of a run of ``segments`` segments against the same dealing in one file."""
+    from controller.journal import run_segments
+
+    print(f"restart: process start -> the first new event accepted, a run of {segments} "
+          "segments (ours) against the same dealing in one file (peer); seconds min / median / "
+          "max")
+    print(f"{'events':>9} {'segments':>8}  {'ours':>28}  {'peer':>28}  {'peer/ours':>9}")
+    for n in sizes:
+        one = folder / f"one-{n}.sqlite"
+        hands = build(one, n) if not one.exists() else n // 70
+        run = folder / f"run-{n}" / "journal.sqlite"
+        if not run.exists():
+            run.parent.mkdir(parents=True, exist_ok=True)
+            build(run, n, rollover_hands=max(1, hands // segments))
+        ours, peer = [], []
+        for _ in range(repeat):  # interleaved: the same machine state for both
+            ours.append(timed(run, "checkpoint")[0])
+            peer.append(timed(one, "checkpoint")[0])
+        print(f"{n:>9} {len(run_segments(run)):>8}  {_fmt(ours)}  {_fmt(peer)}  "
+              f"{statistics.median(peer) / statistics.median(ours):9.2f}", flush=True)
     return 0
 
 

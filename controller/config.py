@@ -19,6 +19,7 @@ from typing import Any
 
 from controller.console.keypad import DEFAULT_PINS, KEYS
 from controller.events import INT_MAX, EventError, SeatTake, TableSetup, validate_body
+from controller.journal import ROLLOVER_DEFAULT, parse_rollover
 from controller.poker.house_rules import PROFILES, SettingsError, setting_names, settings_for
 from controller.poker.variants import game_problem
 from controller.sensing.cards import DEFAULT_ANTENNAS, DEFAULT_LOST_AFTER_S, parse_antenna_map
@@ -154,6 +155,8 @@ class Config:
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
+    # when the journal rolls over to a new segment (docs/segments.md): "off", "day", N hands
+    journal_rollover: str | int = ROLLOVER_DEFAULT
     # per-user logins (controller/security/accounts.py), the audit log (.../security/audit.py)
     accounts_file: str = ""  # "": accounts.sqlite beside the journal
     audit_file: str = ""  # "": audit.sqlite beside the journal
@@ -239,7 +242,7 @@ _SECTIONS = {
     "display": {"host", "port", "dealer_token", "floor_token", "tls", "tls_cert", "tls_key",
                 "client_ca"},
     "broadcast": {"delay_s", "public", "findings"},
-    "journal": {"path", "key_file", "anchor_file"},
+    "journal": {"path", "key_file", "anchor_file", "rollover"},
     "accounts": {"file", "audit_file", "session_hours"},
     "central": {"url", "table", "user", "password_file", "ca_file", "tls_cert", "tls_key"},
     "deck": {"file"},
@@ -406,6 +409,11 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     for key in ("key_file", "anchor_file"):  # "": beside the journal
         if key in journal:
             kw[f"journal_{key}"] = _typed(journal, key, str, "journal", empty=True)
+    if "rollover" in journal:
+        try:
+            kw["journal_rollover"] = parse_rollover(journal["rollover"])
+        except ValueError as exc:
+            raise ConfigError(f"journal.rollover: {exc}") from None
     accounts = raw.get("accounts", {})
     for key, field_name in (("file", "accounts_file"), ("audit_file", "audit_file")):
         if key in accounts:  # "": beside the journal

@@ -185,6 +185,10 @@ class Publisher:
 
         Raises TypeError (before changing anything) if `snapshot` is not a dict. A failing emit
         is logged and counted, never raised: the caller is the card reader's thread.
+
+        The snapshot and its parts must not be changed once published, as the core's never are:
+        the fan-out reads it later on the loop, and the payload memo reuses what it built from
+        a part that is still the same object.
         """
         if not isinstance(snapshot, Mapping):
             kind = type(snapshot).__name__
@@ -523,6 +527,9 @@ def create_app(
             if isinstance(restart, Mapping):  # how the table started: checkpoint or replay
                 journal["restart"] = {k: restart.get(k) for k in (
                     "from", "checkpoint_seq", "replayed", "checkpoints_passed_over")}
+                for k in ("gaps", "damaged"):  # a run's missing seqs; a live segment's damage
+                    if k in restart:  # (seq ranges, and a few fixed words: docs/segments.md)
+                        journal["restart"][k] = restart[k]
         states = {r["state"] for r in readers}
         down = bool(states & set(DEVICE_DOWN)) or (journal is not None and not journal["ok"])
         # the served certificate (controller/security/tls.py ServedCert.status: no path)

@@ -56,6 +56,7 @@ def test_config_check_of_the_example_summarises_it_on_one_screen(capsys, monkeyp
         f"journal      {tmp_path / 'feltguard-journal.sqlite'} (new)",
         f"key {tmp_path / 'feltguard-journal.sqlite.key'} (created at start)",
         f"anchors {tmp_path / 'feltguard-journal.sqlite.anchors'}",
+        "a new segment at the first hand's end of each day",
     ):
         assert expected in text, expected
     assert "https://127.0.0.1:5000/" in text  # an address to browse, not 0.0.0.0

@@ -118,6 +118,13 @@ def journal_gate(command: str, path: str, args: argparse.Namespace) -> int | Non
         if not args.force or not str(exc).startswith(str(args.key or key_path_for(path))):
             return fail(command, str(exc))
         problem = f"not checked: {exc}"  # no key: --force reads it unchecked
+    return refuse_or_force(command, path, problem, args)
+
+
+def refuse_or_force(command: str, path: str, problem: str | None,
+                    args: argparse.Namespace) -> int | None:
+    """A journal's failed check: refused (1) unless ``--force``, which goes on under a loud
+    warning (None: go on)."""
     if problem is None:
         return None
     if not args.force:

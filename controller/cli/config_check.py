@@ -219,8 +219,12 @@ def _journal(config: Config) -> list[str]:
         key_path_for(path)
     anchors = Path(config.journal_anchor_file).resolve() if config.journal_anchor_file else \
         anchor_path_for(path)
+    every = config.journal_rollover  # (docs/segments.md)
+    segments = ("one file, never rolled over" if every == "off" else
+                "a new segment at the first hand's end of each day" if every == "day" else
+                f"a new segment every {every} hands")
     return [f"{path} ({state})", f"key {key}{'' if key.exists() else ' (created at start)'}",
-            f"anchors {anchors}"]
+            f"anchors {anchors}", segments]
 
 
 def _decks(config: Config) -> str:

@@ -1,5 +1,6 @@
-"""``feltguard replay | verify | key``: a scenario or a journal through the rules core for a
-person, a journal's keyed chain and anchors checked, and a new journal key."""
+"""``feltguard replay | verify | key | journal archive``: a scenario or a journal through the
+rules core for a person, a journal's keyed chain and anchors checked (a whole run of segments
+as one chain: docs/segments.md), a new journal key, and a run's old segments archived."""
 
 from __future__ import annotations
 
@@ -7,15 +8,24 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli.common import add_check_options, fail, journal_gate, text, whole
-from controller.events import EventError
+from controller.cli.common import (
+    add_check_options,
+    fail,
+    journal_gate,
+    refuse_or_force,
+    text,
+    whole,
+)
+from controller.events import Event, EventError
 from controller.journal import (
     Checkpoint,
+    JournalDamaged,
     JournalError,
+    archive_segments,
     check,
     create_key,
     is_journal_file,
@@ -26,6 +36,7 @@ from controller.journal import (
     load_key,
     read_checkpoints,
     read_events,
+    run_opening,
 )
 
 if TYPE_CHECKING:
@@ -196,16 +207,7 @@ def _gate_since(path: str, args: argparse.Namespace, cp: Checkpoint) -> int | No
                         since_hash=cp.hash, checkpoints=False)
     except JournalError as exc:
         return fail("replay", str(exc))
-    if verdict.problem is None:
-        return None
-    if not args.force:
-        print(f"feltguard replay: {path}: {verdict.problem}; refusing to read it (--force to "
-              "read it anyway)", file=sys.stderr)
-        return 1
-    print(f"feltguard replay: WARNING: {path}: {verdict.problem}; read anyway (--force): what "
-          "follows may not be what the table journaled", file=sys.stderr, flush=True)
-    args.forced_problem = verdict.problem
-    return None
+    return refuse_or_force("replay", path, verdict.problem, args)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -250,7 +252,10 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         # streamed: one event in memory at a time, whatever the file's length; a snapshot
         # only where asked (--snapshots), the final state's always
-        events = read_events(args.file, after=cp.seq) if cp is not None else iter_events(args.file)
+        if cp is not None:
+            events = read_events(args.file, after=cp.seq)
+        else:  # (a run whose start is archived: from its first segment's opening checkpoint)
+            state, events = run_start(args.file)
         for event in events:
             applied = guarded_apply(state, event, view=every)
             step = applied.step
@@ -313,6 +318,25 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def run_start(path: str) -> tuple[TableState, Iterator[Event]]:
+    """Where a reading of ``path`` starts: a new table and every event, or, for a run whose
+    start was archived (docs/segments.md), the state of its first segment's opening checkpoint
+    and the events after it. JournalError for an opening checkpoint that does not check out."""
+    from controller.rules import CheckpointError, initial_state, state_from_text
+
+    opening = run_opening(path) if is_journal_file(path) else None
+    if opening is None:
+        return initial_state(), iter_events(path)
+    if opening.problem is not None:
+        raise JournalError(f"{path}: the run's start is archived, and {opening.problem}")
+    try:
+        state = state_from_text(opening.text)
+    except CheckpointError as exc:
+        raise JournalError(f"{path}: the run's start is archived, and its opening checkpoint "
+                           f"does not read back: {exc}") from None
+    return state, read_events(path, after=opening.seq)
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     try:
         # every record first: a missing or broken journal is the problem to name (not the key
@@ -324,13 +348,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
             key = load_key(args.key or key_path_for(args.journal))
             since = next((c for c in read_checkpoints(args.journal, key, args.anchors)
                           if c.problem is None), None)
-        for _ in read_events(args.journal, after=since.seq if since is not None else 0):
-            pass
         if since is not None:
             verdict = check(args.journal, key_path=args.key, anchors=args.anchors,
                             since=since.seq, since_hash=since.hash, checkpoints=False)
         else:
-            verdict = check(args.journal, key_path=args.key, anchors=args.anchors)
+            verdict = check(args.journal, key_path=args.key, anchors=args.anchors,
+                            archive=args.archive)
+        if verdict.ok:  # (a run with its start archived: from the first segment it has)
+            opening = run_opening(args.journal) if since is None else None
+            start = since.seq if since is not None else opening.seq if opening else 0
+            for _ in read_events(args.journal, after=start):
+                pass
+    except JournalDamaged as exc:  # a segment cut short or damaged: the journal's own fault
+        print(f"{exc}")
+        return 1
     except JournalError as exc:
         return fail("verify", str(exc))
     except OSError as exc:
@@ -344,17 +375,38 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"{args.journal}: {problem}")
             return 1
         print(f"{args.journal}: every checkpoint ({compared}) is the state its replay reaches")
+    for note in verdict.notes:
+        print(f"{args.journal}: {note}")
     if verdict.ok:
         tail = (f"; {verdict.unanchored} record(s) after the last anchor (a crash's tail: "
                 "checked, but a cut there would not show)" if verdict.unanchored else "")
         where = (f" from its checkpoint at seq {since.seq} (the records up to it were checked "
                  "when it was kept)" if since is not None else
                  " (no checkpoint checks out: from the start)" if args.since_checkpoint else "")
-        print(f"{args.journal}: intact{where}: {verdict.events} records chained under the key, "
-              f"{verdict.anchors} anchor(s) found in it{tail}")
+        run = f" ({verdict.segments} segments)" if verdict.segments > 1 else ""
+        print(f"{args.journal}: intact{where}{run}: {verdict.events} records chained under the "
+              f"key, {verdict.anchors} anchor(s) found in it{tail}")
+        if verdict.damaged:
+            print(f"{args.journal}: {verdict.damaged}")
+            return 1
         return 0
     print(f"{args.journal}: {verdict.problem}")
     return 1
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    """``feltguard journal archive``: the run's old sealed segments compressed and moved."""
+    try:
+        done = archive_segments(args.journal, args.to, keep=args.keep,
+                                older_than_s=(args.older_than * 86400
+                                              if args.older_than is not None else None))
+    except JournalError as exc:
+        return fail("journal archive", str(exc))
+    for a in done:
+        print(f"{args.journal}: seq {a.first}..{a.last} archived: {a.segment} -> {a.file}")
+    print(f"{args.journal}: {len(done)} segment(s) archived"
+          + ("" if done else " (none old enough)"))
+    return 0
 
 
 def replayed_checkpoints(path: str, key_file: str | None, anchors: str | None
@@ -363,23 +415,23 @@ def replayed_checkpoints(path: str, key_file: str | None, anchors: str | None
     at its seq (the same text: the core is deterministic). Returns the first problem, or None,
     and how many checkpoints were compared."""
     from controller.guard import guarded_apply
-    from controller.rules import initial_state, state_to_text
+    from controller.rules import state_to_text
 
     key = load_key(key_file or key_path_for(path))
-    kept = {c.seq: c for c in read_checkpoints(path, key, anchors)}
-    state = initial_state()
+    kept: dict[int, list[Any]] = {}  # (a run: a segment's last and the next one's opening)
+    for c in read_checkpoints(path, key, anchors):
+        kept.setdefault(c.seq, []).append(c)
+    state, events = run_start(path)
     compared = 0
-    for event in read_events(path):
+    for event in events:
         state = guarded_apply(state, event).step.state
-        cp = kept.get(event.seq)
-        if cp is None:
-            continue
-        if cp.problem is not None:
-            return f"the checkpoint at seq {cp.seq}: {cp.problem}", compared
-        if cp.text != state_to_text(state):
-            return (f"the checkpoint at seq {cp.seq} does not match its replay: a restart from "
-                    "it would not be the table the journal holds"), compared
-        compared += 1
+        for cp in kept.get(event.seq, ()):
+            if cp.problem is not None:
+                return f"the checkpoint at seq {cp.seq}: {cp.problem}", compared
+            if cp.text != state_to_text(state):
+                return (f"the checkpoint at seq {cp.seq} does not match its replay: a restart "
+                        "from it would not be the table the journal holds"), compared
+            compared += 1
     return None, compared
 
 
@@ -421,6 +473,9 @@ def add_journal_parsers(sub: Any) -> None:
     p.add_argument("--checkpoints", action="store_true",
                    help="also replay the whole journal and compare every checkpoint with the "
                         "state its replay reaches (slow: an audit)")
+    p.add_argument("--archive", default=None, type=text("a folder"), metavar="DIR",
+                   help="the folder of the run's archived segments (feltguard journal archive): "
+                        "check them too, from the run's first record")
     p.add_argument("--since-checkpoint", action="store_true",
                    help="check from the newest checkpoint that checks out (its HMAC, its place "
                         "in the chain, its anchor) to the end, not from the start")
@@ -429,4 +484,19 @@ def add_journal_parsers(sub: Any) -> None:
     p = sub.add_parser("key", help="create a journal key file (0600; never overwritten)")
     p.add_argument("path", type=text("a file"))
     p.set_defaults(func=cmd_key)
+
+    p = sub.add_parser("journal", help="a journal's run of segments (docs/segments.md)")
+    commands = p.add_subparsers(dest="journal_command", required=True)
+    c = commands.add_parser("archive", help="compress the run's old sealed segments (xz) into "
+                            "DIR and remove them from beside the live one; the running table "
+                            "never needs them")
+    c.add_argument("journal", type=text("a file"), help="the live segment (the configured "
+                   "[journal] path)")
+    c.add_argument("--to", required=True, type=text("a folder"), metavar="DIR",
+                   help="where the compressed segments go (an existing folder)")
+    c.add_argument("--keep", type=whole(0), default=1, metavar="N",
+                   help="keep the newest N sealed segments beside the live one (default 1)")
+    c.add_argument("--older-than", type=whole(0), default=None, metavar="DAYS",
+                   help="only segments sealed at least DAYS days ago")
+    c.set_defaults(func=cmd_archive)
 

@@ -79,6 +79,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         journal_path=args.journal,
+        rollover_hands=args.rollover_hands,
         dealer_token=args.dealer_token,
         accounts_path=args.accounts,
         central_url=args.central,
@@ -181,6 +182,9 @@ def add_sim_parser(sub: Any) -> None:
     p.add_argument("--journal", default=None, type=text("a file"),
                    help="journal file, kept (default: feltguard-sim-YYYYmmdd-HHMMSS.sqlite in "
                         "the current folder, its .key and .anchors beside it)")
+    p.add_argument("--rollover-hands", type=whole(0), default=0, metavar="N",
+                   help="roll the journal over to a new segment every N hands (default 0: one "
+                        "file; docs/segments.md)")
     p.add_argument("--dealer-token", default=None, type=text("a token"),
                    help="token for the dealer view (default: random, written to a 0600 file "
                         "whose path is printed)")

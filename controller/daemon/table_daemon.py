@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from controller.daemon.checkpoint_writer import CheckpointWriter
+from controller.daemon.segments import Rollover
 from controller.events import (
     CARD_KEYS,
     Body,
@@ -36,7 +37,7 @@ from controller.events import (
     parse_event,
 )
 from controller.guard import guarded_apply
-from controller.journal import Journal, JournalError, check, read_events
+from controller.journal import Journal, JournalError, check, read_events, run_gaps
 from controller.rules import (
     CheckpointError,
     Step,
@@ -81,6 +82,7 @@ class TableDaemon:
         chip_sensing: ChipSensing | None = None,
         *,
         checkpoints_aside: bool = False,
+        rollover: Rollover | None = None,
     ) -> None:
         self.journal = journal
         self.outputs = list(outputs)
@@ -125,6 +127,10 @@ class TableDaemon:
         if journal is not None and checkpoints_aside:
             self.checkpoints = CheckpointWriter(state_to_text, journal.pack_state,
                                                 self._store_state)
+        # the journal's segment boundary (docs/segments.md): None, one file forever
+        self.rollover = rollover
+        if rollover is not None and journal is not None:
+            rollover.opened(journal)
 
     def _recover(self, journal: Journal) -> None:
         """Crash recovery: the journal is the truth. The state comes from the newest checkpoint
@@ -169,6 +175,13 @@ class TableDaemon:
         self.restart = {"from": "checkpoint" if start else "the whole journal",
                         "checkpoint_seq": start or None, "replayed": self.recovered,
                         "checkpoints_passed_over": len(passed)}
+        # a run's missing segments (by their names: none is opened) do not stop a restart from
+        # the live segment's checkpoint, but are said (docs/segments.md)
+        gaps = run_gaps(journal.path)
+        if gaps:  # (seq ranges only: /healthz shows them, and it shows no path)
+            self.restart["gaps"] = [[gap.first, gap.last] for gap in gaps]
+            for gap in gaps:
+                log.warning("%s: %s", journal.path, gap)
         if start:
             log.info("resumed %s at seq %d from its checkpoint at seq %d, %d events replayed "
                      "after it", journal.path, self.seq, start, self.recovered)
@@ -236,6 +249,7 @@ class TableDaemon:
             if self.journal is not None and (isinstance(event.body, _CHECKPOINT_AFTER)
                                              or self._since_checkpoint >= CHECKPOINT_EVERY):
                 self._keep_state(hand)
+            self._roll(event)
             self.events_applied += 1
             self.beat = time.monotonic()
             self._cond.notify_all()
@@ -268,6 +282,28 @@ class TableDaemon:
         """Write the checkpoints still being made (before the journal closes)."""
         if self.checkpoints is not None:
             self.checkpoints.close(timeout)
+
+    def _roll(self, event: Event) -> None:
+        """After a hand's end (its checkpoint kept): seal the live segment and open the next
+        one when the operator's boundary has passed (docs/segments.md). A rollover held back
+        (another process reading, a full disk) is logged and tried at the next hand's end: the
+        events are journaled in the live segment either way."""
+        if (self.rollover is None or self.journal is None
+                or not isinstance(event.body, _CHECKPOINT_AFTER) or not self.rollover.due()):
+            return
+        first = self.journal.first_seq
+        try:
+            sealed = self.journal.rollover(state_to_text(self.state))
+        except Exception:
+            log.exception("the journal did not roll over after seq %d", self.seq)
+            return
+        if sealed is None:
+            log.warning("the journal's rollover after seq %d was held back (a reader in "
+                        "another process); tried again at the next hand's end", self.seq)
+            return
+        self.rollover.rolled()
+        log.info("journal rolled over: seq %d..%d sealed as %s; the live segment follows on "
+                 "at seq %d", first, self.seq, sealed.name, self.seq + 1)
 
     def on_read(self, read: TagReadLike) -> None:
         """Card reader callback (reader thread): sensing, then submit each resulting event. A

@@ -54,7 +54,13 @@ from typing import Any
 
 from controller.events import Action, Event, HandStart, ZoneLeave, ZoneRead
 from controller.guard import guarded_apply
-from controller.journal import iter_events
+from controller.journal import (
+    JournalError,
+    is_journal_file,
+    iter_events,
+    read_events,
+    run_opening,
+)
 from controller.phh.notation import (
     JOKER,
     HandHistory,
@@ -65,7 +71,15 @@ from controller.phh.notation import (
 )
 from controller.poker.cards import is_card
 from controller.poker.variants import Variant, family, phh_code, table_game
-from controller.rules import Finding, PotAward, TableState, initial_state, snapshot
+from controller.rules import (
+    CheckpointError,
+    Finding,
+    PotAward,
+    TableState,
+    initial_state,
+    snapshot,
+    state_from_text,
+)
 
 Snapshot = dict[str, Any]
 
@@ -600,5 +614,16 @@ def export_events(events: Iterable[Event], state: TableState | None = None
 
 def export_file(path: str | Path) -> list[HandHistory]:
     """The hands of a journal (SQLite) or a scenario file (JSON Lines). Raises
-    ``controller.journal.JournalError`` or ``controller.events.EventError`` for a bad file."""
-    return export_events(iter_events(path))
+    ``controller.journal.JournalError`` or ``controller.events.EventError`` for a bad file. A
+    run of segments whose start was archived exports from its first segment's opening
+    checkpoint on (docs/segments.md)."""
+    opening = run_opening(path) if is_journal_file(path) else None
+    if opening is None:
+        return export_events(iter_events(path))
+    if opening.problem is not None:
+        raise JournalError(f"{path}: the run's start is archived, and {opening.problem}")
+    try:
+        start = state_from_text(opening.text)
+    except CheckpointError as exc:
+        raise JournalError(f"{path}: its opening checkpoint does not read back: {exc}") from None
+    return export_events(read_events(path, after=opening.seq), start)

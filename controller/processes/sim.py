@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.daemon.segments import Rollover, open_run
 from controller.daemon.table_daemon import TableDaemon
 from controller.events import Body, FloorRuling
-from controller.journal import Journal, anchor_path_for, key_path_for
+from controller.journal import anchor_path_for, key_path_for, sealed_segments
 from controller.poker.variants import family
 from controller.sensing.cards import DEFAULT_ANTENNAS, SHOE
 from controller.sensing.chip_clock import start_chip_clock
@@ -98,6 +99,7 @@ class SimOptions:
     host: str = "127.0.0.1"
     port: int = 5000
     journal_path: str | None = None  # None: a throwaway one (`feltguard sim` always names one)
+    rollover_hands: int = 0  # a new journal segment every N hands (0: one file; docs/segments.md)
     dealer_token: str | None = None
     # per-user logins (controller/security/accounts.py): no tokens then
     accounts_path: str | None = None
@@ -260,10 +262,14 @@ class SimulatedTable:
                                 chip_mistake_rate=opts.chip_mistake_rate,
                                 chips_console=opts.chips_console)
         journal_path = Path(opts.journal_path) if opts.journal_path else workdir / "journal.sqlite"
-        self.journal = Journal(journal_path)
+        sensing = ChipSensing(dict(DEFAULT_CHIP_ANTENNAS), settle_s=opts.chip_settle_s)
+        rollover = Rollover(opts.rollover_hands) if opts.rollover_hands else None
+        # (a damaged live segment set aside, the table from the best good state: segments.py)
+        self.daemon = open_run(journal_path, lambda journal: TableDaemon(
+            journal, chip_sensing=sensing, checkpoints_aside=True, rollover=rollover))
+        assert self.daemon.journal is not None
+        self.journal = self.daemon.journal
         try:
-            sensing = ChipSensing(dict(DEFAULT_CHIP_ANTENNAS), settle_s=opts.chip_settle_s)
-            self.daemon = TableDaemon(self.journal, chip_sensing=sensing, checkpoints_aside=True)
             self.resumed = self.daemon.restart is not None  # (from a checkpoint or a replay)
             if self.resumed:
                 self._check_resumable()
@@ -650,7 +656,9 @@ def run_simulation(opts: SimOptions) -> int:
     if opts.journal_path:  # kept (without one, a temporary journal went with its folder)
         path = table.journal.path
         cli = feltguard_command()
-        print(f"journal kept: {path} (its .key and .anchors beside it)\n"
+        sealed = len(sealed_segments(path))
+        beside = f", and {sealed} sealed segment(s)" if sealed else ""
+        print(f"journal kept: {path} (its .key and .anchors beside it{beside})\n"
               f"  review: {cli} replay {path}\n  check:  {cli} verify {path}", file=out)
     status = exit_status(table.score.tally)
     out.flush()

@@ -29,6 +29,7 @@ from controller.config import Config, ConfigError
 from controller.console.keypad import Chosen, ChosenCard, nothing_chosen
 from controller.console.lines import HELP, parse_command
 from controller.daemon.dealer_keys import build_keys
+from controller.daemon.segments import Rollover, open_run
 from controller.daemon.systemd import Notifier, Service, watchdog_period
 from controller.daemon.table_daemon import TableDaemon
 from controller.events import Body, EventError, SeatTake, TableSetup
@@ -287,23 +288,23 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
     except Exception as exc:  # gpiozero's BadPinFactory and friends, off a Pi
         raise StartError(f"LEDs: {exc} (set leds.pin_factory = \"mock\" off a Pi)") from None
     try:
-        journal = Journal(config.journal_path, key_path=config.journal_key_file or None,
-                          anchors=config.journal_anchor_file or None)
-    except JournalError as exc:
-        if leds is not None:
-            leds.close()
-        raise StartError(str(exc)) from None
-    try:
-        daemon = TableDaemon(journal, sensing=Sensing(
-            dict(config.antennas), lost_after_s=config.lost_after_ms / 1000),
+        # (a damaged live segment is set aside and the table starts from the best good state
+        # the run has: controller/daemon/segments.py)
+        daemon = open_run(config.journal_path, lambda journal: TableDaemon(
+            journal, sensing=Sensing(dict(config.antennas),
+                                     lost_after_s=config.lost_after_ms / 1000),
             chip_sensing=ChipSensing(dict(config.chip_antennas),
                                      settle_s=config.chip_settle_ms / 1000),
-            checkpoints_aside=True)
+            checkpoints_aside=True,
+            rollover=(Rollover(config.journal_rollover)
+                      if config.journal_rollover != "off" else None)),
+            key_path=config.journal_key_file or None, anchors=config.journal_anchor_file or None)
     except JournalError as exc:  # a journal whose chain does not check out is not resumed
-        journal.close()
         if leds is not None:
             leds.close()
         raise StartError(str(exc)) from None
+    assert daemon.journal is not None
+    journal = daemon.journal
     if led_output is not None:
         daemon.outputs.append(led_output)
     daemon.outputs.extend(outputs)

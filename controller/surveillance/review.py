@@ -60,8 +60,21 @@ from controller.events import (
     ZoneRead,
 )
 from controller.guard import guarded_apply
-from controller.journal import is_journal_file, iter_events, last_seq, read_events
-from controller.rules import TableState, initial_state, snapshot
+from controller.journal import (
+    JournalError,
+    is_journal_file,
+    iter_events,
+    last_seq,
+    read_events,
+    run_opening,
+)
+from controller.rules import (
+    CheckpointError,
+    TableState,
+    initial_state,
+    snapshot,
+    state_from_text,
+)
 from controller.surveillance.central_store import read_store_events, store_last_seq
 from controller.surveillance.review_store import KeptStarts, Loaded, ReviewStore
 from controller.surveillance.review_words import event_words, pot_lines, result_words
@@ -533,6 +546,8 @@ class Review:
                     if self._store is not None:
                         self._store.reset("the journal is shorter than the index")
                 if head > ix.last_seq:
+                    if not ix.events and self.table is None:
+                        self._open_run(ix)
                     self._feed(self._read(after=ix.last_seq), ix)
             else:
                 st = self.path.stat()
@@ -585,6 +600,22 @@ class Review:
             source.close()  # stops the stream early: the journal's connection is closed
         return out
 
+    def _open_run(self, ix: Indexer) -> None:
+        """A run of journal segments whose start was archived (docs/segments.md) is indexed
+        from its first segment's opening checkpoint: the hands before it are in the archive."""
+        opening = run_opening(self.path)
+        if opening is None:
+            return
+        if opening.problem is not None:
+            raise JournalError(f"{self.path}: the run's start is archived, and "
+                               f"{opening.problem}")
+        try:
+            ix.state = state_from_text(opening.text)
+        except CheckpointError as exc:
+            raise JournalError(f"{self.path}: its opening checkpoint does not read back: "
+                               f"{exc}") from None
+        ix.snap, ix.last_seq = snapshot(ix.state), opening.seq
+
     def _last_seq(self) -> int:
         if self.table is not None:
             return store_last_seq(self.path, self.table)
@@ -599,11 +630,36 @@ class Review:
     def hand_events(self, number: int) -> list[Event]:
         """The hand's events, as the journal holds them."""
         h = self.hand(number)
+        self._not_archived(h)
         return self._events(h.first_seq, h.last_seq)
+
+    def _archived_to(self) -> TableState | None:
+        """For a run whose start was archived (docs/segments.md): the state at its opening
+        checkpoint, from which the events still here are read; None for a whole journal."""
+        if self.table is not None or not is_journal_file(self.path):
+            return None
+        opening = run_opening(self.path)
+        if opening is None or opening.problem is not None:
+            return None  # (a bad opening is said by the read that needs it)
+        try:
+            state = state_from_text(opening.text)
+        except CheckpointError:
+            return None
+        return state if state.last_seq == opening.seq else None
+
+    def _not_archived(self, h: HandSummary) -> None:
+        """A hand the kept index lists from before the run's archived start has no events
+        here to step through: one line that says so (the index kept it; the archive holds it)."""
+        opening = self._archived_to()
+        if opening is not None and h.first_seq <= opening.last_seq:
+            raise ReviewError(f"hand {h.number}: its events (seq {h.first_seq}..{h.last_seq}) "
+                              f"are archived; this journal holds seq {opening.last_seq + 1} on")
 
     def start_state(self, number: int) -> TableState:
         """The table before hand ``number``'s ``hand.start``: the nearest kept state at or
-        before it, brought forward through the hands between (at most ``keep_every - 1``)."""
+        before it, brought forward through the hands between (at most ``keep_every - 1``).
+        A kept state from before a run's archived start gives way to the run's opening
+        checkpoint (the events between are no longer here)."""
         ix = self.refresh()
         kept = max(n for n in ix.starts if n <= number)
         state = ix.starts[kept]
@@ -614,6 +670,10 @@ class Review:
                 self._brought.move_to_end(number)
                 return self._brought[number]
         first = next(h.first_seq for h in ix.hands if h.number == kept)
+        opening = self._archived_to()
+        if opening is not None and first <= opening.last_seq:
+            self._not_archived(self.hand(number))
+            state, first = opening, opening.last_seq + 1
         for event in self._events(first, self.hand(number).first_seq - 1):
             state = guarded_apply(state, event).step.state
         with self._lock:

@@ -19,11 +19,12 @@ import pytest
 
 import controller.surveillance.review as review_module
 from controller.events import Event
-from controller.journal import key_path_for, last_seq, read_events
-from controller.surveillance.review import Query, Review
+from controller.journal import archive_segments, key_path_for, last_seq, read_events, run_segments
+from controller.surveillance.review import Query, Review, ReviewError
 from controller.surveillance.review_store import sidecar_path
 from tests.conftest import REPO
 from tests.controller.review_journal import PREMATURE_HAND, simulated_journal
+from tests.controller.segment_journal import build
 
 ALL = Query(limit=1000)
 
@@ -211,7 +212,7 @@ def test_a_stale_or_corrupt_sidecar_is_rebuilt(tmp_path: Path, counted: list[int
 READ_ONLY_CHILD = r"""
 import json, logging, sys
 logging.basicConfig(level=logging.WARNING, format="%(message)s")
-from controller.surveillance.review import Query, Review
+from controller.surveillance.review import Query, Review, ReviewError
 review = Review(sys.argv[1])
 first = review.hands_page(Query(limit=1000))
 again = review.hands_page(Query(limit=1000))
@@ -251,3 +252,36 @@ def test_a_read_only_journal_folder_keeps_the_index_in_memory(tmp_path: Path) ->
     said = [line for line in done.stderr.splitlines() if "kept in memory only" in line]
     assert len(said) == 1 and str(path) in said[0], done.stderr
     assert not sidecar_path(path).exists()
+
+
+def test_a_kept_index_outlives_the_archiving_of_the_runs_start(tmp_path: Path) -> None:
+    """The sidecar still lists the hands whose segments were archived; opening one says in one
+    line that its events are archived, and a hand after the archive is stepped through from the
+    run's opening checkpoint, exactly as a review of the archived run indexed afresh shows it."""
+    path = tmp_path / "t.sqlite"
+    build(path, hands=12, every=3)
+    first = Review(path)
+    listed = first.hands_page(ALL)
+    first.close()
+    segments = run_segments(path)
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    done = archive_segments(path, archive, keep=1)
+    assert len(done) == len(segments) - 2  # the live segment and the newest sealed one stay
+    cut = segments[len(done) - 1].last  # the last seq archived
+
+    again = Review(path)
+    assert again.hands_page(ALL) == listed and again.stats.events == 0
+    hands = {h.number: h for h in again.refresh().hands}
+    gone = [n for n, h in hands.items() if h.first_seq <= cut]
+    here = [n for n, h in hands.items() if h.first_seq > cut]
+    assert gone and here
+    for n in (gone[0], gone[-1]):
+        with pytest.raises(ReviewError, match=rf"^hand {n}: its events \(seq .*\) are archived; "
+                                               rf"this journal holds seq {cut + 1} on$"):
+            again.steps(n)
+    cold = Review(path, kept=False)  # indexed from the opening checkpoint alone
+    assert [h.number for h in cold.refresh().hands] == here
+    for n in here:
+        assert again.steps(n) == cold.steps(n)
+        assert again.phh(n) == cold.phh(n)

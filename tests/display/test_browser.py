@@ -8,6 +8,7 @@ install`). Flags from research/ecosystem.md §4.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import threading
@@ -52,7 +53,10 @@ def record_urls(page: Any) -> list[str]:
 
 
 def publish(publisher: Publisher, snap: dict[str, Any]) -> None:
-    t = threading.Thread(target=publisher.publish, args=(snap,))  # as the reader thread does
+    # a copy: the core hands out a new snapshot per event and never changes one once published
+    # (Publisher.publish), while the tests edit theirs in place between publishes
+    # on a thread of its own, as the reader thread does
+    t = threading.Thread(target=publisher.publish, args=(copy.deepcopy(snap),))
     t.start()
     t.join(5)
 

@@ -17,23 +17,8 @@ from hypothesis import strategies as st
 from controller.events import Event, read_scenario
 from controller.rules import TableState, ViewMemo, apply, initial_state, snapshot
 from controller.sim import SimDealer, expand
+from tests.rules.test_checkpoint_text import STREAMS
 from tests.sizes import sizes
-
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-
-
-def _streams() -> list[Path]:
-    out = []
-    for path in sorted(SCENARIOS.glob("*.jsonl")):
-        try:
-            read_scenario(path)
-        except ValueError:  # (the malformed-scenario fixtures)
-            continue
-        out.append(path)
-    return out
-
-
-STREAMS = _streams()
 
 
 @pytest.mark.parametrize("path", STREAMS, ids=[p.stem for p in STREAMS])
