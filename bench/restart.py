@@ -19,6 +19,10 @@ chain checked and every event replayed from the start. Printed per size: min / m
 seconds of each, and the ratio. The target: under 2 s, and the largest size's time at most
 1.5 times the smallest's.
 
+Each restart also reads its own memory once it is back (issue 28, "RSS after a month's
+replay"): the RSS then (``VmRSS``) and its peak (``VmHWM``), median MB over the repeats, ours
+and the peer's (the whole journal replayed: what a restart held before checkpoints).
+
 ``--segments K`` (docs/segments.md) times instead, for each size, the restart of a run of K
 segments (the journal rolling over every so many hands, as ``[journal] rollover = N`` does)
 against the same dealing in one file: K - 1 sealed segments beside the live one must not make
@@ -59,7 +63,11 @@ with Journal(path, checkpoint_every=None) as journal:
             state = guarded_apply(state, event).step.state
         how = {"from": "the whole journal"}
 t1 = time.perf_counter()
-print(json.dumps({"imports": t0 - t_import, "restart": t1 - t0, "how": how}))
+# the process's memory once it is back (VmRSS) and at its peak (VmHWM), in MB
+mem = {k: int(v.split()[0]) / 1024 for k, v in (line.split(":", 1) for line in
+       open("/proc/self/status")) if k in ("VmRSS", "VmHWM")}
+print(json.dumps({"imports": t0 - t_import, "restart": t1 - t0, "how": how,
+                  "rss_mb": mem.get("VmRSS"), "peak_mb": mem.get("VmHWM")}))
 """
 
 
@@ -141,22 +149,32 @@ def main(argv: list[str] | None = None) -> int:
     print("restart: process start -> the first new event accepted, from the newest checkpoint "
           "(ours), against the whole chain checked and replayed (peer, the restart before "
           "checkpoints); seconds min / median / max")
-    print(f"{'events':>9} {'hands':>6}  {'ours':>28}  {'peer':>28}  {'peer/ours':>9}  replayed")
+    print(f"{'events':>9} {'hands':>6}  {'ours':>28}  {'peer':>28}  {'peer/ours':>9}  "
+          f"{'replayed':>8}  {'RSS MB ours / peer':>18}  {'peak MB ours / peer':>19}")
     medians: dict[int, float] = {}
     for n in sizes:
         path = folder / f"journal-{n}.sqlite"
         hands = build(path, n) if not path.exists() else 0  # (--keep: built once)
         ours, peer, replayed = [], [], []
+        mem: dict[str, list[float]] = {"ours_rss": [], "ours_peak": [], "peer_rss": [],
+                                       "peer_peak": []}
         for _ in range(args.repeat):  # interleaved: the same machine state for both
             wall, got = timed(path, "checkpoint")
             ours.append(wall)
             how = got["how"]
             replayed.append(int(how.get("replayed", 0)) if isinstance(how, dict) else 0)
-            peer.append(timed(path, "full")[0])
+            mem["ours_rss"].append(float(got["rss_mb"]))  # type: ignore[arg-type]
+            mem["ours_peak"].append(float(got["peak_mb"]))  # type: ignore[arg-type]
+            wall, got = timed(path, "full")
+            peer.append(wall)
+            mem["peer_rss"].append(float(got["rss_mb"]))  # type: ignore[arg-type]
+            mem["peer_peak"].append(float(got["peak_mb"]))  # type: ignore[arg-type]
+        med = {k: statistics.median(v) for k, v in mem.items()}
         medians[n] = statistics.median(ours)
         print(f"{n:>9} {hands or '-':>6}  {_fmt(ours)}  {_fmt(peer)}  "
-              f"{statistics.median(peer) / statistics.median(ours):9.1f}  {max(replayed)}",
-              flush=True)
+              f"{statistics.median(peer) / statistics.median(ours):9.1f}  {max(replayed):>8}  "
+              f"{med['ours_rss']:8.1f} / {med['peer_rss']:7.1f}  "
+              f"{med['ours_peak']:8.1f} / {med['peer_peak']:8.1f}", flush=True)
     lo, hi = min(sizes), max(sizes)
     print(f"largest / smallest (median): {medians[hi] / medians[lo]:.2f} (target at most 1.5); "
           f"largest median {medians[hi]:.3f} s (target under 2 s)")

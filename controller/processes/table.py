@@ -131,6 +131,9 @@ def _resume(daemon: TableDaemon, setup: TableSetup, registry: Registry | None,
         daemon.submit(body)
 
 
+READ_TIMEOUT_S = 0.25
+"""How long a card or chip reader's thread blocks for a byte before it looks at the stop."""
+
 # How often sensing looks for tags gone quiet: a tenth of the readers' repeat period would be
 # wasted work; a lost card is then reported at most this much after its time-out.
 TICK_S = 0.1
@@ -191,7 +194,8 @@ class RunningTable:
 
     def __init__(self, daemon: TableDaemon, journal: Journal, readers: list[Any], leds: Any,
                  service: Service, keys: Any = None,
-                 monitor: HealthMonitor | None = None, relay: Any = None) -> None:
+                 monitor: HealthMonitor | None = None, relay: Any = None,
+                 chip_frames: threading.Event | None = None) -> None:
         self.monitor = monitor
         self.relay = relay  # controller/surveillance/relay.py: the journal's events to the cardroom
         self.daemon = daemon
@@ -206,6 +210,8 @@ class RunningTable:
         self.ticker = threading.Thread(target=_tick, args=(daemon, self.halt), daemon=True,
                                        name="sensing-tick")
         self.chip_clock: threading.Thread | None = None
+        # set after each chip frame reaches the daemon: the chip clock sleeps while none comes
+        self.chip_frames = chip_frames or threading.Event()
 
     def start(self) -> None:
         for reader in self.readers:
@@ -216,7 +222,7 @@ class RunningTable:
         if self.relay is not None:
             self.relay.start()
         # chip zones settle at their settle time, not at the next scan cycle (sensing/chip_clock.py)
-        self.chip_clock = start_chip_clock(self.daemon, self.halt)
+        self.chip_clock = start_chip_clock(self.daemon, self.halt, self.chip_frames)
         self.service.start()
 
     def journal_health(self) -> dict[str, Any]:
@@ -248,6 +254,7 @@ class RunningTable:
             if self.keys is not None:
                 self.keys.close()  # no key press lands after the journal closes
             self.halt.set()  # the ticker stops before the journal closes
+            self.chip_frames.set()  # (the chip clock may be asleep waiting for one)
             if self.monitor is not None:
                 self.monitor.stop()  # before the readers: their stopping is not an unplug
             for reader in self.readers:
@@ -321,12 +328,25 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         if leds is not None:
             leds.close()
         raise StartError(str(exc)) from None
-    readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}")
+    # read_timeout: how soon a reader's thread notices the stop; a frame wakes it at once
+    # whatever it is, so a longer one costs no latency and saves an idle table 16 wakes a second
+    readers = [CardReader(r.url, daemon.on_read, baudrate=r.baudrate, name=f"reader-{i}",
+                          read_timeout=READ_TIMEOUT_S)
                for i, r in enumerate(config.readers)]
     # the chip devices: raw scan cycles into chip sensing, which settles them into chips.zone
     # and tray.counts events (controller/sensing/chips.py); watched by the health monitor
-    chip_readers = [ChipReader(c.url, daemon.on_chips, on_tray=daemon.on_tray,
-                               baudrate=c.baudrate, name=f"chips-{i}")
+    chip_frames = threading.Event()  # the chip clock's wake-up (sensing/chip_clock.py)
+
+    def on_chips(inventory: Any) -> None:
+        daemon.on_chips(inventory)
+        chip_frames.set()
+
+    def on_tray(report: Any) -> None:
+        daemon.on_tray(report)
+        chip_frames.set()
+
+    chip_readers = [ChipReader(c.url, on_chips, on_tray=on_tray, baudrate=c.baudrate,
+                               name=f"chips-{i}", read_timeout=READ_TIMEOUT_S)
                     for i, c in enumerate(config.chip_readers)]
     # (STATUS= names every device; each reader's stats say connected, bad frames, heartbeat)
     service = Service(daemon, [*readers, *chip_readers], notify, watchdog_s=watchdog_period())
@@ -338,7 +358,8 @@ def open_table(config: Config, outputs: Sequence[Callable[[Mapping[str, Any]], N
         relay = Relay(config.journal_path, config.central_access(), config.table_id)
         daemon.outputs.append(relay.poke)
     table = RunningTable(daemon, journal, [*readers, *chip_readers], leds, service, keys,
-                         _health_monitor(config, daemon, readers, chip_readers), relay)
+                         _health_monitor(config, daemon, readers, chip_readers), relay,
+                         chip_frames)
     table.start()
     return table
 

@@ -22,7 +22,9 @@ Three things come out (docs/review.md):
 
 Cost (``Review``; measured figures in docs/review.md): the index is one replay of the journal,
 kept per journal together with the state after the last event and the table at the start of
-every 16th hand. When the journal grows, only the new events are replayed
+every 16th hand, and kept with the journal too (``review_store``: ``<journal>.review.sqlite``),
+so a review opened again, in another process or after a restart, replays only the events
+after the seq the file holds. When the journal grows, only the new events are replayed
 (``read_events(after=...)``); a hand opened replays the hands between the nearest kept start
 and it (at most 15), then its own events with a snapshot each. A request therefore costs one
 indexed ``MAX(seq)`` query plus the new events, and a hand opened at most 16 hands' events.
@@ -34,6 +36,7 @@ returns plain data; ``Review`` is the imperative shell around one journal file.
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
 import re
@@ -42,7 +45,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -65,8 +68,6 @@ from controller.journal import (
     read_events,
     run_opening,
 )
-from controller.phh.export import export_events
-from controller.phh.writer import dumps
 from controller.rules import (
     CheckpointError,
     TableState,
@@ -75,9 +76,11 @@ from controller.rules import (
     state_from_text,
 )
 from controller.surveillance.central_store import read_store_events, store_last_seq
+from controller.surveillance.review_store import KeptStarts, Loaded, ReviewStore
 from controller.surveillance.review_words import event_words, pot_lines, result_words
 
 Snapshot = Mapping[str, Any]
+log = logging.getLogger(__name__)
 
 OPEN, REMEDIED, RULED = "open", "remedied", "ruled"
 NOT_IN_PLAY = frozenset({"complete", "misdeal", "idle"})
@@ -123,6 +126,14 @@ class FindingRecord:
     def key(self) -> str:
         return f"{self.code} (seq {self.seq})"
 
+    def record(self) -> dict[str, Any]:
+        """Every field, as the kept index holds it (``from_record`` reads it back)."""
+        return asdict(self)
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> FindingRecord:
+        return cls(**d)
+
     def to_json(self) -> dict[str, Any]:
         return {**self.data, "hand": self.hand, "raised_seq": self.raised_seq, "ts": self.ts,
                 "status": self.status,
@@ -163,6 +174,17 @@ class HandSummary:
             return "in progress" if not self.pots else "incomplete"
         return result_words(self.pots, dict(self.seats)) or "no pot awarded"
 
+    def record(self) -> dict[str, Any]:
+        """Every field, as the kept index holds it (``from_record`` reads it back)."""
+        return {**{f.name: getattr(self, f.name) for f in fields(self)},
+                "seats": [list(s) for s in self.seats],
+                "findings": [f.record() for f in self.findings]}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> HandSummary:
+        return cls(**{**d, "seats": tuple((int(s), str(p)) for s, p in d["seats"]),
+                      "findings": [FindingRecord.from_record(f) for f in d["findings"]]})
+
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "first_seq": self.first_seq, "last_seq": self.last_seq,
                 "start_ts": self.start_ts, "end_ts": self.end_ts, "game": self.game,
@@ -189,7 +211,7 @@ class Indexer:
         self.last_seq = 0
         self.events = 0
         self.hands: list[HandSummary] = []
-        self.starts: dict[int, TableState] = {}
+        self.starts = KeptStarts()
         self.before: list[FindingRecord] = []  # findings before the first hand (set-up)
         self._open: dict[str, FindingRecord] = {}  # this hand's findings by key
 
@@ -225,6 +247,18 @@ class Indexer:
                 hand.pots = [a.to_json() for a in applied.step.results]
             elif h1["phase"] == "misdeal":
                 hand.outcome = "misdeal"
+
+    def restore(self, kept: Loaded) -> None:
+        """Take up the index as the journal's sidecar kept it (a new indexer only)."""
+        self.state, self.snap = kept.state, snapshot(kept.state)
+        self.last_seq, self.events = kept.last_seq, kept.events
+        self.hands = [HandSummary.from_record(h) for h in kept.hands]
+        self.before = [FindingRecord.from_record(f) for f in kept.before]
+        for number, data in kept.starts.items():
+            self.starts.put_packed(number, data)
+        # this hand's findings by key, as the indexer had them (the findings before the first
+        # hand while there is none)
+        self._open = {f.key: f for f in (self.hands[-1].findings if self.hands else self.before)}
 
     def _start(self, event: Event, state: TableState, snap: Snapshot) -> None:
         h, table = snap["hand"], snap["table"]
@@ -461,17 +495,25 @@ class Stats:
     hands: int
 
 
+SAVE_EVERY = 20_000
+"""Events indexed between two saves of the kept index during one long replay."""
+
+
 class Review:
     """The review of one journal (or scenario file): the index kept and brought up to date on
     each request, hands opened from their kept start state, a few hands' steps cached."""
 
     def __init__(self, path: str | Path, cached_hands: int = 8, keep_every: int = 16,
-                 table: str | None = None) -> None:
+                 table: str | None = None, *, kept: bool = True) -> None:
         self.path = Path(path)
         self.table = table  # a table of the central store at ``path`` (docs/cardroom.md)
         self._lock = threading.Lock()
         self._keep = keep_every
         self._ix = Indexer(keep_every)
+        # the index kept with a journal (``kept``; review_store), opened at the first refresh
+        self._kept = kept and table is None
+        self._store: ReviewStore | None = None
+        self._opened = False
         self._head: tuple[int, int] | None = None  # a scenario file's (size, mtime_ns)
         self._steps: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
         # start states brought forward lately (a hand opened, then exported: one replay)
@@ -486,15 +528,27 @@ class Review:
             ix = self._ix
             before = ix.events
             if self.table is not None or is_journal_file(self.path):
+                if not self._opened:
+                    if self._kept:
+                        store = ReviewStore(self.path, self._keep)
+                        kept = store.load()  # (a journal that cannot be read: tried again)
+                        if kept is not None:
+                            ix.restore(kept)
+                        self._store = store
+                        before = ix.events  # (what the file held was not replayed)
+                    self._opened = True
                 head = self._last_seq()
                 if head < ix.last_seq:  # another journal at this path: start again
                     ix = self._ix = Indexer(self._keep)
+                    before = 0
                     self._steps.clear()
                     self._brought.clear()
+                    if self._store is not None:
+                        self._store.reset("the journal is shorter than the index")
                 if head > ix.last_seq:
                     if not ix.events and self.table is None:
                         self._open_run(ix)
-                    build_index(self._read(after=ix.last_seq), ix)
+                    self._feed(self._read(after=ix.last_seq), ix)
             else:
                 st = self.path.stat()
                 mark = (st.st_size, st.st_mtime_ns)
@@ -505,6 +559,24 @@ class Review:
                     self._head, before = mark, 0
             self.stats = Stats(ix.events - before, ix.events, len(ix.hands))
             return ix
+
+    def _feed(self, events: Iterable[Event], ix: Indexer) -> None:
+        """Index ``events``, keeping the index with the journal as it goes (every
+        ``SAVE_EVERY`` events, and at the end): a long first index interrupted loses little."""
+        store, mark = self._store, ix.events
+        for event in events:
+            ix.feed(event)
+            if store is not None and ix.events - mark >= SAVE_EVERY:
+                store.save(ix)
+                mark = ix.events
+        if store is not None and ix.events != mark:
+            store.save(ix)
+
+    def close(self) -> None:
+        """Close the file the index is kept in (the review can still be used: it reopens)."""
+        with self._lock:
+            if self._store is not None:
+                self._store.close()
 
     def hand(self, number: int) -> HandSummary:
         ix = self.refresh()
@@ -558,11 +630,36 @@ class Review:
     def hand_events(self, number: int) -> list[Event]:
         """The hand's events, as the journal holds them."""
         h = self.hand(number)
+        self._not_archived(h)
         return self._events(h.first_seq, h.last_seq)
+
+    def _archived_to(self) -> TableState | None:
+        """For a run whose start was archived (docs/segments.md): the state at its opening
+        checkpoint, from which the events still here are read; None for a whole journal."""
+        if self.table is not None or not is_journal_file(self.path):
+            return None
+        opening = run_opening(self.path)
+        if opening is None or opening.problem is not None:
+            return None  # (a bad opening is said by the read that needs it)
+        try:
+            state = state_from_text(opening.text)
+        except CheckpointError:
+            return None
+        return state if state.last_seq == opening.seq else None
+
+    def _not_archived(self, h: HandSummary) -> None:
+        """A hand the kept index lists from before the run's archived start has no events
+        here to step through: one line that says so (the index kept it; the archive holds it)."""
+        opening = self._archived_to()
+        if opening is not None and h.first_seq <= opening.last_seq:
+            raise ReviewError(f"hand {h.number}: its events (seq {h.first_seq}..{h.last_seq}) "
+                              f"are archived; this journal holds seq {opening.last_seq + 1} on")
 
     def start_state(self, number: int) -> TableState:
         """The table before hand ``number``'s ``hand.start``: the nearest kept state at or
-        before it, brought forward through the hands between (at most ``keep_every - 1``)."""
+        before it, brought forward through the hands between (at most ``keep_every - 1``).
+        A kept state from before a run's archived start gives way to the run's opening
+        checkpoint (the events between are no longer here)."""
         ix = self.refresh()
         kept = max(n for n in ix.starts if n <= number)
         state = ix.starts[kept]
@@ -573,6 +670,10 @@ class Review:
                 self._brought.move_to_end(number)
                 return self._brought[number]
         first = next(h.first_seq for h in ix.hands if h.number == kept)
+        opening = self._archived_to()
+        if opening is not None and first <= opening.last_seq:
+            self._not_archived(self.hand(number))
+            state, first = opening, opening.last_seq + 1
         for event in self._events(first, self.hand(number).first_seq - 1):
             state = guarded_apply(state, event).step.state
         with self._lock:
@@ -597,6 +698,11 @@ class Review:
 
     def phh(self, number: int) -> str:
         """The hand as PHH (controller/phh/export.py, from its kept start state)."""
+        # (imported here: the PHH writer is for this export only, not for every start of the
+        # table's process, which imports this module with the review's routes)
+        from controller.phh.export import export_events
+        from controller.phh.writer import dumps
+
         hands = export_events(self.hand_events(number), self.start_state(number))
         return dumps(hands[0]) if hands else ""
 

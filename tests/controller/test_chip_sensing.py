@@ -252,7 +252,8 @@ def test_next_due_is_the_settle_time_of_what_moves_and_nothing_once_settled():
     assert s.next_due(2.0 + s.settle_s + 0.5) is None  # not heard since: an unplug settles nothing
 
 
-def test_the_chip_clock_settles_a_zone_at_its_settle_time():
+@pytest.mark.parametrize("woken", [False, True], ids=["polling", "woken by frames"])
+def test_the_chip_clock_settles_a_zone_at_its_settle_time(woken: bool):
     import threading
     import time
 
@@ -277,7 +278,9 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
 
     d = Daemon()
     halt = threading.Event()
-    thread = threading.Thread(target=run_chip_clock, args=(d, halt), daemon=True)
+    # as `feltguard run` wakes it: after each scan cycle has reached the daemon
+    wake = threading.Event() if woken else None
+    thread = threading.Thread(target=run_chip_clock, args=(d, halt, wake), daemon=True)
     thread.start()
     cycle = 0
     try:
@@ -288,6 +291,8 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
         with lock:
             first = time.monotonic()
             d.sensing.on_inventory(Inv(3, 1, cycle, ("C1",), first))
+        if wake is not None:
+            wake.set()
         last = first
         while time.monotonic() + 0.07 < first + settle_s - 0.1:
             time.sleep(0.07)
@@ -295,6 +300,8 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
             with lock:
                 last = time.monotonic()
                 assert d.sensing.on_inventory(Inv(3, 1, cycle, ("C1",), last)) == []
+            if wake is not None:
+                wake.set()
         deadline = last + settle_s
         while not settled and time.monotonic() < deadline + 2:
             time.sleep(0.01)
@@ -303,6 +310,41 @@ def test_the_chip_clock_settles_a_zone_at_its_settle_time():
         thread.join(2)
     assert settled, "the clock never settled the zone"
     assert first + settle_s - 1e-6 <= settled[0] <= deadline + 1e-6
+
+
+def test_the_chip_clock_sleeps_while_no_chip_frame_comes():
+    """With nothing to settle and no chip frame, the woken clock does not poll (it did 50
+    times a second: the larger part of an idle table's CPU); a frame wakes it, and the stop."""
+    import threading
+    import time
+
+    from controller.sensing.chip_clock import IDLE_S, run_chip_clock
+
+    asked: list[float] = []
+
+    class Idle:
+        def chip_due(self, now: float) -> float | None:
+            asked.append(now)
+            return None
+
+        def settle_chips(self, now: float) -> None:
+            raise AssertionError("nothing was due")
+
+    halt, wake = threading.Event(), threading.Event()
+    thread = threading.Thread(target=run_chip_clock, args=(Idle(), halt, wake), daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    assert 1 <= len(asked) <= 1 + 0.5 / IDLE_S + 1  # (it would be about 25 polling)
+    before = len(asked)
+    wake.set()
+    deadline = time.monotonic() + 5
+    while len(asked) == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(asked) > before  # a frame wakes it to look again
+    halt.set()
+    wake.set()  # as RunningTable.close does
+    thread.join(5)
+    assert not thread.is_alive()
 
 
 def test_one_scan_cycle_has_one_time_however_its_frames_were_read():
