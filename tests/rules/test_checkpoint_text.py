@@ -107,6 +107,10 @@ def _edit(text: str, change) -> str:
     (lambda d: d["state"].update(findings={"pickle": []}), "an unknown container 'pickle'"),
     (lambda d: d["state"].update(carry={"dict": [[{"list": []}, 1]]}), "a mapping key"),
     (lambda d: d["state"].update(seating={"dict": []}), "a state the core cannot read"),
+    # a byte cut from a street's opener ("blinds" -> "linds"): the engine's replay of the hand's
+    # log then failed with an IndexError (hypothesis found it)
+    (lambda d: d["state"]["hand"]["game"]["variant"]["streets"][0].update(opener="linds"),
+     "a state that does not rebuild"),
 ])
 def test_a_text_that_is_not_a_state_of_this_code_is_refused_in_one_line(a_text, change, said):
     with pytest.raises(CheckpointError) as caught:

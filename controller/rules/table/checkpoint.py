@@ -216,9 +216,12 @@ def state_from_text(text: str | bytes) -> TableState:
         state = _decode(doc.get("state"))
     except CheckpointError:
         raise
-    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
-        # (a hand's log the engine refuses to replay is an IllegalAction, a ValueError)
-        raise CheckpointError(f"a state that does not rebuild: {exc!s:.100}") from None
+    except Exception as exc:
+        # any failure of a damaged text is the answer: a hand's log the engine refuses to replay
+        # is an IllegalAction (a ValueError); a field damaged into another value the engine does
+        # not check on replay (a street's opener) fails wherever it is read (an IndexError)
+        raise CheckpointError(f"a state that does not rebuild: {type(exc).__name__}: "
+                              f"{' '.join(str(exc).split())[:100]}") from None
     if not isinstance(state, TableState):
         raise CheckpointError("the text holds no table state")
     try:  # a record read back with a field of the wrong kind: the core's own view finds it
