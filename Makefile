@@ -5,7 +5,7 @@ VENV    ?= .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test test-long tools lint bench clean
+.PHONY: demo test test-long explore tools lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -38,6 +38,10 @@ test: $(STAMP) tools
 # this.
 test-long: $(STAMP) tools
 	$(BIN)/pytest -q -n auto --durations=10 -m long
+
+# The property tests with new examples every run (tests/conftest.py: CI draws the same ones).
+explore: $(STAMP)
+	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -q -n auto -m "not long" -k "not browser" tests/rules tests/controller
 
 tools:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
