@@ -128,16 +128,6 @@ class StageClock:
         data_seq = lambda _event, data, *_a, **_k: _seq_of(data)  # noqa: E731
         self.patch(live, "emit", self.timed("emit", live.emit, data_seq))
         self.patch(live.sio, "emit", self.timed_async("emit", live.sio.emit, data_seq))
-        # the fan-out's own emit (no coroutine), and the task it leaves for clients that were
-        # not idle, counted to the state last emitted (a task runs after its emit, in order)
-        last = [None]
-
-        def emitted(_event: Any, data: Any, *_a: Any, **_k: Any) -> int | None:
-            last[0] = _seq_of(data)
-            return last[0]
-        self.patch(live, "emit_now", self.timed("emit", live.emit_now, emitted))
-        self.patch(live.manager, "finish", self.timed_async("emit", live.manager.finish,
-                                                            lambda *_a, **_k: last[0]))
 
     def uninstall(self) -> None:
         while self._undo:

@@ -92,9 +92,6 @@ class DirectFrames:
         self.written = 0  # packets written straight to a connection
         self.queued = 0  # packets sent through a client's queue instead (it was not idle)
         self._other_protocol_logged = False
-        # clients an emit left for its queue's path that have not been given the packet yet
-        # (FanOutManager.emit_now, then finish): no later packet may be written before it
-        self._owed: dict[str, int] = {}
 
     @classmethod
     def install(cls, eio: Any) -> DirectFrames | None:
@@ -161,23 +158,10 @@ class DirectFrames:
         self.queued += 1
         return False
 
-    def owe(self, eio_sid: str) -> None:
-        """A packet for this client goes the queue's way later: until ``paid``, it is not
-        idle, so nothing emitted after is written before it."""
-        self._owed[eio_sid] = self._owed.get(eio_sid, 0) + 1
-
-    def paid(self, eio_sid: str) -> None:
-        """The packet ``owe`` noted is being given to the client now."""
-        left = self._owed.get(eio_sid, 0) - 1
-        if left > 0:
-            self._owed[eio_sid] = left
-        else:
-            self._owed.pop(eio_sid, None)
-
     def _idle(self, eio_sid: str) -> tuple[AsyncSocket, asyncio.WriteTransport] | None:
         """The client's Engine.IO socket and transport if its connection is idle, else None."""
         ws = self._connections.get(eio_sid)
-        if ws is None or ws.sending or eio_sid in self._owed:
+        if ws is None or ws.sending:
             return None
         sock = ws.socket  # never None here: only sockets' own WebSockets are tracked
         if (sock is None or not sock.upgraded or sock.upgrading or sock.closing or sock.closed

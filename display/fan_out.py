@@ -14,9 +14,7 @@ last step, the WebSocket frame to an idle screen, may be ``DirectFrames``' (belo
   counted and skipped, never stops the others. With a callback the upstream path is kept:
   each client then needs a packet of its own. Given a ``DirectFrames``
   (display/direct_frames.py), the packet is framed once and written straight to every idle
-  WebSocket connection instead; the others get it through their queue as above. The
-  Publisher's states go through ``emit_now``: the same, with no coroutine at all while every
-  screen is idle, and one task for those that are not.
+  WebSocket connection instead; the others get it through their queue as above.
 - ``JsonPacket`` (python-socketio's ``serializer=``): Socket.IO packets that never carry binary
   attachments. A payload is built from a JSON snapshot and never holds bytes, so the scan the
   default packet makes of every emitted payload, walking each value in Python to find bytes to
@@ -64,21 +62,9 @@ class FanOutManager(socketio.AsyncManager):  # type: ignore[misc]
             await super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
                                callback=callback, to=to, **kwargs)
             return
-        rest = self.emit_now(event, data, namespace, to or room, skip_sid)
-        if rest is not None:
-            await self.finish(*rest)
-
-    def emit_now(self, event: str, data: Any, namespace: str, room: Any = None,
-                 skip_sid: Any = None) -> tuple[list[tuple[str, bool]], bytes | None,
-                                                list[eio_packet.Packet]] | None:
-        """On the loop, without a coroutine: the packet encoded once, written now to every
-        idle screen (``DirectFrames.write_now``). The clients left for the queue's path (or for
-        python-engineio's ping check) are returned, to be passed to ``finish`` on the loop;
-        None when there are none. Until ``finish`` has given each of them its packet, the
-        direct path leaves it alone (``DirectFrames.owe``), so it still sees every packet in
-        the order emitted."""
+        room = to or room
         if namespace not in self.rooms:
-            return None
+            return
         # as upstream: a tuple is several arguments, None none, anything else one
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         skip = set(skip_sid) if isinstance(skip_sid, list) else {skip_sid}
@@ -91,34 +77,16 @@ class FanOutManager(socketio.AsyncManager):  # type: ignore[misc]
         frame = (direct.frame(texts[0]) if direct is not None and len(texts) == 1
                  and isinstance(texts[0], str) else None)
         now = time.time()  # python-engineio's ping clock, read once for every screen
-        rest: list[tuple[str, bool]] = []  # (eio sid, whether its ping check is still due)
         # get_participants copies the room, so a client leaving mid-emit changes nothing here
         for sid, eio_sid in self.get_participants(namespace, room):
             if sid in skip:
                 continue
-            if frame is not None and direct is not None:
-                # idle and answering pings: written now, with no coroutine per screen
-                done = direct.write_now(eio_sid, frame, now)
-                if done:
-                    continue
-                direct.owe(eio_sid)
-                rest.append((eio_sid, done is None))
-            else:
-                rest.append((eio_sid, False))
-        return (rest, frame, packets) if rest else None
-
-    async def finish(self, rest: list[tuple[str, bool]], frame: bytes | None,
-                     packets: list[eio_packet.Packet]) -> None:
-        """The clients ``emit_now`` left: each one's packet through its queue (or, where its
-        ping check was due, the direct path's ``write``, which makes it)."""
-        direct = self.direct
-        for eio_sid, check in rest:
             try:
-                if direct is not None and frame is not None:
-                    direct.paid(eio_sid)
-                if (check and direct is not None and frame is not None
-                        and await direct.write(eio_sid, frame)):
-                    continue
+                if frame is not None and direct is not None:
+                    # idle and answering pings: written now, with no coroutine per screen
+                    done = direct.write_now(eio_sid, frame, now)
+                    if done or (done is None and await direct.write(eio_sid, frame)):
+                        continue
                 for p in packets:
                     # Engine.IO's send: a time-out check, then an unbounded queue's put, so it
                     # does not give the loop up between clients

@@ -201,15 +201,6 @@ class LiveServer(LoopThread):
         task = self.loop.create_task(self.sio.emit(event, data, namespace=namespace, to=to))
         task.add_done_callback(self._emitted)
 
-    def emit_now(self, event: str, data: Any, namespace: str) -> None:
-        """On the loop: ``emit`` to a whole namespace, its idle screens written to before this
-        returns (``FanOutManager.emit_now``); a task only for clients that are not idle. No
-        task or coroutine per state: a tenth of a card frame's emit (bench.latency --stages)."""
-        rest = self.manager.emit_now(event, data, namespace)
-        if rest is not None:
-            task = self.loop.create_task(self.manager.finish(*rest))
-            task.add_done_callback(self._emitted)
-
     @property
     def fan_out(self) -> dict[str, Any]:
         """How the states reached the screens (``/healthz``): ``direct`` packets written straight

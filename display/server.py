@@ -126,8 +126,6 @@ class Loop(Protocol):
 
     def emit(self, event: str, data: Any, namespace: str, to: str | None = None) -> None: ...
 
-    def emit_now(self, event: str, data: Any, namespace: str) -> None: ...
-
 
 class Publisher:
     """Builds the role payloads of each snapshot and emits them on the live server's loop; keeps
@@ -271,7 +269,7 @@ class Publisher:
     def _send(self, namespace: str, payload: Payload) -> None:
         self._payloads[namespace] = payload
         try:
-            self._live.emit_now(EVENT, payload, namespace)
+            self._live.emit(EVENT, payload, namespace)
         except Exception:  # a broken client must not take the fan-out down
             self.emit_errors += 1
             log.exception("emit of %r on %s failed", EVENT, namespace)

@@ -171,9 +171,6 @@ class Recorder:
              to: str | None = None) -> None:
         self.sent.append((namespace, payload))
 
-    def emit_now(self, event: str, payload: dict[str, Any], namespace: str) -> None:
-        self.emit(event, payload, namespace)
-
     def on(self, namespace: str) -> list[dict[str, Any]]:
         return [p for ns, p in self.sent if ns == namespace]
 

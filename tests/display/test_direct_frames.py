@@ -231,36 +231,3 @@ def test_a_client_that_stopped_answering_pings_is_closed_not_written_to(
         assert sock.closed  # python-engineio's own check closed it, as its send would
     finally:
         silent.close()
-
-
-def test_a_state_left_for_the_queue_stays_ahead_of_the_next_one_written_now(
-        server: tuple[LiveServer, ServerHandle]) -> None:
-    # The fan-out's emit_now writes to idle screens at once and leaves a busy one to a task.
-    # The screen may be idle again before that task runs: the next state must still not be
-    # written to it ahead of the one the task has yet to give it.
-    live, handle = server
-    ws = _ws_client(handle)
-    direct = live.manager.direct
-    assert direct is not None
-    try:
-        (sid,) = live.sio.eio.sockets
-        tracked = direct._connections[sid]
-
-        async def busy_then_idle() -> None:
-            tracked.sending = True  # as a writer inside a send
-            live.emit_now("state", {"n": 1}, NS)  # left for the task, not yet run
-            tracked.sending = False  # idle again before the task runs
-            live.emit_now("state", {"n": 2}, NS)  # must wait behind 1, not be written now
-        written = direct.written
-        live.run(busy_then_idle())
-        assert _states(ws, 2) == [1, 2]
-        assert direct.written == written  # both went the queue's way, in order
-        live.run(_emit_now(live, 3))
-        assert _states(ws, 1) == [3]
-        assert direct.written == written + 1  # nothing owed: straight to it again
-    finally:
-        ws.close()
-
-
-async def _emit_now(live: LiveServer, n: int) -> None:
-    live.emit_now("state", {"n": n}, NS)
