@@ -124,16 +124,23 @@ def _rebuilt(caplog: pytest.LogCaptureFixture) -> list[str]:
     return said
 
 
-def test_a_sidecar_of_another_journal_is_rebuilt(tmp_path: Path, counted: list[int],
-                                                  caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "table.sqlite"
-    simulated_journal(path, hands=6, seed=3)
+def _sidecar_set_aside(path: Path, hands: int) -> Path:
+    """A journal of ``hands`` hands indexed, its sidecar copied aside and the journal removed
+    (its key kept): the copy, to put back beside another journal at the same path."""
+    simulated_journal(path, hands=hands, seed=3)
     made = Review(path)
     made.refresh()
     made.close()  # (its connection closed: the whole file, its WAL folded in)
-    kept = tmp_path / "kept.review.sqlite"
+    kept = path.with_name("kept.review.sqlite")
     shutil.copy(sidecar_path(path), kept)
     path.unlink()
+    return kept
+
+
+def test_a_sidecar_of_another_journal_is_rebuilt(tmp_path: Path, counted: list[int],
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "table.sqlite"
+    kept = _sidecar_set_aside(path, hands=6)
     key_path_for(path).unlink()  # another table's journal at the same path, under its own key
     simulated_journal(path, hands=8, seed=4)
     shutil.copy(kept, sidecar_path(path))
@@ -152,13 +159,7 @@ def test_a_sidecar_beyond_the_journal_is_rebuilt(tmp_path: Path, counted: list[i
     """The same table's journal, shorter than the index (restored from an older copy): its
     first record matches, its record at the index's last seq does not exist."""
     path = tmp_path / "table.sqlite"
-    simulated_journal(path, hands=9, seed=3)
-    made = Review(path)
-    made.refresh()
-    made.close()  # (its connection closed: the whole file, its WAL folded in)
-    kept = tmp_path / "kept.review.sqlite"
-    shutil.copy(sidecar_path(path), kept)
-    path.unlink()
+    kept = _sidecar_set_aside(path, hands=9)
     simulated_journal(path, hands=5, seed=3)
     shutil.copy(kept, sidecar_path(path))
     counted[0] = 0
