@@ -47,6 +47,7 @@ tools:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: browser tests will skip"
 	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || echo "redis-server not installed: cardroom tests will skip"
 	@command -v certutil >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq libnss3-tools >/dev/null; } || echo "certutil (libnss3-tools) not installed: the HTTPS browser tests will skip"
+	@{ command -v avr-gcc && command -v avr-size && [ -f /usr/lib/avr/include/avr/io.h ] && command -v simavr && [ -f /usr/include/simavr/sim_avr.h ] && [ -f /usr/include/libelf.h ]; } >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev >/dev/null; } || echo "gcc-avr/avr-libc/simavr/libsimavr-dev/libelf-dev not installed: the reader firmware tests will skip"
 
 # The package tree's shape (import-linter, [tool.importlinter] in pyproject.toml) is part of lint.
 lint: $(STAMP)

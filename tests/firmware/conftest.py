@@ -42,3 +42,15 @@ def core_tests(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert proc.returncode == 0, proc.stderr[-3000:]
         built[name] = exe
     return built
+
+
+@pytest.fixture(scope="session")
+def firmware_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``make -C hardware/firmware`` into a tmp dir: firmware.elf and firmware.hex."""
+    for tool in ("avr-gcc", "avr-objcopy", "avr-size", "make"):
+        _need(tool)
+    out = tmp_path_factory.mktemp("firmware-avr")
+    proc = subprocess.run(["make", "-s", "-C", str(FIRMWARE), f"BUILD={out}", "all"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    return out

@@ -1,6 +1,14 @@
 /* fg_proto.c: frames, CRC, counter and the frame queue (see fg_proto.h). */
 #include "fg_proto.h"
 
+/* The UART interrupt pops while the main loop pushes: `used` is the one field both write,
+ * so its reads and updates are made atomic where the platform needs it (the AVR build
+ * defines these with SREG and cli; on the host nothing runs concurrently). */
+#ifndef FG_ATOMIC_BEGIN
+#define FG_ATOMIC_BEGIN()
+#define FG_ATOMIC_END()
+#endif
+
 uint16_t fg_crc16(const uint8_t *data, uint16_t n, uint16_t crc)
 {
     /* Bitwise: 256 bytes of table would cost flash for a few hundred bytes a second. */
@@ -93,7 +101,11 @@ void fg_queue_init(fg_queue_t *q, uint8_t *buf, uint16_t size)
 
 uint16_t fg_queue_free(const fg_queue_t *q)
 {
-    return (uint16_t)(q->size - q->used);
+    uint16_t used;
+    FG_ATOMIC_BEGIN();
+    used = q->used;
+    FG_ATOMIC_END();
+    return (uint16_t)(q->size - used);
 }
 
 uint8_t fg_queue_push(fg_queue_t *q, const uint8_t *frame, uint16_t len, uint16_t reserve)
@@ -105,11 +117,15 @@ uint8_t fg_queue_push(fg_queue_t *q, const uint8_t *frame, uint16_t len, uint16_
             q->dropped++;
         return 0;
     }
+    /* The bytes go in beyond `used`, where the interrupt does not look; then, at once, the
+     * whole frame becomes visible to it. */
     for (uint16_t i = 0; i < len; i++) {
         q->buf[q->head] = frame[i];
         q->head = (uint16_t)(q->head + 1u == q->size ? 0u : q->head + 1u);
     }
+    FG_ATOMIC_BEGIN();
     q->used = (uint16_t)(q->used + len);
+    FG_ATOMIC_END();
     return 1;
 }
 
