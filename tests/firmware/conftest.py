@@ -54,3 +54,16 @@ def firmware_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     return out
+
+
+@pytest.fixture(scope="session")
+def sim_build(firmware_build: Path) -> Path:
+    """The simulator harness (``make -C hardware/firmware sim``), beside the image; returns
+    the build dir (firmware.elf and feltguard-reader-sim)."""
+    for header in ("/usr/include/simavr/sim_avr.h", "/usr/include/libelf.h"):
+        if not Path(header).exists():
+            pytest.skip(f"{header} missing (libsimavr-dev / libelf-dev: make tools installs it)")
+    proc = subprocess.run(["make", "-s", "-C", str(FIRMWARE), f"BUILD={firmware_build}", "sim"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    return firmware_build
