@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 # The checks each program makes when it runs to its end.
-EXPECTED_CHECKS = {"test_proto": 31, "test_policy": 21, "test_iso": 14, "test_pn5180": 20,
+EXPECTED_CHECKS = {"test_proto": 31, "test_policy": 22, "test_iso": 14, "test_pn5180": 20,
                    "test_app": 40}
 
 

@@ -134,12 +134,13 @@ static void fg_send_inventory(fg_app_t *app, uint8_t antenna)
     }
 }
 
-/* Select, field on, inventory, field off; then the frames. */
-static void fg_scan(fg_app_t *app, uint8_t antenna)
+/* Select, field on, inventory, field off; then the frames. `i` indexes the schedule. */
+static void fg_scan(fg_app_t *app, uint8_t i)
 {
     const fg_board_t *b = app->board;
-    uint16_t bit = (uint16_t)(1u << (antenna & 15u));
-    b->select(b->ctx, antenna);
+    uint8_t antenna = app->s.antenna[i], channel = app->s.channel[i];
+    uint16_t bit = (uint16_t)(1u << (channel & 15u));
+    b->select(b->ctx, channel);
     fg_pn_fault_t f = fg_pn_field_on(app->pn);
     uint32_t now = b->millis(b->ctx);
     if (f == FG_PN_ANTENNA) {
@@ -166,7 +167,7 @@ static void fg_scan(fg_app_t *app, uint8_t antenna)
         fg_front_end_down(app, now);
         return;
     }
-    app->scans[antenna & 15u]++;
+    app->scans[channel & 15u]++;
     if (app->inv.unresolved)
         app->sticky |= FG_ST_COLLISION;
     if (app->s.inventories)
@@ -212,7 +213,7 @@ uint32_t fg_app_poll(fg_app_t *app)
             return (uint32_t)(app->next_slot - now);
         if (app->slot == 0)
             app->cycle_start = now;
-        fg_scan(app, app->s.antenna[app->slot]);
+        fg_scan(app, app->slot);
         if (app->fe_down)
             return 0; /* this cycle is lost; its number is not spent */
         if (++app->slot == app->s.n_antennas) {
@@ -230,7 +231,7 @@ uint32_t fg_app_poll(fg_app_t *app)
     /* card roles: an antenna every slot_ms, in turn */
     if (!fg_due(now, app->next_slot))
         return (uint32_t)(app->next_slot - now);
-    fg_scan(app, app->s.antenna[app->slot]);
+    fg_scan(app, app->slot);
     app->slot = (uint8_t)((app->slot + 1u) % app->s.n_antennas);
     app->next_slot += app->s.slot_ms;
     now = b->millis(b->ctx);

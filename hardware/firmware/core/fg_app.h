@@ -43,7 +43,7 @@ typedef struct fg_app {
     fg_queue_t *q;
     uint16_t counter;          /* the next frame's counter */
     uint8_t sticky;            /* OVERFLOW, COLLISION, CYCLE_OVERRUN since the last heartbeat */
-    uint16_t antenna_faults;   /* a bit per antenna id whose field did not come up */
+    uint16_t antenna_faults;   /* a bit per channel whose field did not come up */
     uint8_t fe_down;           /* the front-end is dead or talking garbage */
     uint8_t fe_ready;          /* reset and checked since power-on */
     uint8_t started;
@@ -51,7 +51,7 @@ typedef struct fg_app {
     uint8_t green;
     uint16_t cycle;            /* chip role: the scan cycle number */
     uint32_t next_heartbeat, next_slot, next_retry, cycle_start, last_read;
-    uint32_t scans[16];        /* inventories done per antenna id (the scan rate) */
+    uint32_t scans[16];        /* inventories done per channel (the scan rate) */
     fg_tags_t tags;
     fg_inventory_t inv;
     uint8_t inv_uid[FG_INV_MAX][FG_UID_LEN];

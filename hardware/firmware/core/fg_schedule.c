@@ -16,7 +16,7 @@ void fg_schedule_for(fg_role_t role, uint8_t reader_id, fg_schedule_t *s)
     case FG_ROLE_SHOE:
         s->reader_id = 1;
         s->n_antennas = 1;
-        s->antenna[0] = 0;
+        s->antenna[0] = s->channel[0] = 0;
         s->slot_ms = FG_SHOE_SLOT_MS;
         s->status_mask = FG_ST_ANTENNA_FAULT | FG_ST_FACE_SENSOR_FAULT | FG_ST_OVERFLOW |
                          FG_ST_COLLISION;
@@ -25,15 +25,17 @@ void fg_schedule_for(fg_role_t role, uint8_t reader_id, fg_schedule_t *s)
         s->reader_id = 2;
         s->n_antennas = 14;
         for (uint8_t i = 0; i < 14; i++)
-            s->antenna[i] = (uint8_t)(i + 1u);
+            s->antenna[i] = s->channel[i] = (uint8_t)(i + 1u);
         s->slot_ms = FG_FELT_SLOT_MS;
         s->status_mask = FG_ST_ANTENNA_FAULT | FG_ST_OVERFLOW | FG_ST_COLLISION;
         break;
     case FG_ROLE_CHIP:
         s->reader_id = 3;
         s->n_antennas = 13;
-        for (uint8_t i = 0; i < 13; i++)
-            s->antenna[i] = (uint8_t)(i + 1u);
+        for (uint8_t i = 0; i < 13; i++) {
+            s->channel[i] = (uint8_t)(i + 1u);
+            s->antenna[i] = (uint8_t)(i < 10 ? i + 1u : i + 11u); /* 11, 12, 13 -> 21, 22, 23 */
+        }
         s->cycle_ms = FG_CHIP_CYCLE_MS;
         s->inventories = 1;
         s->status_mask = FG_ST_ANTENNA_FAULT | FG_ST_SENSOR_FAULT | FG_ST_OVERFLOW |

@@ -9,9 +9,12 @@
  *   shoe  antenna 0 (the shoe's mouth), a scan every FG_SHOE_SLOT_MS
  *   felt  antennas 1..14 in turn (seat 1..10, board, burn, muck, aside), one every
  *         FG_FELT_SLOT_MS, so each antenna every 14 x FG_FELT_SLOT_MS
- *   chip  antennas 1..13 (bet zones of seats 1..10, pot, tray, drop) back to back once a cycle,
- *         a cycle every FG_CHIP_CYCLE_MS (chip-protocol.md: cycle_ms, default 250)
- * The antenna id is the RF multiplexer channel (PC0..PC3), 0..15. */
+ *   chip  multiplexer channels 1..13 back to back once a cycle, a cycle every FG_CHIP_CYCLE_MS
+ *         (chip-protocol.md: cycle_ms, default 250): antenna ids 1..10 (the bet zones of seats
+ *         1..10), 21 (pot), 22 (tray), 23 (drop): the chip sensing's default map
+ *         (controller/sensing/chips.py). The seats' stacks (11..20) need channels a second
+ *         board gives.
+ * For the card roles the antenna id is the RF multiplexer channel (PC0..PC3), 0..15. */
 #ifndef FG_SCHEDULE_H
 #define FG_SCHEDULE_H
 
@@ -37,7 +40,8 @@ typedef struct fg_schedule {
     fg_role_t role;
     uint8_t reader_id;       /* default by role: shoe 1, felt 2, chip 3 (chip-protocol.md) */
     uint8_t n_antennas;
-    uint8_t antenna[16];
+    uint8_t antenna[16];     /* the antenna id each scan's frames carry */
+    uint8_t channel[16];     /* the multiplexer channel (0..15) of each */
     uint16_t slot_ms;        /* card roles: from one antenna's scan start to the next's */
     uint16_t cycle_ms;       /* chip role: from one cycle's start to the next's */
     uint8_t inventories;     /* 1: chip frames (whole inventories); 0: card read frames */

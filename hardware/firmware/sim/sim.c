@@ -8,11 +8,14 @@
  *
  * The first line on stdout is the pty's path (the slave; --link also symlinks it at PATH, as
  * the drivers' pty twins do). Then it reads commands on stdin, one a line, and answers each
- * with "ok ..." or one "error: ..." line:
+ * with "ok ..." or one "error: ..." line. ANT is the multiplexer channel, 0..15: for the shoe
+ * and the felt it is the antenna id; the chip board sends channels 11, 12, 13 as ids 21, 22, 23
+ * (core/fg_schedule.h).
  *   place ANT UID        a tag (16 hex digits, E0...) put on antenna ANT
  *   lift ANT UID         taken off
  *   stack ANT N [FIRST]  N tags put on ANT at once (uids E00401 + 10 hex digits from FIRST)
  *   clear ANT            every tag off ANT
+ *   move SRC DST         every tag on SRC moved to DST in one instant (chips pushed to the pot)
  *   faceup 0|1           the shoe's face-up sensor's output (PA0)
  *   facesensor 0|1       the sensor plugged in (PA1)
  *   antenna_fault ANT 0|1  the antenna open (RF_ON fails on its channel)
@@ -227,6 +230,15 @@ static void command(char *line)
                 model.tag[i] = model.tag[--model.ntags];
         return answer("ok");
     }
+    if (!strcmp(c, "move") && argc == 3) {
+        uint8_t dst;
+        if (parse_ant(argv[1], &ant) || parse_ant(argv[2], &dst))
+            return answer("error: move SRC DST: 0..15 each");
+        for (int i = 0; i < model.ntags; i++)
+            if (model.tag[i].antenna == ant)
+                model.tag[i].antenna = dst;
+        return answer("ok");
+    }
     if ((!strcmp(c, "faceup") || !strcmp(c, "facesensor")) && argc == 2 &&
         (!strcmp(argv[1], "0") || !strcmp(argv[1], "1"))) {
         uint8_t bit = !strcmp(c, "faceup") ? 0 : 1;
@@ -264,7 +276,7 @@ static void command(char *line)
     }
     if (!strcmp(c, "quit"))
         exit(0);
-    answer("error: unknown command or arguments: %s (place, lift, stack, clear, faceup, "
+    answer("error: unknown command or arguments: %s (place, lift, stack, clear, move, faceup, "
            "facesensor, antenna_fault, frontend, garbage, stats, quit)", c);
 }
 

@@ -239,14 +239,15 @@ int main(void)
             ok &= lastcycle < 0 || R[i].cycle == lastcycle + 1;
             lastcycle = R[i].cycle;
         }
-        if (R[i].antenna == 11) ok &= R[i].parts == 2 && (R[i].part == 0 ? R[i].n == 13 : R[i].n == 7);
+        if (R[i].antenna == 21) ok &= R[i].parts == 2 && (R[i].part == 0 ? R[i].n == 13 : R[i].n == 7);
         if (R[i].antenna == 5) ok &= R[i].n == 0 && R[i].parts == 1;
     }
     CHECK(ok && cycles >= 4 && R[0].reader == 3, "cycles %d, each antenna's inventory whole", cycles);
-    CHECK(count(0, 0x10, 13, 0) == cycles || count(0, 0x10, 13, 0) == cycles - 1, "all 13 antennas a cycle");
+    CHECK(count(0, 0x10, 23, 0) == cycles || count(0, 0x10, 23, 0) == cycles - 1, "all 13 antennas a cycle");
+    CHECK(count(0, 0x10, 11, 0) == 0, "channel 11 is the pot, id 21");
     CHECK(BAD == 0 && counters_good(), "good frames, consecutive counters");
-    SAY("chip: every antenna every cycle (%d cycles in 2 s), 2 chips, 20 chips in 2 parts, "
-        "empties; cycle numbers consecutive", cycles);
+    SAY("chip: every antenna every cycle (%d cycles in 2 s), 2 chips, 20 chips in 2 parts (the "
+        "pot: channel 11, id 21), empties; cycle numbers consecutive", cycles);
     for (int i = 0; i < 300; i++) put(2, 0xE004010000000000ull | (uint64_t)(i * 2654435761u));
     run_ms(3000);
     CHECK(last_status() & FG_ST_COLLISION, "a 300-chip stack: COLLISION (%02X)", last_status());

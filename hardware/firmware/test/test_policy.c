@@ -64,13 +64,16 @@ int main(void)
     CHECK(s.reader_id == 2 && s.n_antennas == 14 && s.antenna[0] == 1 && s.antenna[13] == 14 &&
           s.status_mask == 0x0D, "felt: antennas 1..14, no face sensor bit");
     fg_schedule_for(FG_ROLE_CHIP, 0, &s);
-    CHECK(s.reader_id == 3 && s.n_antennas == 13 && s.antenna[12] == 13 && s.inventories &&
-          s.cycle_ms == 250 && s.status_mask == 0x1F, "chip: antennas 1..13, 250 ms cycles");
+    CHECK(s.reader_id == 3 && s.n_antennas == 13 && s.channel[12] == 13 && s.inventories &&
+          s.cycle_ms == 250 && s.status_mask == 0x1F, "chip: channels 1..13, 250 ms cycles");
+    CHECK(s.antenna[0] == 1 && s.antenna[9] == 10 && s.antenna[10] == 21 && s.antenna[11] == 22 &&
+          s.antenna[12] == 23, "chip ids: bets 1..10, pot 21, tray 22, drop 23");
     fg_schedule_for(FG_ROLE_CHIP, 7, &s);
     CHECK(s.reader_id == 7, "EEPROM id overrides the role's");
     fg_schedule_for(FG_ROLE_NONE, 0, &s);
     CHECK(s.n_antennas == 0 && s.status_mask == FG_ST_ANTENNA_FAULT, "no role: nothing scanned");
-    SAY("straps 00 shoe, 01 felt, 10 chip, 11 none; each role's antennas, timing, ids, bits");
+    SAY("straps 00 shoe, 01 felt, 10 chip, 11 none; each role's channels, antenna ids, timing, "
+        "reader ids, bits");
 
     DONE("test_policy");
 }
