@@ -132,6 +132,7 @@ fg_pn_fault_t fg_pn_reset(fg_pn5180_t *pn)
     uint32_t irq = 0, check = 0;
     pn->fault = FG_PN_OK;
     pn->eof_only = 0;
+    pn->configured = 0;
     h->nss(h->ctx, 1);
     h->reset(h->ctx, 0);
     uint32_t start = h->millis(h->ctx);
@@ -166,7 +167,6 @@ fg_pn_fault_t fg_pn_field_on(fg_pn5180_t *pn)
     uint32_t irq = 0, check = 0;
     pn->fault = FG_PN_OK;
     if (!fg_pn_cmd2(pn, PN_CMD_LOAD_RF_CONFIG, PN_RF_TX_ISO15693, PN_RF_RX_ISO15693, 3) ||
-        !fg_pn_read_reg(pn, PN_REG_TX_CONFIG, &pn->tx_config) ||
         !fg_pn_read_reg(pn, PN_REG_IRQ_ENABLE, &check))
         return (fg_pn_fault_t)pn->fault;
     if (check != PN_IRQ_WANTED) { /* the mask we wrote at reset must still be there */
@@ -174,10 +174,19 @@ fg_pn_fault_t fg_pn_field_on(fg_pn5180_t *pn)
         return FG_PN_GARBAGE;
     }
     pn->eof_only = 0;
-    if (!fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_TIMER1_RELOAD, PN_TIMER1_RELOAD_500US) ||
-        !fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_TIMER1_CONFIG,
-                         PN_TIMER1_CONFIG_RX_TIMEOUT) ||
-        !fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_IRQ_CLEAR, PN_IRQ_DEFINED) ||
+    /* Once after each reset: the RF configuration's TX_CONFIG (the same every time for the one
+     * configuration) and the reply timer (LOAD_RF_CONFIG does not touch the timers: an
+     * assumption, kept here). Every antenna costs SPI time; these need not be redone. */
+    if (!pn->configured) {
+        if (!fg_pn_read_reg(pn, PN_REG_TX_CONFIG, &pn->tx_config) ||
+            !fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_TIMER1_RELOAD,
+                             PN_TIMER1_RELOAD_500US) ||
+            !fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_TIMER1_CONFIG,
+                             PN_TIMER1_CONFIG_RX_TIMEOUT))
+            return (fg_pn_fault_t)pn->fault;
+        pn->configured = 1;
+    }
+    if (!fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_IRQ_CLEAR, PN_IRQ_DEFINED) ||
         !fg_pn_cmd2(pn, PN_CMD_RF_ON, 0x00, 0, 2))
         return (fg_pn_fault_t)pn->fault;
     /* The field is up when TX_RFON is set; an open or shorted antenna trips the driver
@@ -297,7 +306,10 @@ static fg_slot_t fg_pn_fe_next(void *ctx, uint8_t *uid)
             return FG_SLOT_ERROR;
         pn->eof_only = 1;
     }
-    if (!fg_pn_transceive_ready(pn) || !fg_pn_send_data(pn, NULL, 0))
+    /* Still in transceive (after a reception the PN5180 waits to transmit again): clearing
+     * the IRQs is all the next slot needs, which halves a slot's SPI traffic. */
+    if (!fg_pn_write_reg(pn, PN_CMD_WRITE_REGISTER, PN_REG_IRQ_CLEAR, PN_IRQ_DEFINED) ||
+        !fg_pn_send_data(pn, NULL, 0))
         return FG_SLOT_ERROR;
     return fg_pn_slot(pn, uid);
 }

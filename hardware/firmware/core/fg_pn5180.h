@@ -109,6 +109,7 @@ typedef struct fg_pn5180 {
     uint8_t fault;            /* fg_pn_fault_t of the last operation */
     uint32_t tx_config;       /* TX_CONFIG as LOAD_RF_CONFIG left it */
     uint8_t eof_only;         /* TX_CONFIG is set to send only EOFs */
+    uint8_t configured;       /* the reply timer is set and TX_CONFIG known, since the reset */
     uint16_t deaths, garbage; /* counters, for the debug console and the tests */
     /* Called while a wait sleeps: the app keeps its heartbeat going through a long
      * inventory (a frame can be queued at any time; the RF does not care). */

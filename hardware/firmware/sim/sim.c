@@ -60,6 +60,8 @@ static uint8_t mux_bits, mux_enable;
 static uint32_t scans[16];
 static uint32_t last_rf_ons;
 static unsigned long bytes_dropped, bytes_sent;
+static unsigned long spi_bytes;
+static avr_cycle_count_t spi_last, spi_gap_min = ~(avr_cycle_count_t)0;
 static uint8_t port_a; /* what drives PA0..PA3 from outside: the sensor and the straps */
 /* Our answers; simavr's own messages go to stderr (fd 1 is pointed there). */
 static FILE *out;
@@ -107,6 +109,10 @@ static avr_cycle_count_t model_timer(avr_t *a, avr_cycle_count_t when, void *par
 static void on_spi(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq; (void)param;
+    spi_bytes++;
+    if (spi_last && avr->cycle - spi_last < spi_gap_min)
+        spi_gap_min = avr->cycle - spi_last; /* the shortest byte-to-byte time: the bus speed */
+    spi_last = avr->cycle;
     pnm_advance(&model, now_us());
     uint8_t miso = pnm_xfer(&model, (uint8_t)value);
     avr_raise_irq(spi_in, miso);
@@ -270,9 +276,11 @@ static void command(char *line)
             if (scans[a])
                 n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%d:%u", n ? "," : "", a, scans[a]);
         buf[n] = 0;
-        return answer("ok t_ms=%llu scans=%s requests=%u slots=%u bytes_sent=%lu bytes_dropped=%lu",
+        return answer("ok t_ms=%llu scans=%s requests=%u slots=%u bytes_sent=%lu "
+                      "bytes_dropped=%lu spi_bytes=%lu spi_byte_us=%.1f",
                       (unsigned long long)(now_us() / 1000u), n ? buf : "-", model.requests,
-                      model.slots, bytes_sent, bytes_dropped);
+                      model.slots, bytes_sent, bytes_dropped, spi_bytes,
+                      spi_bytes > 1 ? (double)spi_gap_min * 1e6 / F_CPU : 0.0);
     }
     if (!strcmp(c, "quit"))
         exit(0);
