@@ -165,6 +165,10 @@ static const fg_board_t board = {NULL, select, face_up, face_present, led, milli
 
 static void setup(void)
 {
+    /* PC2..PC5 are the JTAG pins: with JTAG on (the factory fuse), PC2..PC4 would not drive
+     * the multiplexer. JTD written twice within four cycles turns it off whatever the fuse. */
+    MCUCR = (uint8_t)(1u << JTD);
+    MCUCR = (uint8_t)(1u << JTD);
     /* Port A: PA0, PA1 inputs without pull-ups (the sensor board drives them; the reader
      * board's pull-down makes PA1 low when it is unplugged), PA2, PA3 strap inputs with
      * pull-ups, PA4..PA6 LEDs. */
