@@ -214,8 +214,13 @@ uint32_t fg_app_poll(fg_app_t *app)
         if (app->slot == 0)
             app->cycle_start = now;
         fg_scan(app, app->slot);
-        if (app->fe_down)
-            return 0; /* this cycle is lost; its number is not spent */
+        if (app->fe_down) {
+            /* The cycle is cut short: its number is spent, so the antennas already sent are
+             * never sent again under it. */
+            if (app->slot)
+                app->cycle++;
+            return 0;
+        }
         if (++app->slot == app->s.n_antennas) {
             app->slot = 0;
             app->cycle++;
