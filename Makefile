@@ -7,10 +7,12 @@ STAMP   := $(VENV)/.installed
 
 .PHONY: demo test test-long explore tools lint bench clean
 
-$(STAMP): pyproject.toml
+# The tested versions: constraints.txt pins every package to the one the suite ran against
+# (hardware/INSTALL.md, "The tested versions", says how to refresh it).
+$(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 # The simulated 6-seat table with its live view on http://127.0.0.1:5000/ (Ctrl-C to stop): a
