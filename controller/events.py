@@ -402,7 +402,7 @@ class DrawQuery:
 
 # A reader's health as the shell's monitor judges it (controller/sensing/health.py; docs/events.md,
 # reader.health): the states, from healthy to the loudest.
-READER_STATES: tuple[str, ...] = ("ok", "noisy", "fault", "silent", "offline")
+READER_STATES: tuple[str, ...] = ("ok", "noisy", "unresolved", "fault", "silent", "offline")
 
 
 @dataclass(frozen=True)

@@ -411,7 +411,7 @@ def _remedy_now(value: Any) -> Payload | None:
     return {"after": after, "move": move} if move else None
 
 
-READER_STATES = ("ok", "noisy", "fault", "silent", "offline")
+READER_STATES = ("ok", "noisy", "unresolved", "fault", "silent", "offline")
 
 
 def devices(value: Any) -> list[Payload]:

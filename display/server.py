@@ -535,8 +535,9 @@ def create_app(
         # the served certificate (controller/security/tls.py ServedCert.status: no path)
         tls = dict(tls_status()) if tls_status is not None else None
         expired = tls is not None and int(tls["days_left"]) <= 0
+        degraded = bool(states & {"noisy", "unresolved"}) or expired
         return jsonify(
-            status="down" if down else "degraded" if "noisy" in states or expired else "ok",
+            status="down" if down else "degraded" if degraded else "ok",
             readers=readers,
             journal=journal,
             tls=tls,

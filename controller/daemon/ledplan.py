@@ -17,7 +17,8 @@ malformed key leaves its lights off, so the plan never raises on a snapshot.
   names gets that colour at its seat (the louder one when several name it);
 - ``devices[].state``: a card reader ``offline``, ``silent`` or with a ``fault`` is a device
   fault: the table alert blinks red, fast, on every board (cards are not seen: deal nothing);
-  a ``noisy`` reader lights the alert amber at least (design brief, DESIGN.md, "Data flows one
+  a ``noisy`` reader, or a chip reader with chips it cannot resolve (``unresolved``), lights the
+  alert amber at least (design brief, DESIGN.md, "Data flows one
   way": the drivers own device health; controller/sensing/health.py);
 - ``hand.cards_seen``: the reader-activity LED toggles with every card event the core applies
   (the dealer sees each read land; the latency benchmark times it).
@@ -73,7 +74,7 @@ def led_plan(snapshot: Mapping[str, Any]) -> LedPlan:
     for device in map(_mapping, _list(snapshot.get("devices"))):
         state = device.get("state")
         device_fault = device_fault or state in DEVICE_FAULTS
-        if state == "noisy":
+        if state in ("noisy", "unresolved"):
             table_alert = louder(table_alert, "amber")
     missed = []
     for entry in map(_mapping, _list(snapshot.get("seats"))):

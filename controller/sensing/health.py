@@ -11,11 +11,15 @@ Every ``poll_s`` it judges each configured device from its stats: the card reade
 - ``fault``: the last heartbeat's STATUS has a fault bit set: ANTENNA_FAULT or FACE_SENSOR_FAULT
   of a card reader, ANTENNA_FAULT or SENSOR_FAULT of a chip device (hardware/chip-protocol.md:
   the same two bit positions);
+- ``unresolved``: a chip reader's heartbeats have said COLLISION (hardware/chip-protocol.md:
+  an anticollision it gave up on) for ``unresolved_heartbeats`` heartbeats in a row: a stack
+  too tall to resolve lies on an antenna, and its chips are not all read. A single cycle's
+  collision, like OVERFLOW and CYCLE_OVERRUN, is not judged: it says one cycle may have missed
+  chips, which chip sensing's settle time absorbs;
 - ``noisy``: more than ``bad_frames_per_minute`` bad frames in the last minute; for a chip
   device also more than ``incomplete_cycles_per_minute`` scan cycles dropped for a missing part
   (``incomplete_cycles``: an antenna's inventory lost whole, the same loss a bad frame is to a
-  card read). A chip heartbeat's OVERFLOW, COLLISION and CYCLE_OVERRUN bits are not judged: they
-  say a single cycle may have missed chips, which chip sensing's settle time absorbs;
+  card read);
 - ``ok`` otherwise (the loudest state wins, in that order).
 
 On each change of a reader's state (never on every poll) it submits a ``reader.health`` event
@@ -89,10 +93,12 @@ class Watched:
     connected_since: float | None = None
     seen_offline: bool = False
     bad_samples: deque[tuple[float, int, int]] = field(default_factory=deque)
+    collision_since: float | None = None  # the first of the heartbeats in a row with COLLISION
 
 
 def judge(w: Watched, s: StatsLike, now: float, *, silent_after_s: float,
-          bad_per_minute: int, incomplete_per_minute: int = 20) -> tuple[str, str]:
+          bad_per_minute: int, incomplete_per_minute: int = 20,
+          unresolved_after_s: float = 1.0) -> tuple[str, str]:
     """(state, detail) of one reader now (state "" while undecided); updates ``w``'s memory
     of connections and noise."""
     if not s.connected:
@@ -114,6 +120,14 @@ def judge(w: Watched, s: StatsLike, now: float, *, silent_after_s: float,
     faults = [what for bit, what in FAULTS[w.kind] if s.last_status & bit]
     if faults:
         return "fault", "; ".join(faults)
+    if w.kind == "chip" and s.last_status & ChipStatus.COLLISION:
+        if w.collision_since is None or w.collision_since > beat:
+            w.collision_since = beat
+        if beat - w.collision_since >= unresolved_after_s:
+            return "unresolved", (f"its anticollision has left chips unread in every "
+                                  f"heartbeat for {unresolved_after_s:.1f} s")
+    else:
+        w.collision_since = None
     # a card reader's stats have no incomplete cycles: 0, never noisy for them
     incomplete = int(getattr(s, "incomplete_cycles", 0))
     samples = w.bad_samples
@@ -149,6 +163,7 @@ class HealthMonitor:
         missed_heartbeats: int = 3,
         bad_frames_per_minute: int = 20,
         incomplete_cycles_per_minute: int = 20,
+        unresolved_heartbeats: int = 3,
         known: Sequence[Mapping[str, Any]] = (),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -157,6 +172,8 @@ class HealthMonitor:
         self.silent_after_s = heartbeat_ms * missed_heartbeats / 1000
         self.bad_per_minute = bad_frames_per_minute
         self.incomplete_per_minute = incomplete_cycles_per_minute
+        # the first heartbeat with COLLISION and the next ones, all in a row
+        self.unresolved_after_s = heartbeat_ms * max(unresolved_heartbeats - 1, 0) / 1000
         self.poll_s = min(max(heartbeat_ms / 5000, 0.02), 0.5)
         self.startup_s = self.silent_after_s
         self._clock = clock
@@ -176,7 +193,8 @@ class HealthMonitor:
         for w in self.readers:
             state, detail = judge(w, w.stats(), now, silent_after_s=self.silent_after_s,
                                   bad_per_minute=self.bad_per_minute,
-                                  incomplete_per_minute=self.incomplete_per_minute)
+                                  incomplete_per_minute=self.incomplete_per_minute,
+                                  unresolved_after_s=self.unresolved_after_s)
             if not state or state == self.reported.get(w.reader) or \
                     (starting and state != "ok"):
                 continue

@@ -170,3 +170,42 @@ def test_a_card_reader_is_never_noisy_for_incomplete_cycles() -> None:
     # a card reader's FACE_SENSOR_FAULT keeps its own words
     assert b.at(110.5, last_heartbeat=110.45, last_status=0x02) == ["fault"]
     assert "face-up sensor" in b.sent[-1].detail  # type: ignore[union-attr]
+
+
+def test_a_chip_reader_whose_collisions_go_on_is_unresolved() -> None:
+    """COLLISION in one heartbeat is a cycle that may have missed chips (the settle time takes
+    it); in three heartbeats in a row (1 s at 500 ms) a stack too tall to resolve lies on an
+    antenna: ``unresolved``, and ok again once a heartbeat comes without it. A card reader's
+    COLLISION is never judged."""
+    now = [100.0]
+    stats = [ChipStats()]
+    sent: list[Body] = []
+    m = HealthMonitor([Watched(3, "chip", lambda: stats[0], kind="chip")], sent.append,
+                      clock=lambda: now[0])
+
+    def at(t: float, **change: object) -> list[str]:
+        now[0] = t
+        stats[0] = replace(stats[0], **change)  # type: ignore[arg-type]
+        return [b.state for b in m.poll() if isinstance(b, ReaderHealth)]
+
+    assert at(100.1, last_heartbeat=100.05) == ["ok"]
+    at(101.6, last_heartbeat=101.55)  # past the start-up grace
+    assert at(102.1, last_heartbeat=102.05, last_status=0x08) == []  # the first
+    assert at(102.6, last_heartbeat=102.55, last_status=0x18) == []  # the second
+    assert at(103.0, last_heartbeat=102.55) == []  # no new heartbeat yet: still the second
+    assert at(103.1, last_heartbeat=103.05, last_status=0x08) == ["unresolved"]  # the third
+    assert sent[-1].detail == ("its anticollision has left chips unread in every heartbeat "  # type: ignore[union-attr]
+                               "for 1.0 s")
+    assert at(103.6, last_heartbeat=103.55) == []  # the same state: said once
+    assert at(104.1, last_heartbeat=104.05, last_status=0) == ["ok"]
+    # collisions that stop between heartbeats start the count again
+    for t in (105.05, 106.05, 107.05):
+        assert at(t - 0.45, last_heartbeat=t - 0.5, last_status=0x08) == []
+        assert at(t + 0.05, last_heartbeat=t, last_status=0) == []
+    # an antenna fault is louder than the collisions
+    assert at(108.1, last_heartbeat=108.05, last_status=0x09) == ["fault"]
+
+    b = Bench()  # a card reader: its COLLISION bit says a cycle, never a state
+    b.at(100.1, last_heartbeat=100.05)
+    assert [b.at(100.1 + i, last_heartbeat=100.05 + i, last_status=0x08) for i in range(1, 5)] \
+        == [[], [], [], []]

@@ -78,6 +78,22 @@ DEVICE_ENTRIES: tuple[Entry, ...] = (
         catalogue=False,
     ),
     Entry(
+        "CHIPS_UNRESOLVED",
+        "Chips on an antenna cannot all be read",
+        "warning",
+        (_DEVICE_HEALTH,),
+        (
+            "The {who} cannot tell apart every chip on one of its antennas ({detail}): a stack "
+            "too tall for its anticollision. The chips it counts there may be short.",
+            "Split the tallest stack on the felt into shorter ones; count any bet it holds by "
+            "hand before the pot is pushed.",
+            "If no stack is tall and it goes on, call the floor and check the chip reader.",
+        ),
+        ("the chip reader's heartbeat COLLISION bit (hardware/chip-protocol.md), heartbeats in "
+         "a row (controller/sensing/health.py)"),
+        catalogue=False,
+    ),
+    Entry(
         "READER_RESTORED",
         "A reader is back",
         "warning",
@@ -99,4 +115,5 @@ STATE_CODES = {
     "silent": "READER_SILENT",
     "fault": "READER_FAULT",
     "noisy": "READER_NOISY",
+    "unresolved": "CHIPS_UNRESOLVED",
 }
