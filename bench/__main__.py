@@ -9,13 +9,19 @@ from bench import (
     chips,
     clean_hands,
     evaluator,
+    firmware_scan,
     fuzz,
+    idle,
     kill,
     latency,
     memory,
     monitor,
     replay,
     replay_scale,
+    restart,
+    review_index,
+    send_cost,
+    startup,
 )
 
 BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
@@ -32,6 +38,17 @@ BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
     ("RSS of the simulated table, 500 against 5,000 hands (bench.memory)", memory.main),
     ("feltguard replay of 10^4..10^6-event files: linear time (bench.replay_scale)",
      replay_scale.main),
+    ("restart from a checkpoint on 10^4..10^6-event journals, and its RSS (bench.restart)",
+     restart.main),
+    ("the review's first request, cold and with its index kept (bench.review_index)",
+     review_index.main),
+    ("feltguard run from process start to the first card frame, its imports (bench.startup)",
+     startup.main),
+    ("an idle table's CPU (bench.idle)", idle.main),
+    ("one send to a screen by its size: what deltas would save (bench.send_cost)",
+     send_cost.main),
+    ("the reader firmware's scan rate in the simulator and at the board's SPI speed "
+     "(bench.firmware_scan)", firmware_scan.main),
 )
 
 
