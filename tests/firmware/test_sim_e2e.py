@@ -181,7 +181,10 @@ class Chips:
     """Chip sensing fed by a ChipReader; its chips.zone events, in order."""
 
     def __init__(self, url: str) -> None:
-        self.sensing = ChipSensing()
+        # Settled over two of the simulator's chip cycles (about 0.5 s each: simavr's SPI byte
+        # takes 100 µs, and longer on a busy machine), as the default 300 ms spans three of a
+        # board's: a settle shorter than a cycle would settle a stack read halfway.
+        self.sensing = ChipSensing(settle_s=1.0)
         self.events: list[tuple[Any, ...]] = []
         self.lock = threading.Lock()
         self.reader = ChipReader(url, self.on_inventory, backoff=(0.01, 0.05))
@@ -272,10 +275,19 @@ def test_chips_bet_and_pushed_to_the_pot_give_the_same_chip_events(
     def motions(events: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         return [e for e in events if e[1] or e[3]]
 
+    # Each zone's events in order. Across zones, a bet pushed into the pot may settle in one
+    # batch (the pot first) or, when the push falls between the two antennas' scans in a
+    # cycle, a cycle apart: the scan's phase decides, on a board as in the simulator.
+    def by_zone(events: list[tuple[Any, ...]]) -> dict[str, list[tuple[Any, ...]]]:
+        zones: dict[str, list[tuple[Any, ...]]] = {}
+        for e in motions(events):
+            zones.setdefault(e[0], []).append(e)
+        return zones
+
     print("\nchip events through the firmware | through the twin")
     for a, b in zip(motions(firmware), motions(twin), strict=False):
         print(f"  {a!s:60} | {b}")
-    assert motions(firmware) == motions(twin)
+    assert by_zone(firmware) == by_zone(twin)
     assert len(motions(firmware)) == 6
     # no fault bit; CYCLE_OVERRUN may be set: a cycle with stacks on three antennas takes
     # longer than 250 ms in the simulator (hardware/firmware/README.md, "Scan schedule")
