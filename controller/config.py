@@ -567,6 +567,15 @@ def _chips(raw: Mapping[str, Any], kw: dict[str, Any]) -> None:
     sensing = raw.get("chip_sensing", {})
     if "settle_ms" in sensing:
         kw["chip_settle_ms"] = _int_in(sensing, "settle_ms", "chip_sensing", *SETTLE_MS)
+    else:
+        # Three scan cycles of the slowest RFID chip reader (controller/sensing/chips.py: a
+        # stack pushed in one motion is read whole within two; the third says it stopped),
+        # never less than the default: at the readers' usual 250 ms, 750 ms. A settle shorter
+        # than a cycle would settle a stack read halfway (the reference firmware's boards
+        # scan 13 antennas in 250 ms: hardware/firmware/README.md).
+        cycles = [r.cycle_ms for r in kw.get("chip_readers", ()) if r.kind == "rfid"]
+        if cycles:
+            kw["chip_settle_ms"] = min(max(DEFAULT_SETTLE_MS, 3 * max(cycles)), SETTLE_MS[1])
     chips = raw.get("chips", {})
     if "file" in chips:
         kw["chips_file"] = _typed(chips, "file", str, "chips", empty=True)  # "": no chip file

@@ -100,8 +100,11 @@ def test_the_example_loads_and_its_values_are_the_defaults_it_says_they_are() ->
     assert config.led_shift_register == DEFAULT_SHIFT_REGISTER
     assert config.chip_readers[0] == ChipReaderConfig(  # at its defaults, but for the adapter
         "/dev/feltchips", serial="FGCHIP01", symlink="feltchips")
+    # the settle time's default follows the chip reader's cycle: three of them
+    assert config.chip_settle_ms == 3 * config.chip_readers[0].cycle_ms
     as_default = dataclasses.replace(config, players=(), readers=(), chip_readers=(),
-                                     led_pins=None, led_shift_register={})
+                                     led_pins=None, led_shift_register={},
+                                     chip_settle_ms=Config().chip_settle_ms)
     assert as_default == Config()
 
 
@@ -131,3 +134,21 @@ def test_the_config_docstring_points_at_the_example() -> None:
 
     doc = controller.config.__doc__ or ""
     assert "hardware/table.example.toml" in doc and "[table]" not in doc
+
+
+def test_the_chip_settle_time_is_three_cycles_of_the_slowest_chip_reader() -> None:
+    from controller.config import from_mapping
+
+    def settle(**raw: object) -> int:
+        return from_mapping(raw).chip_settle_ms
+
+    assert settle() == 300  # no chip reader: the least
+    assert settle(chip_readers=[{"url": "/dev/a"}]) == 750  # 3 x the usual 250 ms
+    assert settle(chip_readers=[{"url": "/dev/a", "cycle_ms": 80}]) == 300  # never less
+    assert settle(chip_readers=[{"url": "/dev/a", "cycle_ms": 100},
+                                {"url": "/dev/b", "cycle_ms": 400, "id": 4}]) == 1200
+    # a counting tray's report period is no scan cycle
+    assert settle(chip_readers=[{"url": "/dev/a", "cycle_ms": 100},
+                                {"url": "/dev/b", "cycle_ms": 2000, "id": 4,
+                                 "kind": "tray"}]) == 300
+    assert settle(chip_readers=[{"url": "/dev/a"}], chip_sensing={"settle_ms": 400}) == 400

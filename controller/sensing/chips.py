@@ -5,7 +5,8 @@ saw (``ChipInventory``; the driver is ``drivers/``'s, this module only needs the
 ``ChipInventoryLike``). Chips that travel together are read over several scan cycles while a
 stack is being built or pushed, so one cycle's inventory is not yet a fact: an antenna's
 inventory is **settled** once it has been the same for ``settle_s`` (the table config's
-``[chip_sensing] settle_ms``; default 300 ms, three scan cycles at the readers' 100 ms).
+``[chip_sensing] settle_ms``; by default three scan cycles of the slowest RFID chip reader,
+750 ms at the usual 250 ms: controller/config.py).
 Each change of a zone's settled content becomes one ``chips.zone`` event (the total and the
 count of each denomination of the chip set in play, every tag read there, and the tags that
 came and went since its last settled content); nothing while it is still moving. A zone
@@ -39,8 +40,9 @@ from typing import Generic, Protocol, TypeVar
 
 from controller.events import CHIP_ZONE_RE, Body, ChipsZone, TrayCounts
 
-# Three scan cycles at the readers' default cycle of 100 ms: a stack pushed out in one motion
-# is read whole within two cycles; the third says it has stopped moving.
+# Three scan cycles of 100 ms: a stack pushed out in one motion is read whole within two
+# cycles; the third says it has stopped moving. The least settle time a table gets: the config
+# makes it three cycles of its slowest chip reader (250 ms by default: 750 ms).
 DEFAULT_CYCLE_MS = 100
 DEFAULT_SETTLE_MS = 3 * DEFAULT_CYCLE_MS
 SETTLE_MS = (50, 10_000)  # the config's range for [chip_sensing] settle_ms
