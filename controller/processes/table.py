@@ -519,6 +519,11 @@ def run_table(
     console on ``stdin`` if given, until ``halt``, SIGTERM or Ctrl-C."""
     publisher = app = live = None
     halt = halt or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        # systemd's stop, from the first moment: a SIGTERM while the journal is being opened
+        # or the live view is starting stops the table cleanly once it is up, never kills it
+        # with the journal open (the screens answer before the table is ready)
+        signal.signal(signal.SIGTERM, lambda *_: halt.set())
     choice = ChosenCard()
     tables: list[RunningTable] = []
     made = _files_the_display_makes(config)
@@ -566,8 +571,6 @@ def run_table(
                   flush=True)
             if cert is not None:
                 watch_cert(cert, halt)
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, lambda *_: halt.set())  # systemd stop
         table.ready(halt)
         start_console(table.daemon, stdin)
         # With no console (stdin not a terminal) the table runs until SIGTERM; at a terminal,
