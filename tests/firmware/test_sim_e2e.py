@@ -16,10 +16,11 @@ Each test prints both sides' events, the evidence the issue asks for."""
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,20 +40,14 @@ from drivers.reader_protocol import HeartbeatStatus
 from drivers.simulated_chip_reader import SimulatedChipReader
 from drivers.simulated_reader import SimulatedReader
 from tests.firmware.harness import Harness
+from tests.test_reader_health_e2e import wait_for as wait_until
 
 DEADLINE = 20.0  # seconds; generous for a busy 2-core machine, never reached when things work
 SHOE, BURN, BOARD, MUCK, ASIDE = 0, 12, 11, 13, 14
 POT_CHANNEL, POT_ID = 11, 21  # the chip board's multiplexer channel 11 is antenna id 21
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = DEADLINE) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = predicate()
-        if got:
-            return got
-        time.sleep(0.01)
-    return predicate()
+wait_for = functools.partial(wait_until, timeout=DEADLINE)
 
 
 def card(n: int) -> str:
