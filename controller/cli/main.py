@@ -15,6 +15,8 @@
                                           read a new deck through the shoe into the registry
     feltguard deck check --registry FILE --reader URL
                                           read a deck through: missing, extra, foreign cards
+    feltguard equity GAME HAND HAND... [--board CARDS] [--exact|--samples N] [--json]
+                                          each hand's chance to win, in any game
     feltguard chips enrol --set ID --denomination N --reader URL -o FILE
                                           chips of one denomination into a chip set
 """
@@ -31,6 +33,7 @@ from controller.cli.chips import add_chips_parser
 from controller.cli.common import Parser, fail
 from controller.cli.config_check import add_config_parser
 from controller.cli.deck import add_deck_parser
+from controller.cli.equity import add_equity_parser
 from controller.cli.journal import add_journal_parsers
 from controller.cli.phh import add_phh_parser
 from controller.cli.run import add_run_parser
@@ -54,7 +57,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True)
     for add in (add_run_parser, add_udev_parser, add_sim_parser, add_journal_parsers,
                 add_phh_parser, add_config_parser, add_deck_parser, add_chips_parser,
-                add_user_parser, add_surveillance_parser, add_tls_parser):
+                add_user_parser, add_surveillance_parser, add_tls_parser, add_equity_parser):
         add(sub)
     return parser
 

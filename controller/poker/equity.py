@@ -1,0 +1,406 @@
+"""Equity for every game: each player's chance to win, tie, and (split games) scoop and each half.
+
+Given a game (a ``VARIANTS`` id), the cards each player is known to hold, the board and the
+known dead cards (folded, mucked, burned where the house lets the table know them), every
+unseen card is equally likely to be any card still to come or any card of a player's hand the
+table has not seen. ``equity`` counts every run-out of those cards when the count fits
+``EXACT_BUDGET`` hand evaluations (exact), else draws ``samples`` run-outs with a seeded
+``random.Random`` (Monte Carlo) and reports the 95 % half-width of its figures.
+
+* Board games (hold'em, Omaha, the Pineapples after their discard, short deck): each hand is the
+  game's showdown hole cards; the board is dealt out to five.
+* Stud: a hand is the 1 to 7 cards the table has seen of a player; the rest of the seven are
+  drawn from the unseen cards (a down card nobody saw is as unknown as one still to come).
+* Draw games: a hand of the full size is final (after the last draw: exact, one run-out); a
+  shorter hand is the cards a player keeps, the rest drawn from the unseen cards (the figure
+  then assumes the draws declared, and says so: ``Equity.assumes_draws``).
+
+Hands are valued by the project's one implementation of each ranking
+(``controller.poker.hands.rankings``: ``strength``, ``omaha_strength``); for the standard high
+ranking of up to seven cards the hot loop adds the evaluator's card codes itself and asks
+``value_of_code``, which is what ``strength("high", ...)`` does, without the parsing per call.
+
+The pot of a deal goes to the best hand; in a split game (two rankings) half to the best high
+and half to the best qualifying low, the high scooping when no low qualifies (RR Section 7
+r.2, Section 10 intro); a tie shares its half. Per player: ``win`` is the whole pot alone (a
+scoop, in a split game), ``tie`` a part of it, ``equity`` the expected share.
+
+Pure: no I/O, no clock; the same inputs and seed give the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from controller.poker.hands.evaluate import CARD_CODES, value_of_code
+from controller.poker.hands.rankings import describe, omaha_strength, strength
+from controller.poker.variants import JOKER, VARIANTS, Variant, family
+
+EXACT_BUDGET = 2_000_000
+"""Exact enumeration when the run-outs times the hands (times the rankings) stay within this."""
+
+EXACT_CEILING = 60_000_000
+"""Forced exact enumeration (``exact=True``) beyond this many evaluations is refused: minutes."""
+
+DEFAULT_SAMPLES = 20_000
+"""Monte Carlo run-outs by default: a 95 % half-width of at most 0.7 points."""
+
+Z95 = 1.959963984540054
+
+_SPLIT_RE = re.compile(r"[\s,]+")
+
+
+def parse_cards(text: str) -> tuple[str, ...]:
+    """Cards written together or apart: "AsKd", "As Kd", "As,Kd" -> ("As", "Kd"). The joker is
+    "Xx". ValueError names the first piece that is not a card."""
+    cards: list[str] = []
+    for chunk in _SPLIT_RE.split(text.strip()):
+        if len(chunk) % 2:
+            raise ValueError(f"not a card list: {chunk!r} (cards are rank 2-9TJQKA + suit "
+                             "cdhs, e.g. 'AsKd'; the joker is 'Xx')")
+        for i in range(0, len(chunk), 2):
+            card = chunk[i].upper() + chunk[i + 1].lower()
+            if card == "XX":
+                card = JOKER
+            if card != JOKER and card not in CARD_CODES:
+                raise ValueError(f"not a card: {chunk[i:i + 2]!r} (rank 2-9TJQKA + suit cdhs, "
+                                 "e.g. 'As'; the joker is 'Xx')")
+            cards.append(card)
+    return tuple(cards)
+
+
+@dataclass(frozen=True)
+class PlayerEquity:
+    """One player's figures (fractions 0..1). ``labels``: the hand the known cards make now, one
+    per ranking in the rulebooks' words ("" when the cards make none yet, "No low" when no low
+    qualifies). ``high_*``/``low_*``: the halves of a split game (None in other games)."""
+
+    cards: tuple[str, ...]
+    win: float
+    tie: float
+    equity: float
+    labels: tuple[str, ...]
+    high_win: float | None = None
+    high_tie: float | None = None
+    low_win: float | None = None
+    low_tie: float | None = None
+
+    @property
+    def scoop(self) -> float:
+        return self.win
+
+
+@dataclass(frozen=True)
+class Equity:
+    """The figures of a spot. ``method``: "exact" or "monte carlo"; ``deals``: run-outs counted;
+    ``margin``: the 95 % half-width bounding every figure (0.0 when exact)."""
+
+    game: str
+    players: tuple[PlayerEquity, ...]
+    method: str
+    deals: int
+    margin: float
+    split: bool
+    assumes_draws: bool
+    seed: int | None
+
+
+# --- the inputs ---------------------------------------------------------------------------------
+
+
+def _board_sizes(v: Variant) -> set[int]:
+    sizes = {0}
+    total = 0
+    for st in v.streets:
+        total += st.board
+        sizes.add(total)
+    return sizes
+
+
+def _check_hand(v: Variant, i: int, hand: Sequence[str]) -> None:
+    n = len(hand)
+    kind = family(v)
+    if kind == "board":
+        if n != v.hole_cards:
+            raise ValueError(f"{v.name} hands are {v.hole_cards} hole cards at the showdown; "
+                             f"hand {i + 1} ({''.join(hand)}) has {n}")
+    elif not 1 <= n <= v.hole_cards:
+        what = "seen of a player" if kind == "stud" else "kept or held"
+        raise ValueError(f"{v.name} hands are 1 to {v.hole_cards} cards {what}; hand {i + 1} "
+                         f"({''.join(hand)}) has {n}")
+
+
+def _check_inputs(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[str],
+                  dead: Sequence[str]) -> None:
+    if len(hands) < 2:
+        raise ValueError("equity needs at least two hands")
+    if len(hands) > v.max_players:
+        raise ValueError(f"{v.name} is dealt to at most {v.max_players} players, got "
+                         f"{len(hands)} hands")
+    deck = set(v.deck_cards)
+    seen: set[str] = set()
+    for what, cards in [*((f"hand {i + 1}", h) for i, h in enumerate(hands)),
+                        ("the board", board), ("the dead cards", dead)]:
+        for c in cards:
+            if c not in deck:
+                raise ValueError(f"{c} ({what}) is not in the {v.deck} deck {v.name} is dealt "
+                                 "with")
+            if c in seen:
+                raise ValueError(f"{c} appears twice")
+            seen.add(c)
+    for i, h in enumerate(hands):
+        _check_hand(v, i, h)
+    if board and not v.board_cards:
+        raise ValueError(f"{v.name} has no board")
+    if len(board) not in _board_sizes(v):
+        sizes = ", ".join(str(s) for s in sorted(_board_sizes(v)))
+        raise ValueError(f"a {v.name} board is {sizes} cards, got {len(board)}")
+    need = len(hands) * v.hole_cards + v.board_cards + len(dead)
+    if need > len(v.deck_cards):
+        raise ValueError(
+            f"too many hands for the deck: {len(hands)} hands of {v.hole_cards} cards, a board "
+            f"of {v.board_cards} and {len(dead)} dead cards need {need} cards; the deck has "
+            f"{len(v.deck_cards)}")
+
+
+# --- scoring: one tuple of values (one per ranking, None: no qualifying low) per player -------
+
+Scorer = Callable[[list[list[object]], list[object]], list[tuple[int | None, ...]]]
+
+
+def _scorer(v: Variant) -> tuple[Callable[[str], object], Scorer, bool]:
+    """How cards are carried through the hot loop (encode), how each player's hand is valued,
+    and whether that is the fast path (card codes added, ``value_of_code``)."""
+    if v.rankings == ("high",) and v.hand == "any" and v.hole_cards + v.board_cards <= 7:
+        codes = CARD_CODES
+
+        def fast(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
+            b: int = sum(board)  # type: ignore[arg-type]
+            return [(value_of_code(b + sum(p)),) for p in players]  # type: ignore[arg-type]
+
+        return codes.__getitem__, fast, True
+    rankings = v.rankings
+    if v.hand == "omaha":
+        def omaha(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
+            return [tuple(omaha_strength(r, p, board) for r in rankings)  # type: ignore[arg-type]
+                    for p in players]
+
+        return str, omaha, False
+
+    def any_five(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
+        return [tuple(strength(r, [*p, *board]) for r in rankings)  # type: ignore[list-item]
+                for p in players]
+
+    return str, any_five, False
+
+
+def _label(v: Variant, ranking: str, hand: Sequence[str], board: Sequence[str]) -> str:
+    """The hand the known cards make now under ``ranking``, or "" when they make none yet."""
+    try:
+        if v.hand == "omaha":
+            if len(board) < 3:
+                return ""
+            value = omaha_strength(ranking, hand, board)
+        else:
+            cards = [*hand, *board]
+            if ranking != "badugi" and len(cards) < 5:
+                return ""
+            value = strength(ranking, cards)
+    except ValueError:
+        return ""
+    if value is None:
+        return "No low"
+    name = describe(ranking, value)
+    return f"Low: {name}" if v.split and ranking == v.rankings[1] else name
+
+
+def _cost(v: Variant) -> int:
+    """An evaluation's time in fast-path evaluations (measured: ``value_of_code`` on summed
+    codes about 0.3 us; ``strength`` on seven cards 2-3 us; ``omaha_strength`` 13-15 us), so
+    the exact budget is a time budget for every game."""
+    if v.hand == "omaha":
+        return 40
+    if v.rankings == ("high",) and v.hole_cards + v.board_cards <= 7:
+        return 1
+    return 8
+
+
+def _outcome(values: Sequence[tuple[int | None, ...]],
+             split: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Who takes the pot of one run-out: (the best high hands, the best qualifying lows)."""
+    best = max(vals[0] for vals in values)  # type: ignore[type-var]
+    high = tuple(i for i, vals in enumerate(values) if vals[0] == best)
+    if not split:
+        return high, ()
+    lows = [vals[1] for vals in values if vals[1] is not None]
+    if not lows:
+        return high, ()
+    low_best = max(lows)
+    return high, tuple(i for i, vals in enumerate(values) if vals[1] == low_best)
+
+
+def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[object]],
+                board: Sequence[object],
+                tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]]) -> int:
+    """The hot loop of the fast path when only board cards are to come (hold'em and its like,
+    exact): the board's code once per run-out, each hand's code added. Returns the run-outs."""
+    known: int = sum(board)  # type: ignore[arg-type]
+    holes: list[int] = [sum(h) for h in hands]  # type: ignore[arg-type]
+    codes: list[int] = list(pool)  # type: ignore[arg-type]
+    sole = [((i,), ()) for i in range(len(holes))]
+    runs = 0
+    vc = value_of_code
+    for combo in combinations(codes, missing):
+        runs += 1
+        b = known + sum(combo)
+        vals = [vc(b + h) for h in holes]
+        best = max(vals)
+        if vals.count(best) == 1:
+            tallies[sole[vals.index(best)]] += 1
+        else:
+            tallies[tuple(i for i, x in enumerate(vals) if x == best), ()] += 1
+    return runs
+
+
+# --- the run-outs -------------------------------------------------------------------------------
+
+
+def _wilson(p: float, n: int) -> float:
+    """The 95 % half-width of a proportion ``p`` seen in ``n`` run-outs (Wilson's score
+    interval: never 0, even when a figure came out 0 or 1 in every sample)."""
+    z2 = Z95 * Z95
+    return Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+
+
+def _exact_count(unseen: int, slots: Sequence[int]) -> int:
+    count = 1
+    for s in slots:
+        count *= math.comb(unseen, s)
+        unseen -= s
+    return count
+
+
+def _exact_deals(pool: Sequence[object],
+                 slots: Sequence[int]) -> Iterator[list[tuple[object, ...]]]:
+    """Every way to fill ``slots`` (board first, then each player) from ``pool``."""
+    if not slots:
+        yield []
+        return
+    first, rest = slots[0], slots[1:]
+    if not rest:
+        for combo in combinations(pool, first):
+            yield [combo]
+        return
+    for combo in combinations(range(len(pool)), first):
+        taken = set(combo)
+        remaining = [c for k, c in enumerate(pool) if k not in taken]
+        chosen = tuple(pool[k] for k in combo)
+        for tail in _exact_deals(remaining, rest):
+            yield [chosen, *tail]
+
+
+def _sampled_deals(pool: Sequence[object], slots: Sequence[int], samples: int,
+                   rng: random.Random) -> Iterator[list[tuple[object, ...]]]:
+    total = sum(slots)
+    for _ in range(samples):
+        drawn = rng.sample(pool, total)
+        out: list[tuple[object, ...]] = []
+        at = 0
+        for s in slots:
+            out.append(tuple(drawn[at:at + s]))
+            at += s
+        yield out
+
+
+def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
+           dead: Sequence[str] = (), *, exact: bool | None = None,
+           samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           budget: int = EXACT_BUDGET) -> Equity:
+    """Each player's chance to win, tie, and (split games) each half, for ``game`` (a
+    ``VARIANTS`` id). ``exact``: None to enumerate when it fits ``budget`` evaluations, True
+    to enumerate always (up to ``EXACT_CEILING``), False for Monte Carlo. ValueError, one line,
+    for an unknown game, a bad or repeated card, a hand size the game does not deal, or more
+    cards than the deck holds."""
+    v = VARIANTS.get(game)
+    if v is None:
+        raise ValueError(f"unknown game {game!r}; one of {', '.join(VARIANTS)}")
+    hands = [tuple(h) for h in hands]  # (a list of tuples from here)
+    board = tuple(board)
+    dead = tuple(dead)
+    _check_inputs(v, hands, board, dead)
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    known = {c for h in hands for c in h} | set(board) | set(dead)
+    unseen_cards = [c for c in v.deck_cards if c not in known]
+    slots = [v.board_cards - len(board), *(v.hole_cards - len(h) for h in hands)]
+    count = _exact_count(len(unseen_cards), slots)
+    evaluations = count * len(hands) * len(v.rankings) * _cost(v)
+    if exact is None:
+        exact = evaluations <= budget
+    elif exact and evaluations > EXACT_CEILING:
+        raise ValueError(f"{count} run-outs ({evaluations} evaluations) is too many to count "
+                         f"exactly (at most {EXACT_CEILING}); use Monte Carlo")
+    encode, score, fast = _scorer(v)
+    pool = [encode(c) for c in unseen_cards]
+    known_hands = [[encode(c) for c in h] for h in hands]
+    known_board = [encode(c) for c in board]
+    rng = random.Random(seed)
+    n = len(hands)
+    tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
+    if exact and fast and not any(slots[1:]):
+        runs = _board_only(pool, slots[0], known_hands, known_board, tallies)
+    else:
+        deals = _exact_deals(pool, slots) if exact else _sampled_deals(pool, slots, samples, rng)
+        runs = 0
+        for deal in deals:
+            runs += 1
+            full_board = known_board + list(deal[0]) if deal[0] else known_board
+            players = [known_hands[i] + list(deal[i + 1]) if deal[i + 1] else known_hands[i]
+                       for i in range(n)]
+            tallies[_outcome(score(players, full_board), v.split)] += 1
+    win = [0.0] * n
+    tie = [0.0] * n
+    share = [0.0] * n
+    halves = [[0.0] * n for _ in range(4)]  # high win, high tie, low win, low tie
+    for (high, low), times in tallies.items():
+        got = [0.0] * n
+        pot_high = 0.5 if low else 1.0
+        for i in high:
+            got[i] += pot_high / len(high)
+            halves[0 if len(high) == 1 else 1][i] += times
+        for i in low:
+            got[i] += 0.5 / len(low)
+            halves[2 if len(low) == 1 else 3][i] += times
+        for i in range(n):
+            if got[i]:
+                share[i] += got[i] * times
+                if got[i] == 1.0:
+                    win[i] += times
+                else:
+                    tie[i] += times
+    split = v.split
+    figures = []
+    worst = 0.0
+    for i, h in enumerate(hands):
+        row = [win[i] / runs, tie[i] / runs, share[i] / runs]
+        half: list[float | None] = [None] * 4
+        if split:
+            half = [halves[k][i] / runs for k in range(4)]
+            row += [x for x in half if x is not None]
+        worst = max(worst, *(_wilson(p, runs) for p in row))
+        labels = tuple(_label(v, r, h, board) for r in v.rankings)
+        figures.append(PlayerEquity(tuple(h), row[0], row[1], row[2], labels, *half))
+    margin = 0.0 if exact else worst
+    assumes = family(v) == "draw" and any(len(h) < v.hole_cards for h in hands)
+    return Equity(game, tuple(figures), "exact" if exact else "monte carlo", runs, margin,
+                  split, assumes, None if exact else seed)
+
+
+__all__ = ["DEFAULT_SAMPLES", "EXACT_BUDGET", "EXACT_CEILING", "Equity", "PlayerEquity",
+           "equity", "parse_cards"]
