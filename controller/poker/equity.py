@@ -16,9 +16,11 @@ table has not seen. ``equity`` counts every run-out of those cards when the coun
   then assumes the draws declared, and says so: ``Equity.assumes_draws``).
 
 Hands are valued by the project's one implementation of each ranking
-(``controller.poker.hands.rankings``: ``strength``, ``omaha_strength``); for the standard high
-ranking of up to seven cards the hot loop adds the evaluator's card codes itself and asks
-``value_of_code``, which is what ``strength("high", ...)`` does, without the parsing per call.
+(``controller.poker.hands.rankings``: ``strength``, ``omaha_strength``). For the high,
+ace-to-five and eight-or-better rankings of up to seven cards (hold'em, stud, razz, stud/8,
+five-card draw) the hot loop adds the evaluator's card codes itself and asks ``value_of_code``
+and ``lowball.a5_badness``, which is what ``strength`` does for them, without the parsing per
+call.
 
 The pot of a deal goes to the best hand; in a split game (two rankings) half to the best high
 and half to the best qualifying low, the high scooping when no low qualifies (RR Section 7
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from controller.poker.hands.evaluate import CARD_CODES, value_of_code
+from controller.poker.hands.lowball import a5_badness, qualifies_for_eight
 from controller.poker.hands.rankings import describe, omaha_strength, strength
 from controller.poker.variants import JOKER, VARIANTS, Variant, family
 
@@ -175,17 +178,43 @@ def _check_inputs(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[st
 Scorer = Callable[[list[list[object]], list[object]], list[tuple[int | None, ...]]]
 
 
+def _low_value(code: int) -> int:
+    return -a5_badness(code)  # (only compared within a ranking: the lower the badness, the better)
+
+
+def _low8_value(code: int) -> int | None:
+    badness = a5_badness(code)
+    return -badness if qualifies_for_eight(badness) else None
+
+
+_CODE_VALUES: dict[str, Callable[[int], int | None]] = {
+    "high": value_of_code, "ace_five_low": _low_value, "low8": _low8_value}
+"""The rankings valued straight from the sum of the evaluator's card codes, as ``strength`` does
+for them (rankings.py ``_high``, ``_a5``, ``_low8``), without parsing strings per call."""
+
+
+def _on_codes(v: Variant) -> bool:
+    """Whether every ranking of the game is valued on summed card codes (any five of at most
+    seven cards: hold'em and its like, stud, razz, stud/8, five-card draw)."""
+    return (v.hand == "any" and v.hole_cards + v.board_cards <= 7
+            and all(r in _CODE_VALUES for r in v.rankings))
+
+
 def _scorer(v: Variant) -> tuple[Callable[[str], object], Scorer, bool]:
     """How cards are carried through the hot loop (encode), how each player's hand is valued,
     and whether that is the fast path (card codes added, ``value_of_code``)."""
-    if v.rankings == ("high",) and v.hand == "any" and v.hole_cards + v.board_cards <= 7:
-        codes = CARD_CODES
+    if _on_codes(v):
+        by_code = [_CODE_VALUES[r] for r in v.rankings]
 
         def fast(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
             b: int = sum(board)  # type: ignore[arg-type]
-            return [(value_of_code(b + sum(p)),) for p in players]  # type: ignore[arg-type]
+            out = []
+            for p in players:
+                code = b + sum(p)  # type: ignore[arg-type]
+                out.append(tuple(f(code) for f in by_code))
+            return out
 
-        return codes.__getitem__, fast, True
+        return CARD_CODES.__getitem__, fast, v.rankings == ("high",)
     rankings = v.rankings
     if v.hand == "omaha":
         def omaha(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
@@ -231,8 +260,8 @@ def _cost(v: Variant) -> int:
     """One player's valuation per run-out, in fast-path evaluations, so that the exact budget
     is a time budget for every game. ``omaha_strength`` tries every two-and-three: about 40
     for four hole cards (13-15 us), 70 for five."""
-    if v.rankings == ("high",) and v.hand == "any" and v.hole_cards + v.board_cards <= 7:
-        return 1
+    if _on_codes(v):
+        return len(v.rankings)
     if v.hand == "omaha":
         return len(v.rankings) * math.ceil(40 * math.comb(v.hole_cards, 2) / 6)
     return sum(_COSTS[r] for r in v.rankings)
