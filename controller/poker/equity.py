@@ -17,10 +17,10 @@ table has not seen. ``equity`` counts every run-out of those cards when the coun
 
 Hands are valued by the project's one implementation of each ranking
 (``controller.poker.hands.rankings``: ``strength``, ``omaha_strength``). For the high,
-ace-to-five and eight-or-better rankings of up to seven cards (hold'em, stud, razz, stud/8,
-five-card draw) the hot loop adds the evaluator's card codes itself and asks ``value_of_code``
-and ``lowball.a5_badness``, which is what ``strength`` does for them, without the parsing per
-call.
+ace-to-five, eight-or-better and 2-7 rankings of up to seven cards (hold'em, stud, razz,
+stud/8, five-card draw, 2-7 lowball) the hot loop adds the evaluator's card codes itself and
+asks ``value_of_code``, ``lowball.a5_badness`` and ``lowball.d27_badness``, which is what
+``strength`` does for them, without the parsing per call.
 
 The pot of a deal goes to the best hand; in a split game (two rankings) half to the best high
 and half to the best qualifying low, the high scooping when no low qualifies (RR Section 7
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from controller.poker.hands.evaluate import CARD_CODES, value_of_code
-from controller.poker.hands.lowball import a5_badness, qualifies_for_eight
+from controller.poker.hands.lowball import a5_badness, d27_badness, qualifies_for_eight
 from controller.poker.hands.rankings import describe, omaha_strength, strength
 from controller.poker.variants import JOKER, VARIANTS, Variant, family
 
@@ -178,19 +178,29 @@ def _check_inputs(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[st
 Scorer = Callable[[list[list[object]], list[object]], list[tuple[int | None, ...]]]
 
 
-def _low_value(code: int) -> int:
+def _high_value(code: int, cards: list[int]) -> int:
+    return value_of_code(code)
+
+
+def _low_value(code: int, cards: list[int]) -> int:
     return -a5_badness(code)  # (only compared within a ranking: the lower the badness, the better)
 
 
-def _low8_value(code: int) -> int | None:
+def _low8_value(code: int, cards: list[int]) -> int | None:
     badness = a5_badness(code)
     return -badness if qualifies_for_eight(badness) else None
 
 
-_CODE_VALUES: dict[str, Callable[[int], int | None]] = {
-    "high": value_of_code, "ace_five_low": _low_value, "low8": _low8_value}
-"""The rankings valued straight from the sum of the evaluator's card codes, as ``strength`` does
-for them (rankings.py ``_high``, ``_a5``, ``_low8``), without parsing strings per call."""
+def _d27_value(code: int, cards: list[int]) -> int:
+    return -d27_badness(tuple(cards))
+
+
+_CODE_VALUES: dict[str, Callable[[int, list[int]], int | None]] = {
+    "high": _high_value, "ace_five_low": _low_value, "low8": _low8_value,
+    "deuce_seven_low": _d27_value}
+"""The rankings valued straight from the evaluator's card codes (their sum; 2-7 the codes), as
+``strength`` does for them (rankings.py ``_high``, ``_a5``, ``_low8``, ``_d27``), without
+parsing strings per call."""
 
 
 def _on_codes(v: Variant) -> bool:
@@ -205,13 +215,20 @@ def _scorer(v: Variant) -> tuple[Callable[[str], object], Scorer, bool]:
     and whether that is the fast path (card codes added, ``value_of_code``)."""
     if _on_codes(v):
         by_code = [_CODE_VALUES[r] for r in v.rankings]
+        whole = "deuce_seven_low" in v.rankings  # 2-7 reads the cards, not only their sum
 
         def fast(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
-            b: int = sum(board)  # type: ignore[arg-type]
             out = []
+            if not whole:  # the board's code once (the sum is all these rankings read)
+                b: int = sum(board)  # type: ignore[arg-type]
+                for p in players:
+                    code = b + sum(p)  # type: ignore[arg-type]
+                    out.append(tuple(f(code, []) for f in by_code))
+                return out
             for p in players:
-                code = b + sum(p)  # type: ignore[arg-type]
-                out.append(tuple(f(code) for f in by_code))
+                cards: list[int] = [*board, *p]  # type: ignore[list-item]
+                code = sum(cards)
+                out.append(tuple(f(code, cards) for f in by_code))
             return out
 
         return CARD_CODES.__getitem__, fast, v.rankings == ("high",)
