@@ -277,3 +277,48 @@ def test_bad_input_is_one_clear_error(game: str, hands: list[str], board: str, d
     with pytest.raises(ValueError, match=message):
         equity(game, [P(h) for h in hands], P(board) if board else (),
                P(dead) if dead else ())
+
+
+def _brute_no_board(game: str, ranking: str, hands: Sequence[Sequence[str]],
+                    size: int) -> list[float]:
+    """Pot shares over every way to complete each hand to ``size`` cards from the unseen
+    cards, valued by ``strength`` on the card strings (the rankings' public face)."""
+    from controller.poker.hands.rankings import strength
+
+    used = {c for h in hands for c in h}
+    unseen = [c for c in FULL_DECK if c not in used]
+    shares = [0.0] * len(hands)
+    runs = 0
+
+    def deal(i: int, left: list[str], done: list[list[str]]) -> None:
+        nonlocal runs
+        if i == len(hands):
+            runs += 1
+            values = [strength(ranking, h) for h in done]
+            best = max(v for v in values if v is not None)
+            winners = [k for k, v in enumerate(values) if v == best]
+            for k in winners:
+                shares[k] += 1 / len(winners)
+            return
+        for extra in combinations(left, size - len(hands[i])):
+            rest = [c for c in left if c not in extra]
+            deal(i + 1, rest, [*done, [*hands[i], *extra]])
+
+    deal(0, unseen, [])
+    return [s / runs for s in shares]
+
+
+@pytest.mark.parametrize(("game", "ranking", "hands", "size"), [
+    ("razz", "ace_five_low", ["Ah2s3d9c8h7s", "4c5c6hKdQsJs"], 7),
+    ("stud", "high", ["AhAs3d9c8h7s", "KcKd6hKs2s"], 7),
+    ("27_single", "deuce_seven_low", ["7h5d4c2s", "8s6c4d3h2c"], 5),
+    ("draw5", "high", ["AhAsAd", "KcKdKh7s2c"], 5),
+])
+def test_unknown_cards_equal_a_brute_force_on_strength(game: str, ranking: str,
+                                                       hands: list[str], size: int) -> None:
+    """Razz, stud, 2-7 and draw high with cards to come: the hot loop on card codes gives the
+    figures of ``strength`` itself over every completion."""
+    got = equity(game, [P(h) for h in hands])
+    assert got.method == "exact"
+    want = _brute_no_board(game, ranking, [P(h) for h in hands], size)
+    assert [p.equity for p in got.players] == pytest.approx(want)
