@@ -8,6 +8,7 @@ from collections.abc import Callable
 from bench import (
     chips,
     clean_hands,
+    equity,
     evaluator,
     firmware_scan,
     fuzz,
@@ -47,6 +48,7 @@ BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
     ("an idle table's CPU (bench.idle)", idle.main),
     ("one send to a screen by its size: what deltas would save (bench.send_cost)",
      send_cost.main),
+    ("equity run-outs per second against PokerKit (bench.equity)", equity.main),
     ("the reader firmware's scan rate in the simulator and at the board's SPI speed "
      "(bench.firmware_scan)", firmware_scan.main),
 )
