@@ -172,6 +172,9 @@ def test_a_scripted_hand_gives_the_same_card_events_through_the_firmware_as_the_
     assert stats[0].reads >= len(PITCHES) and stats[1].reads > len(PITCHES) + len(FOLDS)
 
 
+SETTLE_S = 1.0  # two of the simulator's chip cycles (Chips)
+
+
 class Chips:
     """Chip sensing fed by a ChipReader; its chips.zone events, in order."""
 
@@ -179,7 +182,7 @@ class Chips:
         # Settled over two of the simulator's chip cycles (about 0.5 s each: simavr's SPI byte
         # takes 100 µs, and longer on a busy machine), as the default 300 ms spans three of a
         # board's: a settle shorter than a cycle would settle a stack read halfway.
-        self.sensing = ChipSensing(settle_s=1.0)
+        self.sensing = ChipSensing(settle_s=SETTLE_S)
         self.events: list[tuple[Any, ...]] = []
         self.lock = threading.Lock()
         self.reader = ChipReader(url, self.on_inventory, backoff=(0.01, 0.05))
@@ -241,7 +244,7 @@ def test_chips_bet_and_pushed_to_the_pot_give_the_same_chip_events(
             board.ok(f"move 2 {POT_CHANNEL}")
             chips.wait("pot", BET_1 + BET_2)
             chips.wait("bet:2", [])
-            time.sleep(0.8)  # settled: nothing more comes
+            time.sleep(2 * SETTLE_S)  # settled: nothing more comes in two settle times
             firmware = chips.snapshot()
             status = chips.reader.stats
         finally:
@@ -262,7 +265,7 @@ def test_chips_bet_and_pushed_to_the_pot_give_the_same_chip_events(
             twin_board.shift([(2, POT_ID, BET_2)])
             twin_chips.wait("pot", BET_1 + BET_2)
             twin_chips.wait("bet:2", [])
-            time.sleep(0.8)
+            time.sleep(2 * SETTLE_S)
             twin = twin_chips.snapshot()
         finally:
             twin_chips.close()

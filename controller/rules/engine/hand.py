@@ -42,6 +42,7 @@ JPN = jamies-poker-notes.md, AZ = azwine-tour-tournament-rules.txt.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from controller.poker.pots import UNCALLED, Pot, PotAward, build_pots
 from controller.poker.variants import Variant
@@ -261,8 +262,7 @@ class Hand(_Cards, _Betting, _Streets, _Showdown):
 
     def _restore(self, saved: _HandState) -> None:
         """Put back every slot of ``saved``, a copy this hand made (``_Cards._advance_or_undo``)."""
-        assert isinstance(saved, Hand)
-        _copy_slots(saved, self)
+        _copy_slots(cast(Hand, saved), self)
 
     # --- public queries ---------------------------------------------------------------------------
 
