@@ -152,6 +152,8 @@ class Config:
     broadcast_delay_s: float = 1800.0
     broadcast_public: bool = True
     broadcast_findings: bool = False  # the irregularity findings on the stream: off air
+    broadcast_odds: bool = True  # each hand's odds on /broadcast (docs/display.md, The odds)
+    broadcast_odds_burns: bool = False  # the burns among the odds' known dead cards
     journal_path: str = "feltguard-journal.sqlite"
     journal_key_file: str = ""  # "": beside the journal (controller.journal.key_path_for)
     journal_anchor_file: str = ""  # "": beside the journal (controller.journal.anchor_path_for)
@@ -241,7 +243,7 @@ _SECTIONS = {
     "leds": {"enabled", "pin_factory", "pins", "driver", "shift_register"},
     "display": {"host", "port", "dealer_token", "floor_token", "tls", "tls_cert", "tls_key",
                 "client_ca"},
-    "broadcast": {"delay_s", "public", "findings"},
+    "broadcast": {"delay_s", "public", "findings", "odds", "odds_burns"},
     "journal": {"path", "key_file", "anchor_file", "rollover"},
     "accounts": {"file", "audit_file", "session_hours"},
     "central": {"url", "table", "user", "password_file", "ca_file", "tls_cert", "tls_key"},
@@ -527,7 +529,13 @@ def _broadcast(section: Mapping[str, Any], kw: dict[str, Any]) -> None:
     """[broadcast] delay_s, public and findings. A public table's broadcast must be delayed:
     ``delay_s = 0`` shows hole cards live, so it is refused unless ``public = false``.
     ``findings`` puts the irregularity findings on the stream (off by default: a house decides
-    whether its dealers' mistakes go on air)."""
+    whether its dealers' mistakes go on air). ``odds`` (on by default) puts each live hand's
+    chance to win on the broadcast, computed in a worker process; ``odds_burns`` counts the
+    burned cards among the known dead cards (off: a viewer never sees the burns, so odds that
+    count them could not be checked on screen)."""
+    for key in ("odds", "odds_burns"):
+        if key in section:
+            kw[f"broadcast_{key}"] = _typed(section, key, bool, "broadcast")
     if "public" in section:
         kw["broadcast_public"] = _typed(section, "public", bool, "broadcast")
     if "findings" in section:

@@ -127,6 +127,21 @@ class Loop(Protocol):
     def emit(self, event: str, data: Any, namespace: str, to: str | None = None) -> None: ...
 
 
+class OddsSource(Protocol):
+    """The broadcast's odds (controller/daemon/odds_worker.py ``OddsWorker``; a test's stand-in):
+    ``request`` names a snapshot's spot (None: nothing to value) and asks for its figure without
+    waiting; ``figure`` is the best figure of a spot so far; a subscriber hears of each new one
+    (on any thread)."""
+
+    def request(self, snapshot: Mapping[str, Any]) -> Any: ...
+
+    def figure(self, spot: Any) -> dict[str, Any] | None: ...
+
+    def subscribe(self, listener: Callable[[Any], None]) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class Publisher:
     """Builds the role payloads of each snapshot and emits them on the live server's loop; keeps
     the latest for new clients.
@@ -143,6 +158,12 @@ class Publisher:
       the time `publish` was called, each emitted exactly `broadcast_delay_s` later (at 0, a
       table that is not public, each at once, with the live views).
 
+    The odds (``odds``, docs/display.md "The odds"): each snapshot's spot is asked of the odds
+    worker as the snapshot is fanned out; the figure travels only in `/broadcast`'s payload
+    (`equity`), attached when the delayed state is sent, and sent again with it when a better
+    figure of the state on air arrives. `/table` and `/dealer` never carry it: odds computed
+    from every hole card would tell the room who holds what.
+
     python-socketio encodes an emit to a namespace once for all its clients (its manager's
     `emit`). Payloads, emits and a new client's greeting all happen on the loop's one thread,
     in order: a client that connects mid-stream gets the latest state, then only newer ones.
@@ -150,8 +171,10 @@ class Publisher:
 
     def __init__(self, live: Loop, broadcast_delay_s: float = BROADCAST_DELAY_S,
                  clock: Callable[[], float] = time.monotonic, *,
-                 broadcast_findings: bool = False) -> None:
+                 broadcast_findings: bool = False, odds: OddsSource | None = None) -> None:
         self._live = live
+        self.odds = odds
+        self._on_air: Any = None  # the spot of the state /broadcast shows now
         self._clock = clock
         self._snapshot: Mapping[str, Any] = {}
         self._last_seq: int | None = None
@@ -170,8 +193,9 @@ class Publisher:
         self._cond = threading.Condition()
         self._scheduled = False  # a fan-out is asked of the loop and has not taken the queue
         self._done = 0  # snapshots the fan-out has finished with
-        self.broadcast = DelayLine[str](self.broadcast_delay_s, self._from_delay_line,
-                                        clock=clock)
+        # each delayed state as (its compact JSON text, its odds spot)
+        self.broadcast = DelayLine[tuple[str, Any]](self.broadcast_delay_s,
+                                                    self._from_delay_line, clock=clock)
         self.published = 0
         self.emit_errors = 0
         self.coalesced = 0  # /table states skipped because a newer one was already queued
@@ -179,6 +203,8 @@ class Publisher:
         self._memo = PayloadMemo()
         if self.broadcast_delay_s > 0:
             self.broadcast.start()
+        if odds is not None:
+            odds.subscribe(self._odds_arrived)
 
     def publish(self, snapshot: Mapping[str, Any]) -> None:
         """Queue `snapshot` for `/table`, `/dealer` and `/broadcast` and return at once.
@@ -217,8 +243,11 @@ class Publisher:
         return True
 
     def close(self) -> None:
-        """Stop the broadcast's delay line (what it holds is dropped: never sent early)."""
+        """Stop the broadcast's delay line (what it holds is dropped: never sent early) and the
+        odds given to it."""
         self.broadcast.stop()
+        if self.odds is not None:
+            self.odds.close()
 
     @property
     def snapshot(self) -> Mapping[str, Any]:
@@ -255,10 +284,11 @@ class Publisher:
                 public = table if snap is batch[-1][1] else None
                 broadcast = broadcast_payload(snap, self.broadcast_delay_s, public,
                                               findings=self.broadcast_findings)
+                spot = self._ask_odds(snap)
                 if self.broadcast_delay_s == 0:
-                    self._send(BROADCAST, broadcast)
+                    self._send_broadcast(broadcast, spot)
                 else:  # kept as compact JSON text: a few KB each for the whole delay
-                    self.broadcast.push(orjson_json.dumps(broadcast), at)
+                    self.broadcast.push((orjson_json.dumps(broadcast), spot), at)
         except Exception:  # never let one bad snapshot stop the live views
             self.emit_errors += 1
             log.exception("publishing a snapshot failed")
@@ -274,9 +304,42 @@ class Publisher:
             self.emit_errors += 1
             log.exception("emit of %r on %s failed", EVENT, namespace)
 
-    def _from_delay_line(self, text: str) -> None:
+    def _from_delay_line(self, item: tuple[str, Any]) -> None:
         # the delay line's thread: the emit happens on the loop, in the line's order
-        self._live.call_soon(self._send, BROADCAST, orjson_json.loads(text))
+        text, spot = item
+        self._live.call_soon(self._send_broadcast_text, text, spot)
+
+    def _ask_odds(self, snap: Mapping[str, Any]) -> Any:
+        if self.odds is None:
+            return None
+        try:
+            return self.odds.request(snap)
+        except Exception:  # the odds are an extra: never let them stop the views
+            log.exception("asking for the odds failed")
+            return None
+
+    def _send_broadcast_text(self, text: str, spot: Any) -> None:
+        self._send_broadcast(orjson_json.loads(text), spot)
+
+    def _send_broadcast(self, payload: Payload, spot: Any) -> None:
+        """On the loop: a state on air, with the best odds of its spot so far."""
+        self._on_air = spot
+        if self.odds is not None:
+            payload["equity"] = self.odds.figure(spot) if spot is not None else None
+        self._send(BROADCAST, payload)
+
+    def _odds_arrived(self, spot: Any) -> None:
+        # the odds reader's thread: the rest on the loop, in order with the states
+        self._live.call_soon(self._odds_on_loop, spot)
+
+    def _odds_on_loop(self, spot: Any) -> None:
+        """A better figure: the state on air is sent again with it, if it is that spot's."""
+        if spot is None or spot != self._on_air or self.odds is None:
+            return
+        current = self._payloads[BROADCAST]
+        figure = self.odds.figure(spot)
+        if figure is not None and current.get("equity") != figure:
+            self._send(BROADCAST, {**current, "equity": figure})
 
 
 class _DealerSockets:
@@ -346,6 +409,7 @@ def create_app(
     broadcast_delay_s: float = BROADCAST_DELAY_S,
     broadcast_findings: bool = False,
     tls_status: Callable[[], Mapping[str, Any]] | None = None,
+    odds: OddsSource | None = None,
 ) -> tuple[Flask, LiveServer, Publisher]:
     """A fresh app (the pages), its live Socket.IO server (display/live.py: on an event loop
     thread of its own from now on; ``run_server`` serves both) and the Publisher that feeds it.
@@ -378,6 +442,8 @@ def create_app(
     Whether 0 is allowed (a table that is not public) is the config's decision, not this one's.
     `broadcast_findings`: whether `/broadcast` shows the irregularity findings (default off: its
     payload then carries none, `[broadcast] findings`).
+    `odds`: the broadcast's odds (``OddsSource``; None: `/broadcast` carries no `equity` key).
+    Started by its maker; the Publisher closes it (``close_app``).
     """
     floor: Authenticator | None = None
     if accounts is not None:
@@ -400,7 +466,8 @@ def create_app(
         engineio_logger=False,
     )
     sio = live.sio
-    publisher = Publisher(live, broadcast_delay_s, broadcast_findings=broadcast_findings)
+    publisher = Publisher(live, broadcast_delay_s, broadcast_findings=broadcast_findings,
+                          odds=odds)
     dealer_sockets = _DealerSockets(live)
     desk = LoginDesk(authenticate=authenticate, accounts=accounts, audit=audit, limiter=limiter,
                      session_lifetime=session_lifetime, back=_BACK, home=DEALER,

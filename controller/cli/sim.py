@@ -95,6 +95,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         chip_mistake_rate=args.chip_mistakes,
         broadcast_delay_s=args.broadcast_delay,
         broadcast_findings=args.broadcast_findings,
+        odds=not args.no_odds,
         tls=args.tls,
         tls_dir=args.tls_dir,
     )
@@ -232,5 +233,8 @@ def add_sim_parser(sub: Any) -> None:
     p.add_argument("--broadcast-findings", action="store_true",
                    help="show the irregularity findings on /broadcast too (off air by default, "
                         "as [broadcast] findings = false)")
+    p.add_argument("--no-odds", action="store_true",
+                   help="no odds on /broadcast (they are computed in a worker process; as "
+                        "[broadcast] odds = false)")
     p.set_defaults(func=cmd_sim, check=check_sim)
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.daemon.odds_worker import broadcast_odds
 from controller.daemon.segments import Rollover, open_run
 from controller.daemon.table_daemon import TableDaemon
 from controller.events import Body, FloorRuling
@@ -128,6 +129,7 @@ class SimOptions:
     # /broadcast's delay: short, a demo on this machine deals simulated cards to nobody's table
     broadcast_delay_s: float = 30.0
     broadcast_findings: bool = False  # the findings on /broadcast too ([broadcast] findings)
+    odds: bool = False  # each hand's odds on /broadcast ([broadcast] odds: a worker process)
     log_path: str | None = None  # where the log lines go instead of the terminal (said at start)
     # HTTPS (controller/security/tls.py): always off loopback, as a table serves; on loopback
     # only when asked (the newcomer's demo opens with no certificate warning)
@@ -322,7 +324,8 @@ class SimulatedTable:
                     dealer_token=opts.dealer_token, review_journal=journal_path,
                     broadcast_delay_s=opts.broadcast_delay_s, journal_health=health,
                     broadcast_findings=opts.broadcast_findings,
-                    tls_status=self.cert.status if self.cert else None)
+                    tls_status=self.cert.status if self.cert else None,
+                    odds=broadcast_odds(opts.odds, False))
             else:
                 if opts.accounts_path:
                     accounts_path = Path(opts.accounts_path)
@@ -408,7 +411,8 @@ class SimulatedTable:
                           broadcast_delay_s=self.opts.broadcast_delay_s,
                           journal_health=self.daemon.journal_health,
                           broadcast_findings=self.opts.broadcast_findings,
-                          tls_status=self.cert.status if self.cert else None)
+                          tls_status=self.cert.status if self.cert else None,
+                          odds=broadcast_odds(self.opts.odds, False))
 
     def _open_chip_reader(self, link: Path) -> None:
         """The chip reader's pty twin (an antenna under each seat's bet zone, the pot and the

@@ -404,6 +404,9 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
 
     accounts, audit = open_accounts(config)
     journal = Path(config.journal_path).resolve()  # the surveillance review reads it
+    from controller.daemon.odds_worker import broadcast_odds
+
+    odds = broadcast_odds(config.broadcast_odds, config.broadcast_odds_burns)
     link = ConsoleLink()
     if accounts is not None:
         app, live, publisher = create_app(accounts=accounts, audit=audit, submit=link.submit,
@@ -412,7 +415,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                           journal_health=lambda: journal_health(tables),
                                           broadcast_delay_s=config.broadcast_delay_s,
                                           broadcast_findings=config.broadcast_findings,
-                                          tls_status=cert.status if cert else None)
+                                          tls_status=cert.status if cert else None,
+                                          odds=odds)
         app.extensions["feltguard.console_link"] = link
         return app, live, publisher, f"your own name and password ({len(accounts)} accounts)"
     from display.access import write_token_file
@@ -436,7 +440,8 @@ def display_app(config: Config, tables: Sequence[RunningTable] = (),
                                       journal_health=lambda: journal_health(tables),
                                       broadcast_delay_s=config.broadcast_delay_s,
                                       broadcast_findings=config.broadcast_findings,
-                                      tls_status=cert.status if cert else None)
+                                      tls_status=cert.status if cert else None,
+                                      odds=odds)
     app.extensions["feltguard.console_link"] = link
     return app, live, publisher, where
 

@@ -116,7 +116,8 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...], zones: Mapping[st
     if h is None:
         return {
             "number": 0, "phase": "idle", "button": None, "small_blind": None, "big_blind": None,
-            "to_act": None, "board": [], "burns": 0, "current_bet": 0, "min_raise_to": 0,
+            "to_act": None, "board": [], "burns": 0, "burned": [], "muck": [],
+            "current_bet": 0, "min_raise_to": 0,
             "can_raise": False, "pots": [], "uncalled": None,
             "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
@@ -141,6 +142,10 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...], zones: Mapping[st
         "to_act": to_act,
         "board": list(zones.get("board", ())),
         "burns": len(zones.get("burn", ())),
+        # the cards the antennas read in the burn and the muck (folded, discarded): known dead
+        # cards for the broadcast's odds; the dealer's and public views never copy them
+        "burned": list(zones.get("burn", ())),
+        "muck": list(zones.get("muck", ())),
         "current_bet": procedure.current_bet(g) if in_play else 0,
         "min_raise_to": lo or 0,
         "can_raise": bool(to_act is not None and e.can_complete_bet_or_raise()),

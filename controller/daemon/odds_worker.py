@@ -1,0 +1,175 @@
+"""The broadcast's odds, computed in a process of their own, never on the daemon's thread.
+
+A spot's figure costs from a millisecond (hold'em on the turn) to a second or more (Omaha/8 before
+the flop, finely) of pure Python. On a thread of the daemon's process that work would hold the
+interpreter's lock against the thread that journals and drives the LEDs, and a card's LED would
+wait for it. So the odds run in a child process (``multiprocessing``, spawned: the daemon has
+threads, and a fork of a threaded process can inherit a held lock) and the daemon's side only
+puts a spot on a queue and reads figures back on a thread of its own.
+
+The order of work in the child, for a live broadcast:
+1. the newest spot asked first, with the quick figure (controller/daemon/odds.py ``figure``,
+   ``first=True``: exact when that fits about 0.15 s, else Monte Carlo for as long);
+2. then any older spot still waiting, newest first;
+3. then, while nothing new is asked, the fine figure of each spot whose quick one was Monte Carlo.
+A spot already asked is never asked again (the same cards, the same figure).
+
+``request(snapshot)`` is called by the display's loop for every state (the Publisher), returns the
+spot (the key of its figure) at once; ``figure(spot)`` is the best figure yet, or None; each
+listener given to ``subscribe`` is called with the spot whenever a figure for it arrives (on the
+reader thread: hand it to your own loop). The figures are kept for the last ``max_kept`` spots,
+enough for the broadcast's delay at a busy table (about 30 spots a hand).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import queue
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from controller.daemon.odds import Spot, figure, spot_of
+
+__all__ = ["MAX_KEPT", "OddsWorker", "broadcast_odds"]
+
+log = logging.getLogger("feltguard.odds")
+
+MAX_KEPT = 5000
+"""Spots whose figures are kept: 30 minutes of a busy table's states (60 hands of about 30 spots
+each is 1,800), at about 1 KB each."""
+
+_MAX_WAITING = 2000  # spots the child holds unvalued before it drops the oldest
+
+
+def _serve(requests: Any, results: Any) -> None:
+    """The child: value spots as the module's docstring orders them, until a None arrives."""
+    waiting: list[Spot] = []
+    fine: list[Spot] = []
+    while True:
+        got: list[Spot | None] = []
+        try:
+            got.append(requests.get(block=not waiting and not fine))
+            while True:
+                got.append(requests.get_nowait())
+        except queue.Empty:
+            pass
+        except (EOFError, OSError):
+            return  # the daemon is gone
+        if None in got:
+            return
+        waiting.extend(s for s in got if s is not None)
+        del waiting[:-_MAX_WAITING]
+        first = bool(waiting)
+        spot = waiting.pop() if first else fine.pop()
+        try:
+            out, final = figure(spot, first=first)
+        except ValueError as e:  # a spot equity refuses (a deck too short for the hands, ...)
+            results.put((spot, None, str(e)))
+            continue
+        except Exception as e:  # never let one spot stop the odds
+            log.exception("odds for %s failed", spot)
+            results.put((spot, None, f"{type(e).__name__}: {e}"))
+            continue
+        results.put((spot, out, ""))
+        if not final:
+            fine.append(spot)
+            del fine[:-_MAX_WAITING]
+
+
+class OddsWorker:
+    """The daemon's side of the odds process (the module's docstring)."""
+
+    def __init__(self, *, burns_known: bool = False, max_kept: int = MAX_KEPT) -> None:
+        self.burns_known = burns_known
+        self._max = max_kept
+        ctx = multiprocessing.get_context("spawn")
+        self._requests: Any = ctx.Queue()
+        self._results: Any = ctx.Queue()
+        self._proc = ctx.Process(target=_serve, args=(self._requests, self._results),
+                                 name="feltguard-odds", daemon=True)
+        self._lock = threading.Lock()
+        self._figures: OrderedDict[Spot, dict[str, Any] | None] = OrderedDict()
+        self._listeners: list[Callable[[Spot], None]] = []
+        self._reader = threading.Thread(target=self._read, name="odds-results", daemon=True)
+        self.asked = 0
+        self.valued = 0
+        self.refused = 0
+        self._closed = False
+
+    def start(self) -> OddsWorker:
+        self._proc.start()
+        self._reader.start()
+        return self
+
+    def subscribe(self, listener: Callable[[Spot], None]) -> None:
+        self._listeners.append(listener)
+
+    def request(self, snapshot: Mapping[str, Any]) -> Spot | None:
+        """The spot of a snapshot, asked of the child unless asked before; None when the state
+        has nothing to value. Never blocks (the queue's feeder thread does the sending)."""
+        spot = spot_of(snapshot, burns_known=self.burns_known)
+        if spot is None:
+            return None
+        with self._lock:
+            if spot in self._figures:
+                self._figures.move_to_end(spot)
+                return spot
+            self._figures[spot] = None
+            while len(self._figures) > self._max:
+                self._figures.popitem(last=False)
+            self.asked += 1
+        if not self._closed:
+            self._requests.put(spot)
+        return spot
+
+    def figure(self, spot: Any) -> dict[str, Any] | None:
+        """The best figure of a spot so far (None: not yet, refused, or long forgotten)."""
+        with self._lock:
+            return self._figures.get(spot)
+
+    def close(self, timeout: float = 2.0) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._requests.put(None)
+            self._proc.join(timeout)
+        finally:
+            if self._proc.is_alive():
+                self._proc.terminate()
+                self._proc.join(timeout)
+            self._results.put(None)  # wakes the reader
+            self._reader.join(timeout)
+
+    def _read(self) -> None:
+        while True:
+            try:
+                item = self._results.get()
+            except (EOFError, OSError):
+                return
+            if item is None:
+                return
+            spot, out, error = item
+            with self._lock:
+                if spot not in self._figures:
+                    continue  # forgotten meanwhile
+                if out is None:
+                    self.refused += 1
+                    log.debug("no odds for this state: %s", error)
+                    continue
+                self._figures[spot] = out
+                self.valued += 1
+            for listener in self._listeners:
+                try:
+                    listener(spot)
+                except Exception:
+                    log.exception("an odds listener failed")
+
+
+def broadcast_odds(enabled: bool, burns_known: bool = False) -> OddsWorker | None:
+    """The broadcast's odds worker, started, or None when ``[broadcast] odds`` is off. The
+    Publisher that is given it closes it (display/server.py)."""
+    return OddsWorker(burns_known=burns_known).start() if enabled else None
