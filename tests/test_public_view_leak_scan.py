@@ -33,6 +33,7 @@ from typing import Any
 
 import socketio
 
+from controller.daemon.odds import spot_of
 from controller.events import CardExposed, HandStart
 from controller.processes.sim import SimOptions, simulated_table
 from controller.sim.dealer import CardMove
@@ -242,7 +243,7 @@ def test_the_broadcast_is_delayed_as_a_whole_in_a_simulated_session() -> None:
     # a table's pace (a few ms a move: hundreds of states a second, still far beyond a real
     # dealer's), not a flood the loaded test machine itself would fall behind on
     opts = SimOptions(hands=12, mistake_rate=0.3, seed=5, pace=0.008, web=True, port=0,
-                      leds=False, broadcast_delay_s=BROADCAST_DELAY_S)
+                      leds=False, broadcast_delay_s=BROADCAST_DELAY_S, odds=True)
     published, snapshots, received = _timed_session(opts)
     # when each card was dealt in each hand: the first snapshot that has it in a seat's hand
     dealt: dict[tuple[int, str], float] = {}
@@ -260,9 +261,15 @@ def test_the_broadcast_is_delayed_as_a_whole_in_a_simulated_session() -> None:
         snap = snapshots[seq]
         tabled = set(snap["hand"]["showdown"])
         hidden = {c for s in snap["seats"] if s["seat"] not in tabled for c in s.get("hole") or []}
-        assert _leaks(json.dumps(payload), hidden) == [], f"/table leaked at seq {seq}"
+        text = json.dumps(payload)
+        assert _leaks(text, hidden) == [], f"/table leaked at seq {seq}"
+        # nor the odds, which would tell the room who holds what (issue 30)
+        for word in ('"equity"', '"labels"', '"outs"'):
+            assert word not in text, f"/table carried {word} at seq {seq}"
 
     late: list[float] = []
+    odds = 0
+    first: dict[int, dict[str, Any]] = {}
     holes = 0
     seqs = []
     for arrived, payload in received["/broadcast"]:
@@ -270,7 +277,20 @@ def test_the_broadcast_is_delayed_as_a_whole_in_a_simulated_session() -> None:
         if seq is None:
             assert payload["seats"] == []  # the waiting state: no table, no card
             continue
-        seqs.append(seq)
+        if seq in first:
+            # a state on air sent again: only because a better figure of its odds arrived
+            assert {k: v for k, v in payload.items() if k != "equity"} == \
+                {k: v for k, v in first[seq].items() if k != "equity"}, f"seq {seq} twice"
+            assert payload["equity"] and payload["equity"] != first[seq]["equity"]
+        else:
+            first[seq] = payload
+            seqs.append(seq)
+        if payload.get("equity"):
+            # the odds of this state's own live hands, never of a later one
+            odds += 1
+            spot = spot_of(snapshots[seq])
+            assert spot is not None
+            assert [row["seat"] for row in payload["equity"]["seats"]] == list(spot.seats)
         # nothing at all before the delay after its snapshot was published
         assert arrived >= published[seq] + BROADCAST_DELAY_S, f"seq {seq} came early"
         late.append(arrived - published[seq] - BROADCAST_DELAY_S)
@@ -286,6 +306,9 @@ def test_the_broadcast_is_delayed_as_a_whole_in_a_simulated_session() -> None:
     # may swap two states that arrive together)
     assert sorted(seqs) == sorted(snapshots)
     assert holes > 1000 and len(seqs) > 500
+    assert odds >= 50, f"only {odds} broadcast states carried their odds"
+    print(f"leak scan: {len(received['/table'])} /table payloads without odds, {odds} /broadcast "
+          f"states with their own odds, {len(seqs)} states")
     # honoured to the second: the states arrive within a second of their due time (a few ms
     # late at the median on a quiet machine: the fan-out and the Python client's dispatch, a
     # thread per message). The median, not a high percentile: on a loaded CI machine this

@@ -11,8 +11,10 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+import pytest
 import socketio
 
 from controller.daemon.odds import Spot, figure, spot_of
@@ -209,3 +211,29 @@ def test_the_worker_process_values_states_behind_a_real_server() -> None:
         handle.stop()
         publisher.close()
     assert odds.valued >= 1
+
+
+def test_the_odds_are_on_unless_the_config_says_so() -> None:
+    from controller.config import ConfigError, from_mapping
+
+    assert from_mapping({}).broadcast_odds is True
+    assert from_mapping({}).broadcast_odds_burns is False
+    got = from_mapping({"broadcast": {"odds": False, "odds_burns": True}})
+    assert got.broadcast_odds is False and got.broadcast_odds_burns is True
+    with pytest.raises(ConfigError, match=r"^broadcast\.odds: must be bool, got 'on'$"):
+        from_mapping({"broadcast": {"odds": "on"}})
+    with pytest.raises(ConfigError, match=r"^broadcast\.odds_burns: must be bool, got 1$"):
+        from_mapping({"broadcast": {"odds_burns": 1}})
+
+
+def test_feltguard_sim_has_odds_unless_told(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    import controller.processes.sim as sim
+    from controller.cli.main import build_parser
+
+    got: list[Any] = []
+    monkeypatch.setattr(sim, "run_simulation", lambda opts: got.append(opts) or 0)
+    for argv, odds in ((["sim", "--no-web"], True), (["sim", "--no-web", "--no-odds"], False)):
+        args = build_parser().parse_args([*argv, "--journal", str(tmp_path / "j.sqlite")])
+        assert args.func(args) == 0
+        assert got.pop().odds is odds
