@@ -165,16 +165,19 @@ def _client(url: str, token: str, conn: Any) -> None:
 
 
 def run(cards: int = 1500, seed: int = 7, gap: float = 0.0, clients: int = 0,
-        procs: int = 2, tls_dir: Path | None = None, stages: bool = False
-        ) -> dict[str, list[float]]:
+        procs: int = 2, tls_dir: Path | None = None, stages: bool = False,
+        odds: bool = False) -> dict[str, list[float]]:
     """One run: a fresh server (``display.server.run_server`` in this process, as ``feltguard
     run`` serves), client process(es) and journal. ``clients`` > 0: the fan-out to that many
     ``/table`` clients, a ``/dealer`` and a ``/broadcast`` one, in ``procs`` client processes
     (``_measure_many``). ``tls_dir``: served over HTTPS with that folder's certificate (``--tls``),
-    the clients trusting its authority only."""
+    the clients trusting its authority only. ``odds``: the broadcast's odds worker on
+    (``[broadcast] odds``, a process of its own, as ``feltguard run`` has it by default)."""
+    from controller.daemon.odds_worker import broadcast_odds
     from display.server import close_app, create_app, run_server
 
-    app, live, publisher = create_app(dealer_token="bench", broadcast_delay_s=0)
+    app, live, publisher = create_app(dealer_token="bench", broadcast_delay_s=0,
+                                      odds=broadcast_odds(odds))
     context, ca = _tls(tls_dir)
     handle = run_server(app, live, "127.0.0.1", 0, tls=context)
     try:
@@ -795,6 +798,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tls", action="store_true",
                         help="serve HTTPS/wss:// (the product and the peer) with a certificate "
                              "of an authority made for the bench; needs --clients")
+    parser.add_argument("--odds", choices=("off", "on", "both"), default="off",
+                        help="the broadcast's odds worker ([broadcast] odds): off (default), on, "
+                             "or both, interleaved run by run (off, on, off, on...), printing "
+                             "each path's p99 per run with and without it and their ratio")
     parser.add_argument("--stages", action="store_true",
                         help="also the server's CPU per card frame by stage (bench/stages.py); "
                              "needs --clients")
@@ -819,9 +826,12 @@ def main(argv: list[str] | None = None) -> int:
         from controller.security.tls import init_folder
 
         tls_dir = init_folder(Path(tls_tmp.name) / "tls", hosts=["127.0.0.1"]).folder.path
-    for i in range(args.runs):
+    modes = {"off": (False,), "on": (True,), "both": (False, True)}[args.odds]
+    plan = [(i, odds) for i in range(args.runs) for odds in modes]
+    for i, odds in plan:
         each_run = run(args.cards, args.seed + i, args.gap / 1000, args.clients,
-                       args.client_procs, tls_dir, args.stages)
+                       args.client_procs, tls_dir, args.stages, odds)
+        each_run["odds"] = [1.0] if odds else []
         each_run["floor"] = floor(args.cards, args.gap / 1000)
         if args.clients:
             # the display's own share: from the LED (the table's work done) to the slowest
@@ -877,7 +887,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"display p99 {ours:.3f} ms, peer p99 {peer:.3f} ms: ratio {ours / peer:.1f}")
     if args.stages:
         _print_stages(runs)
+    if args.odds == "both":
+        _print_odds(runs, [k for k, _ in paths if k in ("led", "socketio", "slowest")])
     return 0
+
+
+def _print_odds(runs: list[dict[str, list[float]]], keys: list[str]) -> None:
+    """Each path's p99 per run with the broadcast's odds worker off and on (interleaved runs of
+    the same seeds), min / median / max, and the ratio of the medians (on / off)."""
+    print("the broadcast's odds worker off and on, interleaved (p99 per run, ms: "
+          "min / median / max)")
+    print(f"{'path':<28}{'odds off':>26}{'odds on':>26}{'on / off':>10}")
+    for key in keys:
+        off = [_percentile(r[key], 0.99) for r in runs if not r["odds"]]
+        on = [_percentile(r[key], 0.99) for r in runs if r["odds"]]
+        cells = [f"{min(x):.3f} / {statistics.median(x):.3f} / {max(x):.3f}" for x in (off, on)]
+        ratio = statistics.median(on) / statistics.median(off)
+        print(f"{key:<28}{cells[0]:>26}{cells[1]:>26}{ratio:>10.2f}")
 
 
 def _print_stages(runs: list[dict[str, list[float]]]) -> None:

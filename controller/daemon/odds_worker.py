@@ -5,7 +5,8 @@ the flop, finely) of pure Python. On a thread of the daemon's process that work 
 interpreter's lock against the thread that journals and drives the LEDs, and a card's LED would
 wait for it. So the odds run in a child process (``multiprocessing``, spawned: the daemon has
 threads, and a fork of a threaded process can inherit a held lock) and the daemon's side only
-puts a spot on a queue and reads figures back on a thread of its own.
+puts a spot on a queue and reads figures back on a thread of its own. The child runs at the
+lowest CPU priority (SCHED_IDLE): the table's own work always goes first, and a figure waits.
 
 The order of work in the child, for a live broadcast:
 1. the newest spot asked first, with the quick figure (controller/daemon/odds.py ``figure``,
@@ -23,8 +24,10 @@ enough for the broadcast's delay at a busy table (about 30 spots a hand).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
+import os
 import queue
 import threading
 from collections import OrderedDict
@@ -44,8 +47,20 @@ each is 1,800), at about 1 KB each."""
 _MAX_WAITING = 2000  # spots the child holds unvalued before it drops the oldest
 
 
+def _lowest_priority() -> None:
+    """The child yields every CPU to anything else that wants it: Linux's SCHED_IDLE policy
+    (allowed without privileges), else the lowest nice. On a machine with few cores the odds
+    would otherwise take CPU time the daemon's thread needs the moment a card arrives."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(OSError):
+            os.nice(19)
+
+
 def _serve(requests: Any, results: Any) -> None:
     """The child: value spots as the module's docstring orders them, until a None arrives."""
+    _lowest_priority()
     waiting: list[Spot] = []
     fine: list[Spot] = []
     while True:
