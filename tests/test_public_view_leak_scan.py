@@ -33,8 +33,8 @@ from typing import Any
 
 import socketio
 
-from controller.daemon.odds import spot_of
 from controller.events import CardExposed, HandStart
+from controller.poker.odds import spot_of
 from controller.processes.sim import SimOptions, simulated_table
 from controller.sim.dealer import CardMove
 

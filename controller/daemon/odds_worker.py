@@ -9,7 +9,7 @@ puts a spot on a queue and reads figures back on a thread of its own. The child 
 lowest CPU priority (SCHED_IDLE): the table's own work always goes first, and a figure waits.
 
 The order of work in the child, for a live broadcast:
-1. the newest spot asked first, with the quick figure (controller/daemon/odds.py ``figure``,
+1. the newest spot asked first, with the quick figure (controller/poker/odds.py ``figure``,
    ``first=True``: exact when that fits about 0.15 s, else Monte Carlo for as long);
 2. then any older spot still waiting, newest first;
 3. then, while nothing new is asked, the fine figure of each spot whose quick one was Monte Carlo.
@@ -34,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.daemon.odds import Spot, figure, spot_of
+from controller.poker.odds import Spot, figure, spot_of
 
 __all__ = ["MAX_KEPT", "OddsWorker", "broadcast_odds"]
 

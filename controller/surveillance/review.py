@@ -68,6 +68,7 @@ from controller.journal import (
     read_events,
     run_opening,
 )
+from controller.poker.odds import Spot, figure, spot_of
 from controller.rules import (
     CheckpointError,
     TableState,
@@ -423,9 +424,12 @@ _HAND_KEYS = ("number", "phase", "button", "small_blind", "big_blind", "to_act",
 
 
 def _step(event: Event, snap: Snapshot, raised: Sequence[str],
-          card: dict[str, Any] | None, text: str) -> dict[str, Any]:
+          card: dict[str, Any] | None, text: str, odds: dict[str, Any] | None) -> dict[str, Any]:
     h = snap["hand"]
     return {
+        # each live hand's odds after this event, as the broadcast shows them (the officer
+        # sees every card anyway: controller/poker/odds.py); null when nothing to value
+        "equity": odds,
         "seq": event.seq, "ts": event.ts, "type": event.type, "event": event.to_json(),
         "text": text, "card": card, "raised": list(raised),
         "hand": {k: h.get(k) for k in _HAND_KEYS},
@@ -440,6 +444,24 @@ def _step(event: Event, snap: Snapshot, raised: Sequence[str],
     }
 
 
+REVIEW_ODDS_S = 0.03
+"""Each step's figure: exact where that fits about 30 ms here, else Monte Carlo with its margin
+(a hand opened has about 5 to 20 spots: its odds then cost well under a second)."""
+
+
+def _odds(snap: Snapshot, valued: dict[Spot, dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The figure of a step's spot (``REVIEW_ODDS_S``), computed once per spot of the hand."""
+    spot = spot_of(snap)
+    if spot is None:
+        return None
+    if spot not in valued:
+        try:
+            valued[spot] = figure(spot, first=True, seconds=REVIEW_ODDS_S)[0]
+        except ValueError:  # a spot equity refuses (more hands than the deck holds, ...)
+            valued[spot] = None
+    return valued[spot]
+
+
 def hand_steps(start: TableState, events: Iterable[Event], summary: HandSummary
                ) -> dict[str, Any]:
     """One hand as the officer steps through it: ``steps`` (one per event, from its
@@ -451,6 +473,7 @@ def hand_steps(start: TableState, events: Iterable[Event], summary: HandSummary
     # each seat's player as the next event finds them (one who leaves is still named by it)
     names = {s["seat"]: s["player"] for s in snapshot(start)["seats"]}
     steps: list[dict[str, Any]] = []
+    valued: dict[Spot, dict[str, Any] | None] = {}  # a spot's figure, once per hand
     trails: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
     for event in events:
@@ -474,7 +497,8 @@ def hand_steps(start: TableState, events: Iterable[Event], summary: HandSummary
                 "face_up": getattr(body, "face_up", None)})
         raised = [f"{f.code} (seq {f.seq})" for f in applied.step.findings]
         text = event_words(event.to_json(), applied.snap, names, named)
-        steps.append(_step(event, applied.snap, raised, card, text))
+        steps.append(_step(event, applied.snap, raised, card, text,
+                           _odds(applied.snap, valued)))
         names = {s["seat"]: s["player"] for s in applied.snap["seats"]}
     return {"hand": summary.to_json(),
             "findings": [f.to_json() for f in summary.findings],

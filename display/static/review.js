@@ -133,6 +133,20 @@
   }
 
   // A cell that says what it is (its data-label) where the table is laid out as blocks.
+  // A seat's odds in words: "62.1% (win 60.3%, tie 3.6%) · 9 outs · Two pair, kings and
+  // sevens"; split games "high 28% · low 53%"; a Monte Carlo figure with its margin.
+  function oddsText(all, o) {
+    if (!all || !o) return "";
+    var pct = function (x) { return (100 * x).toFixed(1) + "%"; };
+    var parts = [pct(o.equity) + " (win " + pct(o.win) + ", tie " + pct(o.tie) + ")"];
+    if (all.split) parts.push("high " + pct(o.high) + " \u00b7 low " + pct(o.low));
+    if (o.outs !== null && o.outs !== undefined) parts.push(o.outs + (o.outs === 1 ? " out" : " outs"));
+    (o.labels || []).forEach(function (l) { if (l) parts.push(l); });
+    if (all.margin) parts.push("\u00b1" + (100 * all.margin).toFixed(1) + " pts");
+    if (all.assumes_draws) parts.push("assumes the draws declared");
+    return parts.join(" \u00b7 ");
+  }
+
   function cell(column, label, text) {
     var td = el("td", "col-" + column, text);
     if (label) td.dataset.label = label;
@@ -300,6 +314,8 @@
     var body = $("seat-table").tBodies[0];
     clear(body);
     var anyUp = false;
+    var odds = {};  // each live seat's figure at this step (controller/poker/odds.py)
+    ((s.equity || {}).seats || []).forEach(function (o) { odds[o.seat] = o; });
     s.seats.forEach(function (seat) {
       var tr = el("tr");
       tr.dataset.seat = seat.seat;
@@ -314,6 +330,7 @@
       tr.appendChild(cell("bet", "bet", seat.bet ? amount(seat.bet) : ""));
       tr.appendChild(cell("status", "", seat.folded ? "folded" : seat.all_in ? "all in" :
         String(seat.status || "").replace(/_/g, " ")));
+      tr.appendChild(cell("odds", "odds", oddsText(s.equity, odds[seat.seat])));
       body.appendChild(tr);
       anyUp = anyUp || (seat.up || []).length > 0;
     });

@@ -315,3 +315,37 @@ def test_the_review_process_answers_as_the_review_and_survives_its_worker(
         assert worker.phh(PREMATURE_HAND) == review.phh(PREMATURE_HAND)  # a new worker
     finally:
         worker.close()
+
+
+def test_each_step_carries_the_odds_of_its_own_live_hands(review: Review) -> None:
+    """The officer reads each live hand's odds at every step (controller/poker/odds.py), the
+    figure of that step's own cards: the live seats holding cards, their shares summing to the
+    pot, exact once the board is out."""
+    from controller.poker.odds import figure, spot_of
+    from controller.surveillance.review import REVIEW_ODDS_S
+
+    shown = 0
+    for number in range(1, 13):
+        data = review.steps(number)
+        hand_seen = False
+        for step in data["steps"]:
+            odds = step["equity"]
+            if odds is None:
+                continue
+            shown += 1
+            hand_seen = True
+            live = [s["seat"] for s in step["seats"]
+                    if s["in_hand"] and not s["folded"] and s["hole"]]
+            assert [row["seat"] for row in odds["seats"]] == live
+            assert abs(sum(row["equity"] for row in odds["seats"]) - 1.0) < 1e-9
+            if len(step["hand"]["board"]) == 5:
+                assert odds["method"] == "exact" and odds["margin"] == 0.0
+            if len(step["hand"]["board"]) == 4:
+                assert any(row["outs"] is not None for row in odds["seats"])
+        assert hand_seen or not any(s["type"] == "shoe.draw" for s in data["steps"])
+    assert shown > 50
+    # the figure made from the same cards
+    step = next(s for s in review.steps(2)["steps"] if s["equity"] is not None)
+    snap = {"table": {"game": "nlhe"}, "hand": step["hand"], "seats": step["seats"]}
+    spot = spot_of(snap)
+    assert spot is not None and figure(spot, first=True, seconds=REVIEW_ODDS_S)[0] == step["equity"]

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import socketio
 
-from controller.daemon.odds import Spot, figure, spot_of
 from controller.daemon.odds_worker import OddsWorker
+from controller.poker.odds import Spot, figure, spot_of
 from display.server import BROADCAST, DEALER, TABLE, Publisher, create_app, run_server
 from tests.display.snapshots import HOLE, short_hand
 from tests.display.test_broadcast import Clock, Recorder

@@ -1,5 +1,5 @@
 """Outs with one board card to come (controller/poker/outs.py), and the broadcast's figure of a
-spot (controller/daemon/odds.py): hand-made spots a floor person can check, and random hold'em
+spot (controller/poker/odds.py): hand-made spots a floor person can check, and random hold'em
 and Omaha/8 turns against a count made another way (each river dealt, the pot shared by the
 rankings' own ``strength``)."""
 
@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from controller.daemon.odds import Spot, figure
 from controller.poker.hands.rankings import omaha_strength, strength
+from controller.poker.odds import Spot, figure
 from controller.poker.outs import outs
 from controller.poker.variants import VARIANTS
 

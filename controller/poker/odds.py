@@ -29,15 +29,23 @@ from controller.poker.equity import DEFAULT_SAMPLES, Equity, _cost, equity
 from controller.poker.outs import outs
 from controller.poker.variants import VARIANTS, Variant, family
 
-__all__ = ["FIRST_BUDGET", "SHOW_MARGIN", "Spot", "block", "figure", "spot_of"]
+__all__ = ["FIRST_BUDGET", "QUICK_S", "SHOW_MARGIN", "Spot", "block", "figure", "spot_of"]
 
 SHOW_MARGIN = 0.01
 """A Monte Carlo figure goes on screen only when its 95 % half-width is under one point."""
 
+QUICK_S = 0.15
+"""The quick figure's time here (so it is ready within 200 ms of its card; about 1 s on a Pi 4):
+exact when the run-outs fit ``FIRST_BUDGET``, else as many Monte Carlo run-outs as fit. A second,
+finer figure follows (``equity``'s own ``EXACT_BUDGET`` and ``DEFAULT_SAMPLES``)."""
+
 FIRST_BUDGET = 300_000
-"""The first figure's exact budget (``equity``'s evaluation units: about 0.15 s here, so the first
-figure is ready within 200 ms of its card; about 1 s on a Pi 4). Beyond it the first figure is
-Monte Carlo, and a second, finer one follows (``EXACT_BUDGET``, ``DEFAULT_SAMPLES``)."""
+"""The quick figure's exact budget, in ``equity``'s evaluation units (about ``QUICK_S``)."""
+
+_SAMPLE_OVERHEAD = 7
+"""A Monte Carlo run-out's cost beyond its valuations, in the same units (about a microsecond
+each here): measured, 7.9 us a run-out for two hold'em hands (2 units), 238 us for three
+Omaha/8 hands (240 units)."""
 
 
 @dataclass(frozen=True)
@@ -152,17 +160,18 @@ def block(spot: Spot, eq: Equity, spot_outs: tuple[int | None, ...] | None,
     }
 
 
-def figure(spot: Spot, *, first: bool, seed: int = 0) -> tuple[dict[str, Any], bool]:
-    """The odds block of a spot and whether it is final. ``first``: the quick figure
-    (``FIRST_BUDGET``: exact if that fits, else Monte Carlo with fewer samples); otherwise the
-    fine one (``EXACT_BUDGET``, ``DEFAULT_SAMPLES``). ValueError (one line) for a spot
-    ``equity`` refuses."""
+def figure(spot: Spot, *, first: bool, seed: int = 0,
+           seconds: float = QUICK_S) -> tuple[dict[str, Any], bool]:
+    """The odds block of a spot and whether it is final. ``first``: the quick figure, about
+    ``seconds`` here (exact if that fits, else Monte Carlo with as many run-outs as fit);
+    otherwise the fine one (``EXACT_BUDGET``, ``DEFAULT_SAMPLES``). ValueError (one line) for
+    a spot ``equity`` refuses."""
     if first:
-        # as many run-outs as the first budget buys (each costs a valuation per hand)
-        per_deal = len(spot.hands) * _cost(VARIANTS[spot.game])
-        samples = min(DEFAULT_SAMPLES, max(200, FIRST_BUDGET // per_deal))
-        eq = equity(spot.game, spot.hands, spot.board, spot.dead, budget=FIRST_BUDGET,
-                    samples=samples, seed=seed)
+        scale = seconds / QUICK_S
+        per_deal = len(spot.hands) * _cost(VARIANTS[spot.game]) + _SAMPLE_OVERHEAD
+        samples = min(DEFAULT_SAMPLES, max(200, int(FIRST_BUDGET * scale) // per_deal))
+        eq = equity(spot.game, spot.hands, spot.board, spot.dead,
+                    budget=int(FIRST_BUDGET * scale), samples=samples, seed=seed)
     else:
         eq = equity(spot.game, spot.hands, spot.board, spot.dead, seed=seed)
     final = eq.method == "exact" or not first
