@@ -8,6 +8,7 @@ known to hold, written together ("AsKd") or comma-separated ("As,Kd"); a stud ha
 seen of the player, a short draw hand the cards kept. The figures come from
 ``controller.poker.equity`` (docs/equity.md): exact when the run-outs fit the budget (or with
 ``--exact``), Monte Carlo otherwise (``--samples``, seeded by ``--seed``), with its 95 % error.
+With one board card to come, each hand behind is given its outs (``controller.poker.outs``).
 
 Bad input (a bad or repeated card, a hand size the game does not deal, more hands than the
 deck holds): one line on standard error, exit status 2.
@@ -22,6 +23,7 @@ from typing import Any
 
 from controller.cli.common import fail, whole
 from controller.poker.equity import DEFAULT_SAMPLES, Equity, equity, parse_cards
+from controller.poker.outs import outs
 from controller.poker.variants import VARIANTS
 
 COMMAND = "equity"
@@ -58,20 +60,24 @@ def run_equity(args: argparse.Namespace) -> int:
         exact: bool | None = True if args.exact else (False if args.samples else None)
         result = equity(args.game, hands, board, dead, exact=exact,
                         samples=args.samples or DEFAULT_SAMPLES, seed=args.seed)
+        # with one board card to come: each hand's outs (controller/poker/outs.py)
+        spot_outs = outs(args.game, hands, board, dead)
     except ValueError as exc:
         return fail(COMMAND, str(exc))
     if args.json:
-        print(json.dumps(as_json(result, board), sort_keys=True))
+        print(json.dumps(as_json(result, board, spot_outs), sort_keys=True))
     else:
-        sys.stdout.write(as_text(result, board))
+        sys.stdout.write(as_text(result, board, spot_outs))
     return 0
 
 
-def as_json(r: Equity, board: tuple[str, ...]) -> dict[str, Any]:
+def as_json(r: Equity, board: tuple[str, ...],
+            spot_outs: tuple[int | None, ...] | None = None) -> dict[str, Any]:
     players = []
-    for p in r.players:
+    for i, p in enumerate(r.players):
         row: dict[str, Any] = {"cards": "".join(p.cards), "win": p.win, "tie": p.tie,
-                               "equity": p.equity, "labels": list(p.labels)}
+                               "equity": p.equity, "labels": list(p.labels),
+                               "outs": None if spot_outs is None else spot_outs[i]}
         if r.split:
             row.update(scoop=p.scoop, high_win=p.high_win, high_tie=p.high_tie,
                        low_win=p.low_win, low_tie=p.low_tie)
@@ -85,7 +91,8 @@ def _pct(x: float | None) -> str:
     return "" if x is None else f"{100 * x:6.2f}%"
 
 
-def as_text(r: Equity, board: tuple[str, ...]) -> str:
+def as_text(r: Equity, board: tuple[str, ...],
+            spot_outs: tuple[int | None, ...] | None = None) -> str:
     game = VARIANTS[r.game]
     lines = [f"{game.name}" + (f", board {''.join(board)}" if board else "")]
     if r.split:
@@ -93,8 +100,10 @@ def as_text(r: Equity, board: tuple[str, ...]) -> str:
                      f"{'low':>8}{'lo tie':>8}{'equity':>8}  hand now")
     else:
         lines.append(f"{'hand':<16}{'win':>8}{'tie':>8}{'equity':>8}  hand now")
-    for p in r.players:
+    for i, p in enumerate(r.players):
         label = "; ".join(x for x in p.labels if x) or "-"
+        if spot_outs is not None and spot_outs[i] is not None:
+            label += f"; {spot_outs[i]} out{'' if spot_outs[i] == 1 else 's'}"
         figures: tuple[float | None, ...]
         if r.split:
             figures = (p.win, p.tie, p.high_win, p.high_tie, p.low_win, p.low_tie, p.equity)
@@ -109,4 +118,6 @@ def as_text(r: Equity, board: tuple[str, ...]) -> str:
                      f"+/- {100 * r.margin:.2f} points at 95%")
     if r.assumes_draws:
         lines.append("assumes the draws declared (short hands draw the rest)")
+    if spot_outs is not None:
+        lines.append("outs: the cards to come with which a hand behind takes more of the pot")
     return "\n".join(lines) + "\n"

@@ -116,3 +116,27 @@ def test_a_draw_still_to_come_is_said() -> None:
     got, _ = figure(spot, first=False)
     assert got["assumes_draws"] is True
     assert abs(sum(row["equity"] for row in got["seats"]) - 1.0) < 1e-9
+
+
+def test_feltguard_equity_gives_the_outs_with_one_card_to_come() -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent.parent
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "equity", "nlhe", "AhKh",
+                          "QsQd", "--board", "2h7h9c4s", "--dead", "3h"], capture_output=True,
+                         text=True, timeout=120, check=False,
+                         env={**os.environ, "PYTHONPATH": str(repo)})
+    assert run.returncode == 0, run.stderr
+    ace_king = next(line for line in run.stdout.splitlines() if line.startswith("AhKh"))
+    assert ace_king.endswith("; 14 outs")
+    queens = next(line for line in run.stdout.splitlines() if line.startswith("QsQd"))
+    assert "outs" not in queens
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "equity", "nlhe", "AhKh",
+                          "QsQd", "--board", "2h7h9c4s", "--json"], capture_output=True,
+                         text=True, timeout=120, check=False,
+                         env={**os.environ, "PYTHONPATH": str(repo)})
+    assert [p["outs"] for p in json.loads(run.stdout)["players"]] == [15, None]
