@@ -95,11 +95,12 @@ def overlay(browser: Any) -> Iterator[Callable[..., tuple[Any, Any, list[str]]]]
     """Open the overlay at 1920x1080 on a fresh server: returns (page, publisher, errors)."""
     opened: list[tuple[Any, Any, ServerHandle]] = []
 
-    def open_(odds: SyncOdds, delay_s: float = 0) -> tuple[Any, Any, list[str]]:
+    def open_(odds: SyncOdds, delay_s: float = 0,
+              size: tuple[int, int] = FRAME) -> tuple[Any, Any, list[str]]:
         from playwright.sync_api import expect
 
         app, handle, publisher = serve(odds, delay_s)
-        page = browser.new_page(viewport={"width": FRAME[0], "height": FRAME[1]})
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         opened.append((page, app, handle))
         errors: list[str] = []
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -149,7 +150,7 @@ def corner_alpha(png: bytes) -> int:
     return raw[1 + 3]  # the filter byte, then R, G, B, A
 
 
-def frame_problems(page: Any) -> dict[str, Any]:
+def frame_problems(page: Any, size: tuple[int, int] = FRAME) -> dict[str, Any]:
     """Whatever a 1920x1080 source would lose or a viewer could not read: an element drawn
     outside the frame, a scroll, text under the smallest size, a background on the page."""
     return page.evaluate(
@@ -171,7 +172,7 @@ def frame_problems(page: Any) -> dict[str, Any]:
           }
           return out;
         }""",
-        [FRAME[0], FRAME[1], SMALLEST_TYPE_PX],
+        [size[0], size[1], SMALLEST_TYPE_PX],
     )
 
 
@@ -334,4 +335,32 @@ def test_the_secure_delay_governs_the_overlay(
     expect(page.locator(".player .pct").first).to_be_visible(timeout=WAIT_MS)
     assert time.monotonic() - published >= delay
     assert cards(page, '.player[data-seat="1"] .card') == ["As", "Ah"]
+    assert errors == []
+
+
+def test_the_hand_over_says_who_won_and_a_smaller_source_gets_the_frame_scaled(
+    overlay: Callable[..., tuple[Any, Any, list[str]]], tmp_path: Path
+) -> None:
+    snap = SCENARIOS["holdem-allin"]()
+    snap["hand"].update(phase="complete", board=["Kh", "7s", "2s", "Ad", "9d"], pots=[])
+    snap["results"] = [
+        {"amount": 4_550, "eligible": [1, 3, 5], "winners": [1], "shares": {"1": 4_550},
+         "hand": "Three of a kind, aces"},
+        {"amount": 1_800, "eligible": [3, 5], "winners": [3], "shares": {"3": 1_800},
+         "hand": "Three of a kind, kings"},
+    ]
+    size = (1280, 720)  # a 720p source: the 1920x1080 layout, scaled by two thirds
+    page, publisher, errors = overlay(SyncOdds(), size=size)
+    publish(page, publisher, snap)
+    assert texts(page, "#results .result") == [
+        "Maria Ortega-Villanueva wins 4,550 \u00b7 Three of a kind, aces",
+        "Jin Park wins 1,800 \u00b7 Three of a kind, kings",
+    ]
+    assert page.locator("#pot-box").is_hidden()  # the pots are awarded
+    assert cards(page, "#board .card") == snap["hand"]["board"]
+    problems = frame_problems(page, size)
+    assert problems["outside"] == []  # (the layout box stays 1920x1080; nothing scrolls)
+    page.screenshot(path=str(tmp_path / "overlay-hand-over-1280x720.png"), omit_background=True)
+    box = page.locator("#frame").bounding_box()
+    assert (box["width"], box["height"]) == pytest.approx(size, abs=1)
     assert errors == []
