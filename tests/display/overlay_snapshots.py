@@ -18,6 +18,7 @@ returns a fresh dict, so a test may mutate what it gets.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from controller.poker.variants import VARIANTS
@@ -127,6 +128,43 @@ def triple_draw_second() -> Snapshot:
     return _snap("27_triple", 4_420, "draw3", seats, table_seats=6, small_blind=10,
                  big_blind=20, to_act=3, button=4, blinds=(1, 2), pots=[(240, [1, 2, 3])],
                  number=23)
+
+
+_NAMES = ["Ann", "Bartholomew Ashworth", "Cat", "Dmitri", "Eve", "Fumiko Tanaka", "Gus", "Hal",
+          "Ines"]
+
+
+def _shuffled(seed: int) -> list[str]:
+    """A deck in a fixed shuffled order: hands as a real deal gives them, the same each run."""
+    deck = [r + s for r in "AKQJT98765432" for s in "shdc"]
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def full_holdem() -> Snapshot:
+    """Nine-handed hold'em on the flop, every seat still in: the overlay's two rows."""
+    deck = _shuffled(9)
+    board, rest = deck[:3], deck[3:]
+    seats = [_seat(i + 1, _NAMES[i], rest[2 * i:2 * i + 2], stack=10_000 - 500 * i,
+                   bet=200 if i == 0 else 0) for i in range(9)]
+    return _snap("nlhe", 5_000, "flop", seats, table_seats=9, small_blind=50, big_blind=100,
+                 board=board, to_act=2, button=9, blinds=(1, 2), pots=[(2_700, list(range(1, 10)))],
+                 number=7)
+
+
+def full_stud() -> Snapshot:
+    """Six-handed stud on seventh street, every seat still in: seven cards a seat."""
+    deck = _shuffled(6)
+    seats = []
+    for i in range(6):
+        hole = deck[7 * i:7 * i + 7]  # in the order dealt: down, down, four up, down
+        seats.append(_seat(i + 1, _NAMES[i], hole, up=hole[2:6], stack=1_000 + 100 * i))
+    return _snap("stud", 6_000, "seventh", seats, table_seats=8, small_blind=0, big_blind=0,
+                 ante=5, to_act=6, pots=[(600, list(range(1, 7)))], number=9)
+
+
+FULL_TABLES = {"holdem-9": full_holdem, "stud-6": full_stud}
+"""Full tables: two rows of players, the smallest cards the overlay draws."""
 
 
 SCENARIOS = {

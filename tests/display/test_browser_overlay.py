@@ -33,7 +33,7 @@ from controller.poker.variants import VARIANTS
 from display.payloads import broadcast_payload
 from display.server import ServerHandle, close_app, create_app, run_server
 from tests.display.chromium import BROWSER_MARKS
-from tests.display.overlay_snapshots import SCENARIOS, Snapshot
+from tests.display.overlay_snapshots import FULL_TABLES, SCENARIOS, Snapshot
 
 pytestmark = BROWSER_MARKS
 
@@ -152,7 +152,8 @@ def corner_alpha(png: bytes) -> int:
 
 def frame_problems(page: Any, size: tuple[int, int] = FRAME) -> dict[str, Any]:
     """Whatever a 1920x1080 source would lose or a viewer could not read: an element drawn
-    outside the frame, a scroll, text under the smallest size, a background on the page."""
+    outside the frame (or outside its player's panel), a scroll, text under the smallest size, a
+    background on the page."""
     return page.evaluate(
         """([w, h, smallest]) => {
           const out = {outside: [], tiny: [], scroll: [document.documentElement.scrollWidth,
@@ -164,6 +165,15 @@ def frame_problems(page: Any, size: tuple[int, int] = FRAME) -> dict[str, Any]:
             if (!r.width || !r.height || e.tagName === 'SCRIPT') continue;
             if (r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5) {
               out.outside.push([e.id || e.className, r.left, r.top, r.right, r.bottom]);
+            }
+            // and what a player's panel holds lies in the panel
+            const panel = e.parentElement && e.parentElement.closest('.player');
+            if (panel) {
+              const p = panel.getBoundingClientRect();
+              if (r.left < p.left - 0.5 || r.top < p.top - 0.5 || r.right > p.right + 0.5
+                  || r.bottom > p.bottom + 0.5) {
+                out.outside.push([e.className, e.textContent, 'outside its panel']);
+              }
             }
             const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
             if (own && parseFloat(getComputedStyle(e).fontSize) < smallest) {
@@ -363,4 +373,32 @@ def test_the_hand_over_says_who_won_and_a_smaller_source_gets_the_frame_scaled(
     page.screenshot(path=str(tmp_path / "overlay-hand-over-1280x720.png"), omit_background=True)
     box = page.locator("#frame").bounding_box()
     assert (box["width"], box["height"]) == pytest.approx(size, abs=1)
+    assert errors == []
+
+
+@pytest.mark.parametrize("name", list(FULL_TABLES))
+def test_a_full_table_fits_in_two_rows_and_nothing_covers_anything(
+    overlay: Callable[..., tuple[Any, Any, list[str]]], tmp_path: Path, name: str
+) -> None:
+    snap = FULL_TABLES[name]()
+    odds = SyncOdds()
+    page, publisher, errors = overlay(odds)
+    publish(page, publisher, snap)
+    fig = odds.figures[spot_of(snap)]  # type: ignore[index]
+    check_what_a_viewer_sees(page, snap, fig)
+    assert page.locator("#players").get_attribute("data-rows") == "2"
+    problems = frame_problems(page)
+    assert problems["outside"] == [] and problems["scroll"] == list(FRAME)
+    assert problems["tiny"] == []
+    shown = page.locator("#bug, #board, #pot-box, .player").all()
+    boxes = [b for b in (x.bounding_box() for x in shown) if b is not None]
+    assert len(boxes) >= 2 + len(snap["seats"])  # the bug, the pot, a panel a player
+
+    def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+        return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+                and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+    assert not [(i, j) for i, a in enumerate(boxes) for j, b in enumerate(boxes)
+                if i < j and overlap(a, b)]
+    page.screenshot(path=str(tmp_path / f"overlay-{name}.png"), omit_background=True)
     assert errors == []
