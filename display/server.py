@@ -568,6 +568,12 @@ def create_app(
                                delay_s=publisher.broadcast_delay_s,
                                findings=publisher.broadcast_findings)
 
+    @app.get(BROADCAST + "/overlay")
+    def broadcast_overlay_page() -> str:
+        # the stream's graphics over the cameras (an OBS or vMix browser source, 1920x1080,
+        # transparent): the same /broadcast namespace, so the same delay governs all of it
+        return render_template("overlay.html", delay_s=publisher.broadcast_delay_s)
+
     @app.get("/dealer")
     def dealer_page() -> ResponseReturnValue:
         if request.query_string:
