@@ -483,6 +483,52 @@ def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[o
     return runs
 
 
+
+def _summed(v: Variant, draws: Iterator[Sequence[int]], slots: Sequence[int],
+            hands: Sequence[Sequence[int]], board: Sequence[int],
+            tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]]) -> int:
+    """The Monte Carlo hot loop of the games valued on summed codes (``_on_codes``, not 2-7):
+    each draw is the missing cards, board first then each player's in turn; the known cards'
+    sums are added once. Returns the run-outs."""
+    values = [_CODE_VALUES[r] for r in v.rankings]
+    split = v.split
+    n = len(hands)
+    known = [sum(h) + sum(board) for h in hands]
+    cut = slots[0]
+    spans = []
+    for s in slots[1:]:
+        spans.append((cut, cut + s))
+        cut += s
+    sole = [((i,), ()) for i in range(n)]
+    single = None
+    if len(values) == 1:  # one ranking: value_of_code or the ace-to-five badness, inline below
+        single = value_of_code if v.rankings == ("high",) else _negative_a5
+    high_low8 = v.rankings == ("high", "low8")  # (stud/8: the low as _low8_value, inline)
+    runs = 0
+    for d in draws:
+        runs += 1
+        b = sum(d[:slots[0]]) if slots[0] else 0
+        codes = [known[i] + b + sum(d[a:e]) if e > a else known[i] + b
+                 for i, (a, e) in enumerate(spans)]
+        if single is not None:
+            vals = list(map(single, codes))
+            best = max(vals)
+            if vals.count(best) == 1:
+                tallies[sole[vals.index(best)]] += 1
+            else:
+                tallies[tuple(i for i, x in enumerate(vals) if x == best), ()] += 1
+            continue
+        if high_low8:
+            lows = [-x if qualifies_for_eight(x) else None for x in map(a5_badness, codes)]
+            tallies[_outcome(list(zip(map(value_of_code, codes), lows, strict=True)), True)] += 1
+            continue
+        tallies[_outcome([tuple(f(c, []) for f in values) for c in codes], split)] += 1
+    return runs
+
+
+def _negative_a5(code: int) -> int:
+    return -a5_badness(code)
+
 # --- the run-outs -------------------------------------------------------------------------------
 
 
@@ -581,8 +627,12 @@ def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
     rng = random.Random(seed)
     n = len(hands)
     tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
+    fast_sums = _on_codes(v) and "deuce_seven_low" not in v.rankings
     if exact and fast and not any(slots[1:]):
         runs = _board_only(pool, slots[0], known_hands, known_board, tallies)
+    elif fast_sums and not exact:
+        runs = _summed(v, _draws(pool, sum(slots), samples, rng),  # type: ignore[arg-type]
+                       slots, known_hands, known_board, tallies)  # type: ignore[arg-type]
     elif v.hand == "omaha":  # (a board game: every hand is known, only the board to come)
         draws: Iterator[Sequence[object]] = (combinations(pool, slots[0]) if exact
                                              else _draws(pool, slots[0], samples, rng))

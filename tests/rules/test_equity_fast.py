@@ -141,3 +141,22 @@ def test_the_sampler_draws_every_pair_alike() -> None:
     sigma = math.sqrt(1000 * (1 - 1 / 45))
     assert all(abs(n - 1000) < 5 * sigma for n in counts.values())
     assert list(_draws(pool, 2, 50, random.Random(4))) == draws[:50]
+
+
+@pytest.mark.parametrize(("game", "hands"), [
+    ("stud8", ["Ah2s3d9c8h7s", "KcKd6h5h4s"]),
+    ("razz", ["Ah2s3d9c8h", "4c5c6hKdQs7s"]),
+    ("stud", ["AsAd9c4h7s3s", "KsKd8h8c2d"]),
+])
+def test_summed_monte_carlo_within_its_stated_error_of_the_exact_figure(
+        game: str, hands: list[str]) -> None:
+    """The Monte Carlo loop of the games on summed codes (the cards still to come drawn for
+    each player, the known sums added once) against the exact enumeration."""
+    exact = equity(game, [P(h) for h in hands], exact=True)
+    mc = equity(game, [P(h) for h in hands], exact=False, samples=3000, seed=2)
+    for e, m in zip(exact.players, mc.players, strict=True):
+        assert abs(e.equity - m.equity) <= mc.margin
+        assert abs(e.win - m.win) <= mc.margin
+        if game == "stud8":
+            assert e.low_win is not None and m.low_win is not None
+            assert abs(e.low_win - m.low_win) <= mc.margin
