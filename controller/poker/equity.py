@@ -110,7 +110,8 @@ class PlayerEquity:
 @dataclass(frozen=True)
 class Equity:
     """The figures of a spot. ``method``: "exact" or "monte carlo"; ``deals``: run-outs counted;
-    ``margin``: the 95 % half-width bounding every figure (0.0 when exact)."""
+    ``margin``: the 95 % half-width bounding every figure (0.0 when exact); ``assumes_draws``:
+    a draw hand was given short (the declared draw is assumed)."""
 
     game: str
     players: tuple[PlayerEquity, ...]
@@ -120,6 +121,9 @@ class Equity:
     split: bool
     assumes_draws: bool
     seed: int | None
+    assumes_discard: bool = False
+    """A Pineapple hand was given before its discard: the figure assumes each such player keeps
+    the two cards that make the best final hand (the discard chosen knowing the whole board)."""
 
 
 # --- the inputs ---------------------------------------------------------------------------------
@@ -134,13 +138,27 @@ def _board_sizes(v: Variant) -> set[int]:
     return sizes
 
 
+def _discard(v: Variant) -> tuple[int, int] | None:
+    """A Pineapple game's discard: (hole cards thrown away, board cards out when it is made:
+    0 in Pineapple, before the flop; 3 in Crazy Pineapple, before the turn; 5 in Lazy
+    Pineapple, before the showdown); None for a game without one."""
+    board = 0
+    for st in v.streets:
+        if st.discard:
+            return st.discard, board + (0 if st.discard_first else st.board)
+        board += st.board
+    return None
+
+
 def _check_hand(v: Variant, i: int, hand: Sequence[str]) -> None:
     n = len(hand)
     kind = family(v)
     if kind == "board":
-        if n != v.hole_cards:
-            raise ValueError(f"{v.name} hands are {v.hole_cards} hole cards at the showdown; "
-                             f"hand {i + 1} ({''.join(hand)}) has {n}")
+        thrown = _discard(v)
+        if n != v.hole_cards and not (thrown and n == v.hole_cards + thrown[0]):
+            before = f" ({v.hole_cards + thrown[0]} before the discard)" if thrown else ""
+            raise ValueError(f"{v.name} hands are {v.hole_cards} hole cards at the showdown"
+                             f"{before}; hand {i + 1} ({''.join(hand)}) has {n}")
     elif not 1 <= n <= v.hole_cards:
         what = "seen of a player" if kind == "stud" else "kept or held"
         raise ValueError(f"{v.name} hands are 1 to {v.hole_cards} cards {what}; hand {i + 1} "
@@ -172,7 +190,12 @@ def _check_inputs(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[st
     if len(board) not in _board_sizes(v):
         sizes = ", ".join(str(s) for s in sorted(_board_sizes(v)))
         raise ValueError(f"a {v.name} board is {sizes} cards, got {len(board)}")
-    need = len(hands) * v.hole_cards + v.board_cards + len(dead)
+    thrown = _discard(v)
+    if thrown and len(board) > thrown[1] and any(len(h) > v.hole_cards for h in hands):
+        raise ValueError(f"{v.name} hands are discarded to {v.hole_cards} by a board of "
+                         f"{thrown[1]} cards; the board has {len(board)}")
+    held = sum(max(len(h), v.hole_cards) for h in hands)
+    need = held + v.board_cards + len(dead)
     if need > len(v.deck_cards):
         raise ValueError(
             f"too many hands for the deck: {len(hands)} hands of {v.hole_cards} cards, a board "
@@ -391,7 +414,17 @@ def _scorer(v: Variant) -> tuple[Callable[[str], object], Scorer, bool]:
                 out.append(tuple(f(code, cards) for f in by_code))
             return out
 
-        return CARD_CODES.__getitem__, fast, v.rankings == ("high",)
+        if _discard(v) is None:
+            return CARD_CODES.__getitem__, fast, v.rankings == ("high",)
+        keep = v.hole_cards
+
+        def best_keep(players: list[list[object]],
+                      board: list[object]) -> list[tuple[int | None, ...]]:
+            """A Pineapple hand before its discard: the best of its keeps."""
+            return [max(fast([list(k) for k in combinations(p, keep)], board))
+                    if len(p) > keep else fast([p], board)[0] for p in players]
+
+        return CARD_CODES.__getitem__, best_keep, v.rankings == ("high",)
     rankings = v.rankings
     if v.hand == "omaha":
         low = v.split
@@ -415,6 +448,11 @@ def _label(v: Variant, ranking: str, hand: Sequence[str], board: Sequence[str]) 
             if len(board) < 3:
                 return ""
             value = omaha_strength(ranking, hand, board)
+        elif len(hand) > v.hole_cards and family(v) == "board":  # Pineapple, not discarded
+            if len(board) < 3:
+                return ""
+            value = max(strength(ranking, [*keep, *board])  # type: ignore[type-var]
+                        for keep in combinations(hand, v.hole_cards))
         else:
             cards = [*hand, *board]
             if ranking != "badugi" and len(cards) < 5:
@@ -460,13 +498,24 @@ def _outcome(values: Sequence[tuple[int | None, ...]],
     return high, tuple(i for i, vals in enumerate(values) if vals[1] == low_best)
 
 
+def _keep_sums(hands: Sequence[Sequence[int]], keep: int) -> list[list[int]]:
+    """Each hand's code, or for a Pineapple hand before its discard (more than ``keep`` cards)
+    the code of every ``keep`` of its cards: the player keeps the best of them."""
+    return [[sum(k) for k in combinations(h, keep)] if len(h) > keep else [sum(h)]
+            for h in hands]
+
+
 def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[object]],
                 board: Sequence[object],
-                tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]]) -> int:
+                tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]],
+                keep: int = 2) -> int:
     """The hot loop of the fast path when only board cards are to come (hold'em and its like,
-    exact): the board's code once per run-out, each hand's code added. Returns the run-outs."""
+    exact): the board's code once per run-out, each hand's code added (a Pineapple hand before
+    its discard: the best of its keeps). Returns the run-outs."""
     known: int = sum(board)  # type: ignore[arg-type]
-    holes: list[int] = [sum(h) for h in hands]  # type: ignore[arg-type]
+    keeps = _keep_sums(hands, keep)  # type: ignore[arg-type]
+    holes: list[int] = [k[0] for k in keeps]
+    choose = any(len(k) > 1 for k in keeps)  # a Pineapple hand before its discard
     codes: list[int] = list(pool)  # type: ignore[arg-type]
     sole = [((i,), ()) for i in range(len(holes))]
     runs = 0
@@ -474,7 +523,10 @@ def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[o
     for combo in combinations(codes, missing):
         runs += 1
         b = known + sum(combo)
-        vals = [vc(b + h) for h in holes]
+        if choose:
+            vals = [max([vc(b + k) for k in ks]) for ks in keeps]
+        else:
+            vals = [vc(b + h) for h in holes]
         best = max(vals)
         if vals.count(best) == 1:
             tallies[sole[vals.index(best)]] += 1
@@ -493,7 +545,9 @@ def _summed(v: Variant, draws: Iterator[Sequence[int]], slots: Sequence[int],
     values = [_CODE_VALUES[r] for r in v.rankings]
     split = v.split
     n = len(hands)
-    known = [sum(h) + sum(board) for h in hands]
+    keeps = [[k + sum(board) for k in ks] for ks in _keep_sums(hands, v.hole_cards)]
+    known = [ks[0] for ks in keeps]
+    choose = any(len(ks) > 1 for ks in keeps)  # a Pineapple hand before its discard
     cut = slots[0]
     spans = []
     for s in slots[1:]:
@@ -510,6 +564,11 @@ def _summed(v: Variant, draws: Iterator[Sequence[int]], slots: Sequence[int],
         b = sum(d[:slots[0]]) if slots[0] else 0
         codes = [known[i] + b + sum(d[a:e]) if e > a else known[i] + b
                  for i, (a, e) in enumerate(spans)]
+        if choose and single is not None:  # (Pineapple: nothing to come but the board)
+            vals = [max([single(k + b) for k in ks]) for ks in keeps]
+            best = max(vals)
+            tallies[tuple(i for i, x in enumerate(vals) if x == best), ()] += 1
+            continue
         if single is not None:
             vals = list(map(single, codes))
             best = max(vals)
@@ -612,9 +671,10 @@ def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
         raise ValueError(f"samples must be at least 1, got {samples}")
     known = {c for h in hands for c in h} | set(board) | set(dead)
     unseen_cards = [c for c in v.deck_cards if c not in known]
-    slots = [v.board_cards - len(board), *(v.hole_cards - len(h) for h in hands)]
+    slots = [v.board_cards - len(board), *(max(v.hole_cards - len(h), 0) for h in hands)]
     count = _exact_count(len(unseen_cards), slots)
-    evaluations = count * len(hands) * _cost(v)
+    keeps = sum(math.comb(len(h), v.hole_cards) if len(h) > v.hole_cards else 1 for h in hands)
+    evaluations = count * keeps * _cost(v)
     if exact is None:
         exact = evaluations <= budget
     elif exact and evaluations > EXACT_CEILING:
@@ -629,7 +689,7 @@ def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
     tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
     fast_sums = _on_codes(v) and "deuce_seven_low" not in v.rankings
     if exact and fast and not any(slots[1:]):
-        runs = _board_only(pool, slots[0], known_hands, known_board, tallies)
+        runs = _board_only(pool, slots[0], known_hands, known_board, tallies, v.hole_cards)
     elif fast_sums and not exact:
         runs = _summed(v, _draws(pool, sum(slots), samples, rng),  # type: ignore[arg-type]
                        slots, known_hands, known_board, tallies)  # type: ignore[arg-type]
@@ -682,7 +742,8 @@ def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
     margin = 0.0 if exact else worst
     assumes = family(v) == "draw" and any(len(h) < v.hole_cards for h in hands)
     return Equity(game, tuple(figures), "exact" if exact else "monte carlo", runs, margin,
-                  split, assumes, None if exact else seed)
+                  split, assumes, None if exact else seed,
+                  any(len(h) > v.hole_cards for h in hands))
 
 
 __all__ = ["DEFAULT_SAMPLES", "EXACT_BUDGET", "EXACT_CEILING", "Equity", "PlayerEquity",
