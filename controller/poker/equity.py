@@ -185,6 +185,9 @@ def _check_inputs(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[st
             seen.add(c)
     for i, h in enumerate(hands):
         _check_hand(v, i, h)
+    if family(v) == "stud":
+        _check_stud(v, hands, board, dead)
+        return
     if board and not v.board_cards:
         raise ValueError(f"{v.name} has no board")
     if len(board) not in _board_sizes(v):
@@ -195,12 +198,56 @@ def _check_inputs(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[st
         raise ValueError(f"{v.name} hands are discarded to {v.hole_cards} by a board of "
                          f"{thrown[1]} cards; the board has {len(board)}")
     held = sum(max(len(h), v.hole_cards) for h in hands)
-    need = held + v.board_cards + len(dead)
+    _check_need(v, len(hands), v.hole_cards, held + v.board_cards + len(dead))
+
+
+def _check_need(v: Variant, n: int, hole: int, need: int, board: int | None = None) -> None:
     if need > len(v.deck_cards):
+        board = v.board_cards if board is None else board
         raise ValueError(
-            f"too many hands for the deck: {len(hands)} hands of {v.hole_cards} cards, a board "
-            f"of {v.board_cards} and {len(dead)} dead cards need {need} cards; the deck has "
-            f"{len(v.deck_cards)}")
+            f"too many hands for the deck: {n} hands of {hole} cards, a board of {board} and "
+            f"the dead cards need {need} cards; the deck has {len(v.deck_cards)}")
+
+
+def _common_card(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[str],
+                 dead: Sequence[str]) -> bool:
+    """Whether a stud hand's seventh card is the common card (RR Section 8 r.15: "If the dealer
+    determines that there will not be enough fresh cards for all of the remaining players ...
+    one card faceup in the center of the table as a common card that plays in everyone's
+    hand"): the table shows it (a board of one card), or the cards nobody has seen cannot give
+    every player all seven."""
+    if family(v) != "stud":
+        return False
+    if board:
+        return True
+    # the cards still to come, sum(7 - len(h)), against the unseen, 52 - sum(len(h)) - dead
+    return len(hands) * v.hole_cards + len(dead) > len(v.deck_cards)
+
+
+def _deal_shape(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[str],
+                dead: Sequence[str]) -> tuple[int, int]:
+    """(board cards, each player's own cards) at the showdown: the game's, or in stud with the
+    common card one board card and six each."""
+    if _common_card(v, hands, board, dead):
+        return 1, v.hole_cards - 1
+    return v.board_cards, v.hole_cards
+
+
+def _check_stud(v: Variant, hands: Sequence[Sequence[str]], board: Sequence[str],
+                dead: Sequence[str]) -> None:
+    if len(board) > 1:
+        raise ValueError(f"a {v.name} board is only the common card (one card, RR Section 8 "
+                         f"r.15), got {len(board)}")
+    if not _common_card(v, hands, board, dead):
+        return
+    own = v.hole_cards - 1
+    for i, h in enumerate(hands):
+        if len(h) > own:
+            why = ("the table shows" if board
+                   else "the deck cannot give every player a seventh: the seventh is")
+            raise ValueError(f"{why} the common card, so a {v.name} hand is at most {own} "
+                             f"cards of its own; hand {i + 1} ({''.join(h)}) has {len(h)}")
+    _check_need(v, len(hands), own, len(hands) * own + 1 + len(dead), 1)
 
 
 # --- scoring: one tuple of values (one per ranking, None: no qualifying low) per player -------
@@ -671,7 +718,8 @@ def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
         raise ValueError(f"samples must be at least 1, got {samples}")
     known = {c for h in hands for c in h} | set(board) | set(dead)
     unseen_cards = [c for c in v.deck_cards if c not in known]
-    slots = [v.board_cards - len(board), *(max(v.hole_cards - len(h), 0) for h in hands)]
+    board_total, own = _deal_shape(v, hands, board, dead)
+    slots = [board_total - len(board), *(max(own - len(h), 0) for h in hands)]
     count = _exact_count(len(unseen_cards), slots)
     keeps = sum(math.comb(len(h), v.hole_cards) if len(h) > v.hole_cards else 1 for h in hands)
     evaluations = count * keeps * _cost(v)
