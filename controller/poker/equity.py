@@ -7,10 +7,14 @@ table has not seen. ``equity`` counts every run-out of those cards when the coun
 ``EXACT_BUDGET`` hand evaluations (exact), else draws ``samples`` run-outs with a seeded
 ``random.Random`` (Monte Carlo) and reports the 95 % half-width of its figures.
 
-* Board games (hold'em, Omaha, the Pineapples after their discard, short deck): each hand is the
-  game's showdown hole cards; the board is dealt out to five.
+* Board games (hold'em, Omaha, the Pineapples, short deck): each hand is the game's showdown
+  hole cards; the board is dealt out to five. A Pineapple hand may also be given before its
+  discard (three cards): the player keeps the two that make the best final hand, a discard
+  chosen knowing the whole board (``Equity.assumes_discard``).
 * Stud: a hand is the 1 to 7 cards the table has seen of a player; the rest of the seven are
-  drawn from the unseen cards (a down card nobody saw is as unknown as one still to come).
+  drawn from the unseen cards (a down card nobody saw is as unknown as one still to come). When
+  the deck cannot give every player a seventh (eight players), or the table shows it, the
+  seventh is the common card: one board card in every hand (RR Section 8 r.15).
 * Draw games: a hand of the full size is final (after the last draw: exact, one run-out); a
   shorter hand is the cards a player keeps, the rest drawn from the unseen cards (the figure
   then assumes the draws declared, and says so: ``Equity.assumes_draws``).
@@ -20,7 +24,10 @@ Hands are valued by the project's one implementation of each ranking
 ace-to-five, eight-or-better and 2-7 rankings of up to seven cards (hold'em, stud, razz,
 stud/8, five-card draw, 2-7 lowball) the hot loop adds the evaluator's card codes itself and
 asks ``value_of_code``, ``lowball.a5_badness`` and ``lowball.d27_badness``, which is what
-``strength`` does for them, without the parsing per call.
+``strength`` does for them, without the parsing per call. Omaha (high, eight-or-better, five
+cards) does what ``omaha_strength`` does on sums precomputed once per hand (its pairs) and per
+board (its triples), keeping what a board's ranks decide (tests/rules/test_equity_fast.py holds
+both to ``omaha_strength``).
 
 The pot of a deal goes to the best hand; in a split game (two rankings) half to the best high
 and half to the best qualifying low, the high scooping when no low qualifies (RR Section 7
