@@ -55,8 +55,8 @@ from controller.poker.hands.evaluate import (
     rank_value,
     value_of_code,
 )
-from controller.poker.hands.lowball import a5_badness, d27_badness, qualifies_for_eight
-from controller.poker.hands.rankings import describe, omaha_strength, strength
+from controller.poker.hands.lowball import a5_badness, d27_badness, d27_five, qualifies_for_eight
+from controller.poker.hands.rankings import describe, omaha_strength, short_deck_of_code, strength
 from controller.poker.variants import JOKER, VARIANTS, Variant, family
 
 EXACT_BUDGET = 2_000_000
@@ -279,12 +279,43 @@ def _d27_value(code: int, cards: list[int]) -> int:
     return -d27_badness(tuple(cards))
 
 
+def _short_deck_value(code: int, cards: list[int]) -> int:
+    return short_deck_of_code(code)
+
+
 _CODE_VALUES: dict[str, Callable[[int, list[int]], int | None]] = {
     "high": _high_value, "ace_five_low": _low_value, "low8": _low8_value,
-    "deuce_seven_low": _d27_value}
+    "deuce_seven_low": _d27_value, "short_deck": _short_deck_value}
 """The rankings valued straight from the evaluator's card codes (their sum; 2-7 the codes), as
-``strength`` does for them (rankings.py ``_high``, ``_a5``, ``_low8``, ``_d27``), without
-parsing strings per call."""
+``strength`` does for them (rankings.py ``_high``, ``_a5``, ``_low8``, ``_d27``,
+``short_deck_of_code`` at the house's default settings), without parsing strings per call."""
+
+
+
+def _negative_a5(code: int) -> int:
+    return -a5_badness(code)
+
+
+def _negative_d27(code: int) -> int:
+    return -d27_five(code)
+
+
+_SINGLE_CODE_VALUES: dict[str, Callable[[int], int]] = {
+    "high": value_of_code, "ace_five_low": _negative_a5, "short_deck": short_deck_of_code,
+    "deuce_seven_low": _negative_d27}
+"""One ranking's value of a code sum alone, for the Monte Carlo loop (2-7 only for hands of
+exactly five cards: ``d27_five``)."""
+
+
+def _summed_ok(v: Variant) -> bool:
+    """Whether ``_summed`` values the game: on codes, one ranking of ``_SINGLE_CODE_VALUES``
+    (2-7 with five cards a hand) or high-low eight-or-better."""
+    if not _on_codes(v):
+        return False
+    if v.rankings == ("deuce_seven_low",):
+        return v.hole_cards + v.board_cards == 5
+    return v.rankings == ("high", "low8") or (
+        len(v.rankings) == 1 and v.rankings[0] in _SINGLE_CODE_VALUES)
 
 
 def _on_codes(v: Variant) -> bool:
@@ -447,6 +478,13 @@ def _omaha_board_only(v: Variant, deals: Iterator[Sequence[int]], hands: Sequenc
     return runs
 
 
+_JOKER_CODE = 1 << 120
+"""The joker's code in the hot loops: a bit above every card code's, so that a sum of distinct
+cards still names its set."""
+_CODE_OF_CARD = {**CARD_CODES, JOKER: _JOKER_CODE}
+_NAME_OF_CODE = {code: card for card, code in _CODE_OF_CARD.items()}
+
+
 def _scorer(v: Variant) -> tuple[Callable[[str], object], Scorer, bool]:
     """How cards are carried through the hot loop (encode), how each player's hand is valued,
     and whether that is the fast path (card codes added, ``value_of_code``)."""
@@ -488,11 +526,24 @@ def _scorer(v: Variant) -> tuple[Callable[[str], object], Scorer, bool]:
 
         return CARD_CODES.__getitem__, omaha, False
 
-    def any_five(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
-        return [tuple(strength(r, [*p, *board]) for r in rankings)  # type: ignore[list-item]
-                for p in players]
+    seen: dict[int, tuple[int | None, ...]] = {}
 
-    return str, any_five, False
+    def any_five(players: list[list[object]], board: list[object]) -> list[tuple[int | None, ...]]:
+        """``strength`` of each hand, kept by the hand's set of cards (the sum of their codes
+        names the set: the rank masks per suit, and the joker's own bit), since a run of
+        run-outs meets the same hands again and again (a badugi drawing two: 1 128 of them)."""
+        out = []
+        for p in players:
+            cards: list[int] = [*p, *board]  # type: ignore[list-item]
+            key = sum(cards)
+            got = seen.get(key)
+            if got is None:
+                names = [_NAME_OF_CODE[c] for c in cards]
+                got = seen[key] = tuple(strength(r, names) for r in rankings)
+            out.append(got)
+        return out
+
+    return _CODE_OF_CARD.__getitem__, any_five, False
 
 
 def _label(v: Variant, ranking: str, hand: Sequence[str], board: Sequence[str]) -> str:
@@ -531,8 +582,8 @@ def _cost(v: Variant) -> int:
     is a time budget for every game. Omaha's loop (``_omaha_board_only``) costs 1.0 to 1.9 us a
     hand and run-out here, four or five hole cards, high or high-low (hold'em's 0.6 us): 2 per
     ranking."""
-    if _on_codes(v):
-        return len(v.rankings)
+    if _on_codes(v):  # (short deck's ``short_deck_of_code``: 1.2 us a hand and run-out)
+        return sum(2 if r == "short_deck" else 1 for r in v.rankings)
     if v.hand == "omaha":
         return 2 * len(v.rankings)
     return sum(_COSTS[r] for r in v.rankings)
@@ -562,10 +613,11 @@ def _keep_sums(hands: Sequence[Sequence[int]], keep: int) -> list[list[int]]:
 def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[object]],
                 board: Sequence[object],
                 tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]],
-                keep: int = 2) -> int:
+                keep: int = 2, value: Callable[[int], int] = value_of_code) -> int:
     """The hot loop of the fast path when only board cards are to come (hold'em and its like,
     exact): the board's code once per run-out, each hand's code added (a Pineapple hand before
-    its discard: the best of its keeps). Returns the run-outs."""
+    its discard: the best of its keeps), valued by ``value`` (one ranking of
+    ``_SINGLE_CODE_VALUES``). Returns the run-outs."""
     known: int = sum(board)  # type: ignore[arg-type]
     keeps = _keep_sums(hands, keep)  # type: ignore[arg-type]
     holes: list[int] = [k[0] for k in keeps]
@@ -573,7 +625,7 @@ def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[o
     codes: list[int] = list(pool)  # type: ignore[arg-type]
     sole = [((i,), ()) for i in range(len(holes))]
     runs = 0
-    vc = value_of_code
+    vc = value
     for combo in combinations(codes, missing):
         runs += 1
         b = known + sum(combo)
@@ -593,7 +645,7 @@ def _board_only(pool: Sequence[object], missing: int, hands: Sequence[Sequence[o
 def _summed(v: Variant, draws: Iterator[Sequence[int]], slots: Sequence[int],
             hands: Sequence[Sequence[int]], board: Sequence[int],
             tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]]) -> int:
-    """The Monte Carlo hot loop of the games valued on summed codes (``_on_codes``, not 2-7):
+    """The Monte Carlo hot loop of the games valued on summed codes (``_summed_ok``):
     each draw is the missing cards, board first then each player's in turn; the known cards'
     sums are added once. Returns the run-outs."""
     values = [_CODE_VALUES[r] for r in v.rankings]
@@ -608,9 +660,7 @@ def _summed(v: Variant, draws: Iterator[Sequence[int]], slots: Sequence[int],
         spans.append((cut, cut + s))
         cut += s
     sole = [((i,), ()) for i in range(n)]
-    single = None
-    if len(values) == 1:  # one ranking: value_of_code or the ace-to-five badness, inline below
-        single = value_of_code if v.rankings == ("high",) else _negative_a5
+    single = _SINGLE_CODE_VALUES[v.rankings[0]] if len(values) == 1 else None
     high_low8 = v.rankings == ("high", "low8")  # (stud/8: the low as _low8_value, inline)
     runs = 0
     for d in draws:
@@ -638,9 +688,6 @@ def _summed(v: Variant, draws: Iterator[Sequence[int]], slots: Sequence[int],
         tallies[_outcome([tuple(f(c, []) for f in values) for c in codes], split)] += 1
     return runs
 
-
-def _negative_a5(code: int) -> int:
-    return -a5_badness(code)
 
 # --- the run-outs -------------------------------------------------------------------------------
 
@@ -735,16 +782,17 @@ def equity(game: str, hands: Sequence[Sequence[str]], board: Sequence[str] = (),
     elif exact and evaluations > EXACT_CEILING:
         raise ValueError(f"{count} run-outs ({evaluations} evaluations) is too many to count "
                          f"exactly (at most {EXACT_CEILING}); use Monte Carlo")
-    encode, score, fast = _scorer(v)
+    encode, score, _ = _scorer(v)
     pool = [encode(c) for c in unseen_cards]
     known_hands = [[encode(c) for c in h] for h in hands]
     known_board = [encode(c) for c in board]
     rng = random.Random(seed)
     n = len(hands)
     tallies: Counter[tuple[tuple[int, ...], tuple[int, ...]]] = Counter()
-    fast_sums = _on_codes(v) and "deuce_seven_low" not in v.rankings
-    if exact and fast and not any(slots[1:]):
-        runs = _board_only(pool, slots[0], known_hands, known_board, tallies, v.hole_cards)
+    fast_sums = _summed_ok(v)
+    if exact and fast_sums and len(v.rankings) == 1 and not any(slots[1:]):
+        runs = _board_only(pool, slots[0], known_hands, known_board,
+                           tallies, v.hole_cards, _SINGLE_CODE_VALUES[v.rankings[0]])
     elif fast_sums and not exact:
         runs = _summed(v, _draws(pool, sum(slots), samples, rng),  # type: ignore[arg-type]
                        slots, known_hands, known_board, tallies)  # type: ignore[arg-type]

@@ -94,7 +94,7 @@ def test_monte_carlo_with_the_common_card_within_its_error() -> None:
     exact = equity("stud", hands, exact=True)
     mc = equity("stud", hands, exact=False, samples=3000, seed=1)
     for e, m in zip(exact.players, mc.players, strict=True):
-        assert abs(e.equity - m.equity) <= mc.margin
+        assert abs(e.equity - m.equity) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
 
 
 def test_few_players_get_their_own_seventh() -> None:

@@ -127,7 +127,7 @@ def test_omaha8_monte_carlo_within_its_stated_error_of_the_exact_figure() -> Non
         for a, b in ((e.win, m.win), (e.tie, m.tie), (e.equity, m.equity),
                      (e.low_win, m.low_win), (e.high_win, m.high_win)):
             assert a is not None and b is not None
-            assert abs(a - b) <= mc.margin
+            assert abs(a - b) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
 
 
 def test_the_sampler_draws_every_pair_alike() -> None:
@@ -146,6 +146,7 @@ def test_the_sampler_draws_every_pair_alike() -> None:
 @pytest.mark.parametrize(("game", "hands"), [
     ("stud8", ["Ah2s3d9c8h7s", "KcKd6h5h4s"]),
     ("razz", ["Ah2s3d9c8h", "4c5c6hKdQs7s"]),
+    ("27_single", ["7h5d4c2s", "8s6c4d3h2c"]),
     ("stud", ["AsAd9c4h7s3s", "KsKd8h8c2d"]),
 ])
 def test_summed_monte_carlo_within_its_stated_error_of_the_exact_figure(
@@ -155,8 +156,70 @@ def test_summed_monte_carlo_within_its_stated_error_of_the_exact_figure(
     exact = equity(game, [P(h) for h in hands], exact=True)
     mc = equity(game, [P(h) for h in hands], exact=False, samples=3000, seed=2)
     for e, m in zip(exact.players, mc.players, strict=True):
-        assert abs(e.equity - m.equity) <= mc.margin
-        assert abs(e.win - m.win) <= mc.margin
+        assert abs(e.equity - m.equity) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
+        assert abs(e.win - m.win) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
         if game == "stud8":
             assert e.low_win is not None and m.low_win is not None
-            assert abs(e.low_win - m.low_win) <= mc.margin
+            assert abs(e.low_win - m.low_win) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
+
+
+@pytest.mark.parametrize(("trips", "flush"), [(False, False), (True, True), (True, False)])
+def test_short_deck_on_a_code_sum_equals_strength(trips: bool, flush: bool) -> None:
+    """``short_deck_of_code`` (the equity loops' short deck) against ``strength`` on 3 000 random
+    hands of 5 to 7 cards of the 36-card deck, at each house setting."""
+    from controller.poker.hands.rankings import short_deck_of_code, strength
+
+    deck = [c for c in FULL_DECK if c[0] in "6789TJQKA"]
+    rng = random.Random(f"short {trips} {flush}")
+    for k in range(3000):
+        cards = rng.sample(deck, 5 + k % 3)
+        assert short_deck_of_code(sum(CARD_CODES[c] for c in cards), trips_beat_straight=trips,
+                                  flush_beats_full_house=flush) == strength(
+            "short_deck", cards, trips_beat_straight=trips, flush_beats_full_house=flush)
+
+
+def _brute_board(game: str, ranking: str, hands: Sequence[Sequence[str]],
+                 board: Sequence[str], deck: Sequence[str]) -> list[float]:
+    from controller.poker.hands.rankings import strength
+
+    used = {c for h in hands for c in h} | set(board)
+    unseen = [c for c in deck if c not in used]
+    shares = [0.0] * len(hands)
+    runs = 0
+    for extra in combinations(unseen, 5 - len(board)):
+        runs += 1
+        values = [strength(ranking, [*h, *board, *extra]) for h in hands]
+        best = max(x for x in values if x is not None)
+        winners = [i for i, x in enumerate(values) if x == best]
+        for i in winners:
+            shares[i] += 1 / len(winners)
+    return [s / runs for s in shares]
+
+
+def test_short_deck_run_outs_equal_a_brute_force_on_strength() -> None:
+    deck = [c for c in FULL_DECK if c[0] in "6789TJQKA"]
+    hands, board = [P("AhKh"), P("9c9d"), P("7s8s")], P("6h9hTs")
+    got = equity("short_deck", hands, board)
+    assert got.method == "exact"
+    want = _brute_board("short_deck", "short_deck", hands, board, deck)
+    assert [p.equity for p in got.players] == pytest.approx(want)
+
+
+@pytest.mark.parametrize(("game", "hands"), [
+    ("27_single", ["7h5d4c", "8s6c4d3h2c"]),
+    ("badugi", ["Ac2d3h", "Kc7h5s4d"]),
+    ("a5_lowball", ["Ah2s3dXx", "4c5c6h7d8d"]),
+    ("draw5_joker", ["AhAsXx", "KcKdKh7s2c"]),
+    ("short_deck", ["AhAs", "KdKc"]),
+])
+def test_draw_and_short_deck_monte_carlo_within_its_stated_error(game: str,
+                                                                  hands: list[str]) -> None:
+    """The summed loop (2-7 of five cards, short deck) and ``strength`` kept by card set (badugi,
+    the joker games) against the exact enumeration."""
+    hs = [P(h) for h in hands]
+    board = P("6h9hTs") if game == "short_deck" else ()
+    exact = equity(game, hs, board, exact=True)
+    mc = equity(game, hs, board, exact=False, samples=3000, seed=4)
+    for e, m in zip(exact.players, mc.players, strict=True):
+        assert abs(e.equity - m.equity) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
+        assert abs(e.win - m.win) <= 2 * mc.margin  # (the 95 % half-width: 4 sigmas)
