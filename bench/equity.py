@@ -134,7 +134,8 @@ def _against_eval7(rounds: int, samples: int) -> list[str]:
             rows[name][1].append(theirs(r))
     out = [f"hold'em preflop against eval7 {md.version('eval7')}, run-outs per second, "
            f"min/median/max over {rounds} rounds ({samples} run-outs a spot)",
-           f"  {'spot':<36} {'ours':>29}   {'eval7':>29}   eval7/ours"]
+           f"  {'spot':<36} {'ours (min, median, max)':>29}   {'eval7 (min, median, max)':>32}"
+           "   eval7/ours"]
     for name, (ours_rates, theirs_rates) in rows.items():
         ratio = statistics.median(theirs_rates) / statistics.median(ours_rates)
         verdict = "within" if ratio <= 3 else "not within"
