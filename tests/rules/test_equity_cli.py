@@ -69,7 +69,7 @@ def test_a_draw_hand_kept_short_says_it_assumes_the_draws() -> None:
     (["nlhe", "AhAs", "KdKx"], "not a card: 'Kx'"),
     (["nlhe", "AhAs", "AhKd"], "Ah appears twice"),
     (["nlhe", "AhAs", "KdKc", "--board", "Ah2c3c"], "Ah appears twice"),
-    (["stud", *(c + "s" for c in "AKQJT987")], "too many hands for the deck"),
+    (["stud", *(c + "s" for c in "AKQJT987"), "--dead", "2c2d2h2s"], "too many hands for the deck"),
     (["omaha", "AhAsKd", "QcQd7s5c"], "Omaha hands are 4 hole cards"),
     (["razz", "AhAs2c3c4c5c6c7c", "KdKc"], "hands are 1 to 7 cards"),
     (["nlhe", "AhAs", "KdKc", "--exact", "--samples", "10"], "not allowed with argument"),

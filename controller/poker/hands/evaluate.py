@@ -37,7 +37,7 @@ Codes add, so a hot loop can precompute the board's code once and add each playe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from controller.poker.cards import RANKS, SUITS
@@ -217,6 +217,9 @@ RANK_KEY = _RANK_KEY
 """The bits of a code sum that hold the base-5 rank multiset (the key of ``RANK_TABLE``)."""
 RANK_TABLE: Mapping[int, int] = MappingProxyType(_RANK_TABLE)
 """Rank multiset key of 5-7 cards -> value of the best hand that is not a flush."""
+rank_value: Callable[[int], int] = _RANK_TABLE.__getitem__
+"""``RANK_TABLE[key]`` without the read-only view's overhead, for hot loops (equity's Omaha): the
+value ``value_of_code`` gives a code whose rank bits are ``key`` and that holds no flush."""
 FLUSH_TABLE: Sequence[int] = tuple(_FLUSH_TABLE)
 """13-bit rank mask of one suit -> value of its best flush or straight flush (0 below five)."""
 STRAIGHT_HIGH: Sequence[int] = tuple(_STRAIGHT_HIGH)

@@ -180,12 +180,18 @@ def _no_wheel(value: int) -> int:
     return value
 
 
+def d27_five(code: int) -> int:
+    """Deuce-to-seven badness of exactly five cards whose ``CARD_CODES`` sum to ``code``
+    (unchecked: for hot loops that add the codes themselves)."""
+    return _no_wheel(value_of_code(code))
+
+
 def d27_badness(codes: tuple[int, ...]) -> int:
     """Deuce-to-seven badness (an ``evaluate``-layout high value, lower is better) of the best five
     of five or more cards given as ``CARD_CODES``."""
     if len(codes) == 5:
-        return _no_wheel(value_of_code(sum(codes)))
-    return min(_no_wheel(value_of_code(sum(five))) for five in combinations(codes, 5))
+        return d27_five(sum(codes))
+    return min(d27_five(sum(five)) for five in combinations(codes, 5))
 
 
 @cache

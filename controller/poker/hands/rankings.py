@@ -183,7 +183,22 @@ def _d27(codes: Sequence[int], joker: bool) -> int:
 
 
 def _short_deck(codes: Sequence[int], order: tuple[int, ...], trips_first: bool) -> int:
-    code = sum(codes)
+    return _short_deck_code(sum(codes), order, trips_first)
+
+
+def short_deck_of_code(
+    code: int,
+    *,
+    trips_beat_straight: bool = SHORT_DECK_TRIPS_BEAT_STRAIGHT,
+    flush_beats_full_house: bool = SHORT_DECK_FLUSH_BEATS_FULL_HOUSE,
+) -> int:
+    """``strength("short_deck", cards)`` of 5 to 7 cards whose ``CARD_CODES`` sum to ``code``,
+    unchecked: for hot loops that add the codes themselves (equity)."""
+    order = _ORDERS[bool(trips_beat_straight), bool(flush_beats_full_house)]
+    return _short_deck_code(code, order, bool(trips_beat_straight))
+
+
+def _short_deck_code(code: int, order: tuple[int, ...], trips_first: bool) -> int:
     value = 0
     for s in range(4):
         mask = code >> (MASK_SHIFT + 16 * s) & 0x1FFF
@@ -432,6 +447,7 @@ __all__ = [
     "board_strength",
     "describe",
     "omaha_strength",
+    "short_deck_of_code",
     "strength",
     "suit_rank",
 ]
