@@ -9,10 +9,15 @@ puts a spot on a queue and reads figures back on a thread of its own. The child 
 lowest CPU priority (SCHED_IDLE): the table's own work always goes first, and a figure waits.
 
 The order of work in the child, for a live broadcast:
-1. the newest spot asked first, with the quick figure (controller/poker/odds.py ``figure``,
-   ``first=True``: exact when that fits about 0.15 s, else Monte Carlo for as long);
+1. the newest spot asked first, with the quick figure: exact when that fits about 0.15 s
+   (controller/poker/odds.py ``FIRST_BUDGET``), else Monte Carlo pieces of ``CHUNK`` run-outs
+   for 0.15 s (``QUICK_S``), timed here;
 2. then any older spot still waiting, newest first;
-3. then, while nothing new is asked, the fine figure of each spot whose quick one was Monte Carlo.
+3. then, while nothing new is asked, the fine figure of each spot whose quick one was Monte
+   Carlo: exact where about a second allows, else more pieces, pooled, to 20,000 run-outs. A
+   piece takes at most about 0.1 s, and a newer spot is looked for between pieces. The fine
+   figure is sent when it first is fine enough for the screen (a margin under a point) and
+   when it is done.
 A spot already asked is never asked again (the same cards, the same figure).
 
 ``request(snapshot)`` is called by the display's loop for every state (the Publisher), returns the
@@ -30,11 +35,15 @@ import multiprocessing
 import os
 import queue
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from controller.poker.odds import Spot, figure, spot_of
+from controller.poker.equity import DEFAULT_SAMPLES, Equity, equity
+from controller.poker.odds import CHUNK, QUICK_S, SHOW_MARGIN, Spot, block, chunk, merge, spot_of
+from controller.poker.outs import outs
 
 __all__ = ["MAX_KEPT", "OddsWorker", "broadcast_odds"]
 
@@ -58,15 +67,66 @@ def _lowest_priority() -> None:
             os.nice(19)
 
 
-def _serve(requests: Any, results: Any) -> None:
+@dataclass
+class _Work:
+    """A spot whose figure is being made in pieces (odds.py ``chunk``, ``merge``)."""
+
+    spot: Spot
+    eq: Equity | None = None  # the pieces so far, pooled
+    k: int = 0  # the next piece
+    outs: tuple[int | None, ...] | None = None
+    shown: bool = False  # a figure fine enough for the screen was sent
+
+
+def _final(eq: Equity) -> bool:
+    return eq.method == "exact" or eq.deals >= DEFAULT_SAMPLES
+
+
+def _send(results: Any, work: _Work) -> None:
+    assert work.eq is not None
+    out = block(work.spot, work.eq, work.outs, _final(work.eq))
+    work.shown = out["shown"]
+    results.put((work.spot, out, ""))
+
+
+def _quick(work: _Work, quick_s: float, clock: Callable[[], float]) -> None:
+    """The first figure: exact when it fits ``FIRST_BUDGET``, else Monte Carlo pieces for
+    ``quick_s`` (or until ``DEFAULT_SAMPLES``)."""
+    deadline = clock() + quick_s
+    work.outs = outs(work.spot.game, work.spot.hands, work.spot.board, work.spot.dead)
+    while True:
+        piece = chunk(work.spot, work.k)
+        work.k += 1
+        work.eq = piece if work.eq is None else merge(work.eq, piece)
+        if _final(work.eq) or clock() >= deadline:
+            return
+
+
+def _refine(work: _Work) -> None:
+    """One step of the fine figure: the whole exact figure where ``EXACT_BUDGET`` allows (once,
+    at the first step), else one more Monte Carlo piece."""
+    assert work.eq is not None
+    if work.k == 1 or work.eq.method == "exact":  # only a first piece so far: try exact once
+        whole = equity(work.spot.game, work.spot.hands, work.spot.board, work.spot.dead,
+                       samples=CHUNK, seed=work.k)
+        work.k += 1
+        work.eq = whole if whole.method == "exact" else merge(work.eq, whole)
+        return
+    piece = chunk(work.spot, work.k)
+    work.k += 1
+    work.eq = merge(work.eq, piece)
+
+
+def _serve(requests: Any, results: Any, quick_s: float = QUICK_S,
+           clock: Callable[[], float] = time.perf_counter) -> None:
     """The child: value spots as the module's docstring orders them, until a None arrives."""
     _lowest_priority()
     waiting: list[Spot] = []
-    fine: list[Spot] = []
+    refining: list[_Work] = []
     while True:
         got: list[Spot | None] = []
         try:
-            got.append(requests.get(block=not waiting and not fine))
+            got.append(requests.get(block=not waiting and not refining))
             while True:
                 got.append(requests.get_nowait())
         except queue.Empty:
@@ -77,21 +137,32 @@ def _serve(requests: Any, results: Any) -> None:
             return
         waiting.extend(s for s in got if s is not None)
         del waiting[:-_MAX_WAITING]
-        first = bool(waiting)
-        spot = waiting.pop() if first else fine.pop()
+        work = _Work(waiting.pop()) if waiting else refining[-1]
         try:
-            out, final = figure(spot, first=first)
+            if work.eq is None:
+                _quick(work, quick_s, clock)
+                _send(results, work)
+                if not _final(work.eq):  # type: ignore[arg-type]
+                    refining.append(work)
+                    del refining[:-_MAX_WAITING]
+                continue
+            _refine(work)
         except ValueError as e:  # a spot equity refuses (a deck too short for the hands, ...)
-            results.put((spot, None, str(e)))
+            results.put((work.spot, None, str(e)))
+            if work in refining:
+                refining.remove(work)
             continue
         except Exception as e:  # never let one spot stop the odds
-            log.exception("odds for %s failed", spot)
-            results.put((spot, None, f"{type(e).__name__}: {e}"))
+            log.exception("odds for %s failed", work.spot)
+            results.put((work.spot, None, f"{type(e).__name__}: {e}"))
+            if work in refining:
+                refining.remove(work)
             continue
-        results.put((spot, out, ""))
-        if not final:
-            fine.append(spot)
-            del fine[:-_MAX_WAITING]
+        assert work.eq is not None
+        if _final(work.eq) or (not work.shown and work.eq.margin < SHOW_MARGIN):
+            _send(results, work)  # final, or first fine enough for the screen
+        if _final(work.eq):
+            refining.remove(work)
 
 
 class OddsWorker:

@@ -46,6 +46,8 @@ def outs(game: str, hands: Sequence[Sequence[str]], board: Sequence[str],
     _check_inputs(v, hands, tuple(board), tuple(dead))
     if family(v) != "board" or v.board_cards - len(board) != 1:
         return None
+    if any(len(h) != v.hole_cards for h in hands):
+        return None  # a Pineapple hand before its discard: which two it keeps is a choice
     encode, score, _ = _scorer(v)
     known = {c for h in hands for c in h} | set(board) | set(dead)
     players = [[encode(c) for c in h] for h in hands]
