@@ -156,6 +156,8 @@ def block(spot: Spot, eq: Equity, spot_outs: tuple[int | None, ...] | None,
         "final": final,
         "split": eq.split,
         "assumes_draws": eq.assumes_draws or spot.draws_to_come,
+        # Pineapple before its discard: each hand keeps the two that make its best hand
+        "assumes_discard": eq.assumes_discard,
         "seats": seats,
     }
 

@@ -246,7 +246,13 @@
     }
     results.hidden = !results.firstChild;
 
-    document.getElementById("assumes").hidden = !(p.equity && p.equity.assumes_draws);
+    // what the figure assumes of a choice still to come: the draws declared, or (Pineapple
+    // before its discard) each hand keeping its best two
+    var assumes = document.getElementById("assumes");
+    var eq = p.equity || {};
+    assumes.textContent = eq.assumes_draws ? "Odds assume the draws declared" :
+      eq.assumes_discard ? "Odds assume each player keeps their best two" : "";
+    assumes.hidden = !assumes.textContent;
     var middle = document.getElementById("middle");
     middle.hidden = board.hidden && !total && results.hidden;
   }

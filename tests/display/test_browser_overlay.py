@@ -1,6 +1,6 @@
 """The broadcast overlay (`GET /broadcast/overlay`) in headless Debian Chromium at 1920x1080, fed
 through the real display server with real odds: the four spots issue 30 asks for
-(tests/display/overlay_snapshots.py), each valued by controller.daemon.odds as the worker would
+(tests/display/overlay_snapshots.py), each valued by controller.poker.odds as the worker would
 (``figure(spot, first=False)``), synchronously, so the figure is on the state when it goes on air.
 
 For each: what a viewer must see (names, cards, the share as the page rounds it, the hand
@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from controller.daemon.odds import Spot, block, figure, spot_of
 from controller.poker.equity import equity
+from controller.poker.odds import Spot, block, figure, spot_of
 from controller.poker.variants import VARIANTS
 from display.payloads import broadcast_payload
 from display.server import ServerHandle, close_app, create_app, run_server
