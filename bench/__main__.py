@@ -17,6 +17,7 @@ from bench import (
     latency,
     memory,
     monitor,
+    odds_ready,
     replay,
     replay_scale,
     restart,
@@ -48,7 +49,12 @@ BENCHES: tuple[tuple[str, Callable[[list[str]], object]], ...] = (
     ("an idle table's CPU (bench.idle)", idle.main),
     ("one send to a screen by its size: what deltas would save (bench.send_cost)",
      send_cost.main),
-    ("equity run-outs per second against PokerKit (bench.equity)", equity.main),
+    ("equity run-outs per second against PokerKit and eval7 (bench.equity)", equity.main),
+    ("a state's first odds after its card, every game, at a table's pace (bench.odds_ready)",
+     odds_ready.main),
+    ("LED and slowest screen with the broadcast's odds worker off and on (bench.latency "
+     "--odds both)", lambda _: latency.main(["--clients", "20", "--gap", "150", "--cards", "300",
+                                             "--odds", "both"])),
     ("the reader firmware's scan rate in the simulator and at the board's SPI speed "
      "(bench.firmware_scan)", firmware_scan.main),
 )
