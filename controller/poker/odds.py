@@ -29,7 +29,8 @@ from controller.poker.equity import DEFAULT_SAMPLES, Equity, PlayerEquity, _cost
 from controller.poker.outs import outs
 from controller.poker.variants import VARIANTS, Variant, family
 
-__all__ = ["CHUNK", "FIRST_BUDGET", "QUICK_S", "SHOW_MARGIN", "chunk", "merge", "Spot", "block", "figure", "spot_of"]
+__all__ = ["CHUNK", "FIRST_BUDGET", "QUICK_S", "SHOW_MARGIN", "Spot", "block", "chunk", "figure",
+           "merge", "spot_of"]
 
 SHOW_MARGIN = 0.01
 """A Monte Carlo figure goes on screen only when its 95 % half-width is under one point."""
