@@ -70,7 +70,7 @@ def cmd_phh_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if result.status != "matched" or args.verbose:
                 out.write(result.line() + "\n")
         for name in ("hands", "matched", "odd_chip", "mismatched", "errors", "unchecked",
-                     "seconds", "read_seconds"):
+                     "winnings", "incomplete", "refused", "rake", "seconds", "read_seconds"):
             setattr(total, name, getattr(total, name) + getattr(summary, name))
     out.write(total.line() + "\n")
     return 0 if total.ok else 1
