@@ -106,11 +106,14 @@ def run(paths: Sequence[Path]) -> tuple[dict[str, Site], list[float], list[float
         start = time.perf_counter()
         states = _pokerkit(path.read_text(encoding="utf-8"))
         pk_time = (time.perf_counter() - start) / max(1, len(states))
+        # a hand that cannot be read counts at its file's site (the venue of the others)
+        venue = next((str(h.optional.get("venue")) for h in items
+                      if isinstance(h, HandHistory) and h.optional.get("venue")), path.stem)
         for n, item in enumerate(items):
             if isinstance(item, PhhError):
-                site = sites.setdefault(path.stem, Site())
+                site = sites.setdefault(venue, Site())
                 site.hands += 1
-                site.note("unreadable", str(item))
+                site.note("not read (refused by the reader)", str(item))
                 continue
             site = sites.setdefault(str(item.optional.get("venue") or path.stem), Site())
             site.hands += 1
