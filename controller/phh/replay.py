@@ -28,9 +28,9 @@ are read as a surveillance officer reads them; how PHH writes them becomes what 
 - A show after everyone else folded (``p4 sm JsJh`` after the last fold) is allowed and
   changes nothing.
 - Unknown starting stacks (``inf``) are played deep (a stack larger than every chip the hand
-  bets): each player's net is the result. Where the deep replay breaks (a board card dealt with
-  betting still due, a show before the betting ends), an all-in made the stacks matter: the
-  hand is refused with that reason.
+  bets): each player's net is the result. Where the deep replay breaks as only an all-in
+  explains (a board card dealt with betting still due, a show whose betting never ends), the
+  stacks matter: the hand is refused with that reason; any other break is an error as usual.
 - A history that stops before the hand ends (after the river card, with the river betting still
   due) is incomplete, and says what is due.
 - ``winnings`` (what each player took from the pots, after the site's rake) are compared with
@@ -60,7 +60,11 @@ _VARIANT_CACHE: dict[str, Variant] = {}
 
 
 class ReplayError(ValueError):
-    """A hand the engine cannot replay: names the hand and, for an action, its number and text."""
+    """A hand the engine cannot replay: names the hand and, for an action, its number and text.
+    ``all_in``: the sign of an all-in the record does not say (a board card dealt, or a hand
+    shown, while the replay still has betting due), which only unknown stacks explain."""
+
+    all_in: bool = False
 
 
 def variant_for(code: str) -> Variant:
@@ -267,7 +271,7 @@ def run(hand: HandHistory, settings: HouseSettings | None = None, *,
         except _Rescale:
             return _finish(hand, *_play(played, settings, chip_scale(played)), deep, detail)
     except ReplayError as exc:
-        if deep is None or isinstance(exc, Refused):
+        if deep is None or isinstance(exc, Refused) or not exc.all_in:
             raise
         why = str(exc).removeprefix(f"{hand.label}: ")
         raise Refused(f"{hand.label}: refused: the starting stacks are unknown (inf) and "
@@ -366,14 +370,16 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int
                 continue
             if code == "sm" and exc.code == "HAND_OVER" and not held:
                 continue  # a winner showing after everyone folded: allowed, changes nothing
-            raise _refused(hand, _number(hand, a), a, str(exc)) from None
+            raise _refused(hand, _number(hand, a), a, str(exc),
+                           all_in=code == "db" and game.actor is not None) from None
         if held and code != "sm" and game.betting_over:
             held = _retry(hand, game, held, scale)
     if kills and len(hand.actions) in kills:
         _kill(hand, game, kills[len(hand.actions)], None)
     if held:
         i, a = held[0]
-        raise _refused(hand, i, a, "the betting never ended, so this show never came")
+        raise _refused(hand, i, a, "the betting never ended, so this show never came",
+                       all_in=True)
     if unseen and not game.is_over and game.betting_over:
         _muck_unseen(hand, game, unseen)
     stacks = _carried(hand, game, scale)
@@ -495,8 +501,11 @@ def _exact_chips(amount: Number, scale: int) -> int:
     return int(chips)
 
 
-def _refused(hand: HandHistory, i: int, a: PhhAction, why: str) -> ReplayError:
-    return ReplayError(f"{hand.label}: action {i}: {a.text!r}: {why}")
+def _refused(hand: HandHistory, i: int, a: PhhAction, why: str,
+             all_in: bool = False) -> ReplayError:
+    error = ReplayError(f"{hand.label}: action {i}: {a.text!r}: {why}")
+    error.all_in = all_in
+    return error
 
 
 def _retry(hand: HandHistory, game: HandEngine, held: list[tuple[int, PhhAction]],

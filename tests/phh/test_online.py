@@ -197,3 +197,10 @@ def test_the_command_line_reports_each_class(tmp_path: Path) -> None:
                                "their winnings (rake 0 in all), 1 without finishing stacks, "
                                "1 incomplete; replayed in ")
     assert done.returncode == 1  # the winners differ
+
+
+def test_an_unknown_stack_hand_with_an_illegal_action_is_an_error_not_a_refusal() -> None:
+    # a raise to 1.50 over a big blind of 1 is short of the minimum raise whatever the stacks
+    result = check(loads(_hand("inf, inf, inf", ["p3 cbr 1.50", "p1 f", "p2 f"]), source="x"))
+    assert result.status == "error"
+    assert result.line().startswith("x: action 4: 'p3 cbr 1.50': ")
