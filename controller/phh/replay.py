@@ -381,16 +381,16 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int
         raise _refused(hand, i, a, "the betting never ended, so this show never came",
                        all_in=True)
     if unseen and not game.is_over and game.betting_over:
-        _muck_unseen(hand, game, unseen)
+        _muck_unseen(hand, game, unseen, scale)
     stacks = _carried(hand, game, scale)
     return game, scale, stacks, "" if game.is_over else _due(hand, game)
 
 
-def _muck_unseen(hand: HandHistory, game: HandEngine,
-                 unseen: list[tuple[int, PhhAction]]) -> None:
+def _muck_unseen(hand: HandHistory, game: HandEngine, unseen: list[tuple[int, PhhAction]],
+                 scale: int) -> None:
     """The hands not seen at the showdown are mucked, once every other hand has been shown
     (or mucked): the shown hands then win what no shown hand beats. With no hand seen at all,
-    who won is not known: refused."""
+    or none among the hands that contest a side pot, who won is not known: refused."""
     pending = game.showdown_pending
     players = [p for p in dict.fromkeys(a.actor for _, a in unseen) if p in pending]
     if not players or game.board_needed or set(pending) - set(players):
@@ -399,6 +399,14 @@ def _muck_unseen(hand: HandHistory, game: HandEngine,
         i, a = unseen[-1]
         raise Refused(f"{hand.label}: refused: action {i}: {a.text!r}: no hand was seen at the "
                       "showdown, so who won is not known")
+    for pot in game.pots():
+        # a side pot that only unseen hands contest: who won it is not known either
+        contest = [p for p in pot.eligible if not game.folded[p] and not game.mucked[p]]
+        if len(contest) > 1 and not any(game.shown[p] for p in contest):
+            i, a = unseen[-1]
+            raise Refused(f"{hand.label}: refused: action {i}: {a.text!r}: no hand was seen "
+                          f"for a pot of {_num(_unscale(pot.amount, scale))} "
+                          f"({_who(set(contest))}), so who won it is not known")
     for p in players:
         if game.is_over:
             break

@@ -204,3 +204,15 @@ def test_an_unknown_stack_hand_with_an_illegal_action_is_an_error_not_a_refusal(
     result = check(loads(_hand("inf, inf, inf", ["p3 cbr 1.50", "p1 f", "p2 f"]), source="x"))
     assert result.status == "error"
     assert result.line().startswith("x: action 4: 'p3 cbr 1.50': ")
+
+
+def test_a_side_pot_only_unseen_hands_contest_is_refused() -> None:
+    # p1 is all in for 20 and shows; p2 and p3 bet on and both muck unseen: the main pot is
+    # p1's, but no hand was seen for the side pot between p2 and p3
+    text = _hand("20, 100, 100", [
+        "p3 cbr 20", "p1 cc", "p2 cc", "d db 9s7h2c", "p2 cbr 10", "p3 cc", "d db 9d", "p2 cc",
+        "p3 cc", "d db 9c", "p2 cc", "p3 cc", "p1 sm AsAd", "p2 sm ????", "p3 sm ????"])
+    result = check(loads(text, source="x"))
+    assert result.status == "refused"
+    assert result.line() == ("x: refused: action 18: 'p3 sm ????': no hand was seen for a pot "
+                             "of 20 (p2, p3), so who won it is not known")
