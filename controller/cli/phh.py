@@ -5,8 +5,10 @@
 
 ``replay`` prints one line per hand that does not match its ``finishing_stacks`` (the hand,
 expected and got, or the error naming the action), a line per hand matched only by the odd-chip
-rule or replayed without recorded stacks, and a summary; the exit status is 1 on any mismatch
-or error, 2 when a file cannot be read at all (missing, a directory, not UTF-8 text, or not one
+rule, compared with its ``winnings`` (the implied rake), replayed without recorded stacks (with
+each player's net where the stacks are unknown), stopping before its end or refused (each with
+its reason), and a summary; the exit status is 1 on any mismatch (stacks or winnings) or error,
+2 when a file cannot be read at all (missing, a directory, not UTF-8 text, or not one
 hand in it can be read): then, as for every bad input of ``export`` too, one line on standard
 error names the file and the problem.
 """
@@ -70,7 +72,7 @@ def cmd_phh_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if result.status != "matched" or args.verbose:
                 out.write(result.line() + "\n")
         for name in ("hands", "matched", "odd_chip", "mismatched", "errors", "unchecked",
-                     "seconds", "read_seconds"):
+                     "winnings", "incomplete", "refused", "rake", "seconds", "read_seconds"):
             setattr(total, name, getattr(total, name) + getattr(summary, name))
     out.write(total.line() + "\n")
     return 0 if total.ok else 1

@@ -16,30 +16,55 @@ each, as eight pluribus hands do) cannot be matched exactly: the replay reports 
 by the odd-chip rule when every difference is half a chip and the chips add up; the rulebooks
 give the whole odd chip to one winner (roberts-rules-v11.txt, Section 3, Ties, r.5(a): "In a
 button game, the first hand clockwise from the button gets the odd chip").
+
+Online hands (a site's own history turned into PHH, as the HandHQ hands of the PHH dataset are)
+are read as a surveillance officer reads them; how PHH writes them becomes what the table did:
+
+- ``pN sm ????`` (a hand not seen at the showdown) is a hand mucked unseen, once the betting is
+  over and another hand is shown: the shown hands win what no shown hand beats, as PokerKit
+  says. Written again before each later board card of an all-in run-out, it is the same hand,
+  whose real cards may come at the end. A showdown where no hand is seen is refused: who won is
+  not known.
+- A show after everyone else folded (``p4 sm JsJh`` after the last fold) is allowed and
+  changes nothing.
+- Unknown starting stacks (``inf``) are played deep (a stack larger than every chip the hand
+  bets): each player's net is the result. Where the deep replay breaks as only an all-in
+  explains (a board card dealt with betting still due, a show whose betting never ends), the
+  stacks matter: the hand is refused with that reason; any other break is an error as usual.
+- A history that stops before the hand ends (after the river card, with the river betting still
+  due) is incomplete, and says what is due.
+- ``winnings`` (what each player took from the pots, after the site's rake) are compared with
+  the pots the replay awards when there are no finishing stacks: the implied rake is the pots
+  less the winnings; the winners must be the same and nobody's winnings may exceed his share.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Literal
 
 from controller.phh.notation import HandHistory, Number, PhhAction, PhhError
 from controller.phh.reader import read_file
-from controller.poker.pots import with_carry
+from controller.poker.pots import UNCALLED, with_carry
 from controller.poker.variants import Variant, phh_variant
 from controller.rules import HandEngine, HouseSettings, IllegalAction, Stakes
 
-Status = Literal["matched", "odd_chip", "mismatched", "error", "unchecked"]
+Status = Literal["matched", "odd_chip", "winnings", "mismatched", "error", "unchecked",
+                 "incomplete", "refused"]
 
 _VARIANT_CACHE: dict[str, Variant] = {}
 
 
 class ReplayError(ValueError):
-    """A hand the engine cannot replay: names the hand and, for an action, its number and text."""
+    """A hand the engine cannot replay: names the hand and, for an action, its number and text.
+    ``all_in``: the sign of an all-in the record does not say (a board card dealt, or a hand
+    shown, while the replay still has betting due), which only unknown stacks explain."""
+
+    all_in: bool = False
 
 
 def variant_for(code: str) -> Variant:
@@ -190,6 +215,7 @@ def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
     ``settings``, the hand's own (``house_settings``)."""
     if scale is None:
         scale = chip_scale(hand)
+    stacks: Sequence[Number]
     if scale == 1:
         stacks = hand.starting_stacks  # the engine copies what it keeps
     else:
@@ -202,20 +228,112 @@ def new_hand(hand: HandHistory, settings: HouseSettings | None = None,
     return game, scale
 
 
+@dataclass(frozen=True)
+class Played:
+    """A hand played to the end of its history. Amounts are in the record's unit.
+
+    ``stacks``: the final stacks (``inf`` where the starting stack is unknown); ``net``: each
+    player's final stack less his starting stack; ``over``: the hand ended (else
+    ``incomplete`` says what is still due); ``payouts``: once over, each player's share of the
+    pots (the uncalled bet given back is not a payout: ``returned``); ``deep``: unknown stacks
+    were played deep. A replay without detail (``play``) leaves ``net`` empty."""
+
+    stacks: tuple[Number, ...]
+    net: tuple[Number, ...]
+    over: bool
+    incomplete: str = ""
+    payouts: tuple[Number, ...] | None = None
+    deep: bool = False
+    returned: tuple[Number, ...] | None = None
+
+
 def play(hand: HandHistory, settings: HouseSettings | None = None) -> tuple[Number, ...]:
-    """Replay every action of ``hand``; return the final stacks in the record's unit. Raises
-    ReplayError naming the hand and the action the engine refused."""
+    """Replay every action of ``hand``; return the final stacks in the record's unit (``inf``
+    where the starting stack is unknown, as PokerKit gives it). Raises ReplayError naming the
+    hand and the action the engine refused."""
+    return run(hand, settings, detail=False).stacks
+
+
+def run(hand: HandHistory, settings: HouseSettings | None = None, *,
+        detail: bool = True) -> Played:
+    """Replay every action of ``hand`` (see ``Played``). Raises ReplayError naming the hand and
+    the action the engine refused; a hand with unknown stacks that cannot be played deep raises
+    ``Refused`` with the reason. Without ``detail`` (a corpus replay's hot path) the payouts
+    are not worked out."""
+    deep = _deep_stack(hand)
+    played = hand if deep is None else replace(
+        hand, starting_stacks=tuple(deep if _unknown(v) else v for v in hand.starting_stacks))
     try:
-        # Most hands count whole chips: start in the unit of the stakes and stacks, and only
-        # when an amount is finer than that (1.5 in a game of whole chips) start again.
-        return _play(hand, settings, _stakes_scale(hand))
-    except _Rescale:
-        return _play(hand, settings, chip_scale(hand))
+        try:
+            # Most hands count whole chips: start in the unit of the stakes and stacks, and
+            # only when an amount is finer than that (1.5 in a game of whole chips) start again.
+            return _finish(hand, *_play(played, settings, _stakes_scale(played)), deep, detail)
+        except _Rescale:
+            return _finish(hand, *_play(played, settings, chip_scale(played)), deep, detail)
+    except ReplayError as exc:
+        if deep is None or isinstance(exc, Refused) or not exc.all_in:
+            raise
+        why = str(exc).removeprefix(f"{hand.label}: ")
+        raise Refused(f"{hand.label}: refused: the starting stacks are unknown (inf) and "
+                      f"played deep the hand breaks at {why}: an all-in made the stacks "
+                      "matter") from None
 
 
-def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tuple[Number, ...]:
+class Refused(ReplayError):
+    """A hand the replay will not judge, with its reason (one line)."""
+
+
+def _unknown(value: object) -> bool:
+    return isinstance(value, Decimal) and bool(value.is_infinite())
+
+
+def _deep_stack(hand: HandHistory) -> int | None:
+    """A stack deeper than every chip the hand can bet, for starting stacks written ``inf``
+    (unknown: iPoker's histories), or None when every stack is known."""
+    if not any(_unknown(v) for v in hand.starting_stacks):
+        return None
+    total: Number = 0
+    for a in hand.actions:
+        if a.amount is not None:
+            total += a.amount
+    total += sum(hand.antes) + sum(hand.blinds_or_straddles or ())
+    total += sum(v for v in (hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet) if v)
+    total += sum(v for v in hand.starting_stacks if not _unknown(v))
+    return int(10 ** (len(str(int(total))) + 1))
+
+
+def _finish(hand: HandHistory, game: HandEngine, scale: int, stacks: list[int],
+            incomplete: str, deep: int | None, detail: bool) -> Played:
+    """The engine's end of the hand, back in the record's unit."""
+    if not detail and deep is None:
+        final = tuple(stacks) if scale == 1 else tuple(_unscale(v, scale) for v in stacks)
+        return Played(final, (), not incomplete, incomplete)
+    payouts = returned = None
+    if game.is_over and not incomplete:
+        shares = [0] * len(stacks)
+        back = [0] * len(stacks)
+        for award in game.awards:
+            into = back if award.hand == UNCALLED else shares
+            for seat, chips in award.shares.items():
+                into[seat] += chips
+        payouts = tuple(_unscale(v, scale) for v in shares)
+        returned = tuple(_unscale(v, scale) for v in back)
+    final = tuple(_unscale(v, scale) for v in stacks)
+    start = hand.starting_stacks
+    net = tuple(f - (deep if _unknown(s) else s)  # type: ignore[operator]
+                for f, s in zip(final, start, strict=True))
+    if deep is not None:
+        final = tuple(s if _unknown(s) else f for f, s in zip(final, start, strict=True))
+    return Played(final, net, not incomplete, incomplete, payouts, deep is not None, returned)
+
+
+def _play(hand: HandHistory, settings: HouseSettings | None, scale: int
+          ) -> tuple[HandEngine, int, list[int], str]:
+    """The hand played: the engine, the scale, the final stacks (in chips of the scale) and,
+    for a history that stops before the hand ends, what is still due."""
     game, scale = new_hand(hand, settings, scale)
     held: list[tuple[int, PhhAction]] = []  # shows the engine cannot take yet
+    unseen: list[tuple[int, PhhAction]] = []  # "pN sm ????": hands not seen at the showdown
     kills = _kills(hand)
     # The hot loop of a corpus replay: bound methods, the commonest actions first (six hole
     # deals a hand), and an action's number worked out only when a message or a held show
@@ -240,24 +358,78 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int) -> tupl
                 raise_to(a.actor, amount)  # type: ignore[arg-type]
             elif code == "db":
                 deal_board(a.cards)  # type: ignore[arg-type]
+            elif code == "sm" and a.cards and not any(a.cards):
+                # a hand not seen: mucked unseen once the showdown is known (_muck_unseen)
+                unseen.append((i + 1, a))
+                continue
             else:
                 _apply(game, a, scale)
         except IllegalAction as exc:
             if code == "sm" and exc.code == "NO_SHOWDOWN_YET":
                 held.append((_number(hand, a), a))
                 continue
-            raise _refused(hand, _number(hand, a), a, str(exc)) from None
+            if code == "sm" and exc.code == "HAND_OVER" and not held:
+                continue  # a winner showing after everyone folded: allowed, changes nothing
+            raise _refused(hand, _number(hand, a), a, str(exc),
+                           all_in=code == "db" and game.actor is not None) from None
         if held and code != "sm" and game.betting_over:
             held = _retry(hand, game, held, scale)
     if kills and len(hand.actions) in kills:
         _kill(hand, game, kills[len(hand.actions)], None)
     if held:
         i, a = held[0]
-        raise _refused(hand, i, a, "the betting never ended, so this show never came")
+        raise _refused(hand, i, a, "the betting never ended, so this show never came",
+                       all_in=True)
+    if unseen and not game.is_over and game.betting_over:
+        _muck_unseen(hand, game, unseen, scale)
     stacks = _carried(hand, game, scale)
-    if scale == 1:
-        return tuple(stacks)
-    return tuple(_unscale(s, scale) for s in stacks)
+    return game, scale, stacks, "" if game.is_over else _due(hand, game)
+
+
+def _muck_unseen(hand: HandHistory, game: HandEngine, unseen: list[tuple[int, PhhAction]],
+                 scale: int) -> None:
+    """The hands not seen at the showdown are mucked, once every other hand has been shown
+    (or mucked): the shown hands then win what no shown hand beats. With no hand seen at all,
+    or none among the hands that contest a side pot, who won is not known: refused."""
+    pending = game.showdown_pending
+    players = [p for p in dict.fromkeys(a.actor for _, a in unseen) if p in pending]
+    if not players or game.board_needed or set(pending) - set(players):
+        return  # something else is still due: the hand is incomplete (_due)
+    if not any(game.shown):
+        i, a = unseen[-1]
+        raise Refused(f"{hand.label}: refused: action {i}: {a.text!r}: no hand was seen at the "
+                      "showdown, so who won is not known")
+    for pot in game.pots():
+        # a side pot that only unseen hands contest: who won it is not known either
+        contest = [p for p in pot.eligible if not game.folded[p] and not game.mucked[p]]
+        if len(contest) > 1 and not any(game.shown[p] for p in contest):
+            i, a = unseen[-1]
+            raise Refused(f"{hand.label}: refused: action {i}: {a.text!r}: no hand was seen "
+                          f"for a pot of {_num(_unscale(pot.amount, scale))} "
+                          f"({_who(set(contest))}), so who won it is not known")
+    for p in players:
+        if game.is_over:
+            break
+        try:
+            game.show_or_muck(p, None)
+        except IllegalAction as exc:
+            i, a = next((i, a) for i, a in unseen if a.actor == p)
+            raise _refused(hand, i, a, str(exc)) from None
+
+
+def _due(hand: HandHistory, game: HandEngine) -> str:
+    """What a history that stops before the hand ends leaves due (one line)."""
+    last = next((a for a in reversed(hand.actions) if a.code), None)
+    after = f"after {last.text!r}" if last is not None else "before any action"
+    if game.actor is not None:
+        return f"the history stops {after} with betting due from p{game.actor + 1}"
+    if game.board_needed:
+        return f"the history stops {after} with {game.board_needed} board card(s) due"
+    pending = game.showdown_pending
+    if pending:
+        who = ", ".join(f"p{p + 1}" for p in pending)
+        return f"the history stops {after} before {who} show or muck"
+    return f"the history stops {after} before the hand ends"
 
 
 def _carried(hand: HandHistory, game: HandEngine, scale: int) -> list[int]:
@@ -337,8 +509,11 @@ def _exact_chips(amount: Number, scale: int) -> int:
     return int(chips)
 
 
-def _refused(hand: HandHistory, i: int, a: PhhAction, why: str) -> ReplayError:
-    return ReplayError(f"{hand.label}: action {i}: {a.text!r}: {why}")
+def _refused(hand: HandHistory, i: int, a: PhhAction, why: str,
+             all_in: bool = False) -> ReplayError:
+    error = ReplayError(f"{hand.label}: action {i}: {a.text!r}: {why}")
+    error.all_in = all_in
+    return error
 
 
 def _retry(hand: HandHistory, game: HandEngine, held: list[tuple[int, PhhAction]],
@@ -362,35 +537,45 @@ def _retry(hand: HandHistory, game: HandEngine, held: list[tuple[int, PhhAction]
 
 @dataclass(frozen=True)
 class HandResult:
-    """One hand's replay: how it compares with the record."""
+    """One hand's replay: how it compares with the record. ``net``: each player's result (the
+    replay's final stack less the starting stack); ``rake``: the pots less the ``winnings``
+    where those were compared."""
 
     label: str
     status: Status
     expected: tuple[Number, ...] | None = None
     got: tuple[Number, ...] | None = None
     message: str = ""
+    net: tuple[Number, ...] | None = None
+    rake: Number | None = None
 
     def line(self) -> str:
         """One line for a person (mismatches, errors, odd chips, unchecked hands)."""
-        if self.status == "error":
+        if self.status in ("error", "refused", "incomplete"):
             return f"{self.message}"
         got = _fmt(self.got)
         if self.status == "unchecked":
+            if self.message:  # played deep: the stacks are unknown, the nets are the result
+                return f"{self.label}: {self.message}; net {_fmt(self.net, sign=True)}"
             return f"{self.label}: no finishing_stacks recorded; replayed to {got}"
+        if self.status == "winnings":
+            return f"{self.label}: {self.message}"
         expected = _fmt(self.expected)
         if self.status == "odd_chip":
             return (f"{self.label}: odd chip: recorded {expected}, replayed {got} (whole "
                     "chips: the odd chip to the first winner clockwise from the button, "
                     "roberts-rules-v11.txt, Section 3, Ties, r.5(a))")
         if self.status == "mismatched":
+            if self.message:
+                return f"{self.label}: {self.message}"
             return f"{self.label}: expected {expected}, got {got}"
         return f"{self.label}: matched {got}"
 
 
-def _fmt(values: Sequence[Number] | None) -> str:
+def _fmt(values: Sequence[Number] | None, sign: bool = False) -> str:
     if values is None:
         return "-"
-    return "[" + ", ".join(_num(v) for v in values) + "]"
+    return "[" + ", ".join(("+" if sign and v > 0 else "") + _num(v) for v in values) + "]"
 
 
 def _num(v: Number) -> str:
@@ -417,9 +602,10 @@ def is_odd_chip_split(expected: Sequence[Number], got: Sequence[Number], scale: 
 
 
 def check(hand: HandHistory, settings: HouseSettings | None = None) -> HandResult:
-    """Replay ``hand`` and compare with its ``finishing_stacks``. Never raises on bad input.
-    A void hand (``is_void``) is not replayed: every chip goes back, so its finishing stacks
-    must be its starting stacks."""
+    """Replay ``hand`` and compare with its ``finishing_stacks``, or where there are none with
+    its ``winnings`` (``compare_winnings``). Never raises on bad input. A void hand
+    (``is_void``) is not replayed: every chip goes back, so its finishing stacks must be its
+    starting stacks."""
     if is_void(hand):
         got: tuple[Number, ...] = tuple(hand.starting_stacks)
         expected = hand.finishing_stacks
@@ -428,21 +614,72 @@ def check(hand: HandHistory, settings: HouseSettings | None = None) -> HandResul
         status: Status = "matched" if tuple(expected) == got else "mismatched"
         return HandResult(hand.label, status, expected, got)
     try:
-        got = play(hand, settings)
+        played = run(hand, settings)
+    except Refused as exc:
+        return HandResult(hand.label, "refused", hand.finishing_stacks, None, str(exc))
     except ReplayError as exc:
         return HandResult(hand.label, "error", hand.finishing_stacks, None, str(exc))
     except (ValueError, TypeError, IndexError, KeyError) as exc:
         # the engine must refuse bad input with IllegalAction; anything else is still reported
         return HandResult(hand.label, "error", hand.finishing_stacks, None,
                           f"{hand.label}: {type(exc).__name__}: {exc}")
+    got, net = played.stacks, played.net
     expected = hand.finishing_stacks
     if expected is None:
-        return HandResult(hand.label, "unchecked", None, got)
+        if not played.over:
+            return HandResult(hand.label, "incomplete", None, got,
+                              f"{hand.label}: incomplete: {played.incomplete}", net)
+        winnings = hand.optional.get("winnings")
+        if winnings and any(winnings) and played.payouts is not None:
+            return compare_winnings(hand.label, tuple(winnings), played.payouts, got, net,
+                                    played.returned)
+        deep = ("the starting stacks are unknown (inf): played deep" if played.deep else "")
+        return HandResult(hand.label, "unchecked", None, got, deep, net)
     if len(expected) == len(got) and all(e == g for e, g in zip(expected, got, strict=True)):
-        return HandResult(hand.label, "matched", expected, got)
+        return HandResult(hand.label, "matched", expected, got, net=net)
     if is_odd_chip_split(expected, got, chip_scale(hand)):
-        return HandResult(hand.label, "odd_chip", expected, got)
-    return HandResult(hand.label, "mismatched", expected, got)
+        return HandResult(hand.label, "odd_chip", expected, got, net=net)
+    return HandResult(hand.label, "mismatched", expected, got, net=net)
+
+
+def compare_winnings(label: str, winnings: tuple[Number, ...], payouts: tuple[Number, ...],
+                     got: tuple[Number, ...], net: tuple[Number, ...],
+                     returned: tuple[Number, ...] | None = None) -> HandResult:
+    """``winnings`` (what the site paid each player from the pots, after its rake) against the
+    replay's ``payouts`` (each player's share of the pots; the uncalled bet given back,
+    ``returned``, is not won). They agree when the winners are the same and nobody was paid
+    more than his share: the implied rake is the pots less the winnings. A site that counts
+    the uncalled part of a blind given back as won (Absolute's walks: the small blind folds, the
+    big blind "wins" all 1.5) is compared with the pots and that return together, where the
+    winnings are exactly both."""
+    if returned and len(returned) == len(payouts) and len(winnings) == len(payouts) and any(
+            payouts[i] < w == payouts[i] + returned[i] for i, w in enumerate(winnings)):
+        payouts = tuple(p + r for p, r in zip(payouts, returned, strict=True))
+    if len(winnings) != len(payouts):
+        return HandResult(label, "mismatched", None, got,
+                          f"winnings name {len(winnings)} players, the hand has {len(payouts)}",
+                          net)
+    paid = {i for i, w in enumerate(winnings) if w > 0}
+    won = {i for i, v in enumerate(payouts) if v > 0}
+    if paid != won:
+        return HandResult(label, "mismatched", None, got,
+                          f"the winners differ: winnings pay {_who(paid)}, the pots go to "
+                          f"{_who(won)} (winnings {_fmt(winnings)}, pots {_fmt(payouts)})", net)
+    over = [i for i in sorted(paid) if winnings[i] > payouts[i]]
+    if over:
+        i = over[0]
+        return HandResult(label, "mismatched", None, got,
+                          f"p{i + 1}'s winnings {_num(winnings[i])} exceed his share of the pots "
+                          f"{_num(payouts[i])} (winnings {_fmt(winnings)}, pots "
+                          f"{_fmt(payouts)})", net)
+    rake = sum(payouts) - sum(winnings)
+    return HandResult(label, "winnings", None, got,
+                      f"winnings {_fmt(winnings)} agree with the pots {_fmt(payouts)}, "
+                      f"rake {_num(rake)}", net, rake)
+
+
+def _who(players: set[int]) -> str:
+    return ", ".join(f"p{i + 1}" for i in sorted(players)) or "nobody"
 
 
 # --- many hands -----------------------------------------------------------------------------------
@@ -450,7 +687,10 @@ def check(hand: HandHistory, settings: HouseSettings | None = None) -> HandResul
 
 @dataclass
 class Summary:
-    """Counts over a replay of many hands; ``seconds`` is the replay time, reading excluded."""
+    """Counts over a replay of many hands; ``seconds`` is the replay time, reading excluded.
+    ``winnings``: hands without finishing stacks whose ``winnings`` agree with the pots, and
+    ``rake`` their implied rake in all; ``incomplete`` and ``refused`` hands are said, not
+    failures (the record stops early; unknown stacks that matter)."""
 
     hands: int = 0
     matched: int = 0
@@ -458,6 +698,10 @@ class Summary:
     mismatched: int = 0
     errors: int = 0
     unchecked: int = 0
+    winnings: int = 0
+    incomplete: int = 0
+    refused: int = 0
+    rake: Number = 0
     seconds: float = 0.0
     read_seconds: float = 0.0
     results: list[HandResult] = field(default_factory=list)
@@ -482,14 +726,30 @@ class Summary:
             self.mismatched += 1
         elif result.status == "error":
             self.errors += 1
+        elif result.status == "winnings":
+            self.winnings += 1
+            self.rake += result.rake or 0
+        elif result.status == "incomplete":
+            self.incomplete += 1
+        elif result.status == "refused":
+            self.refused += 1
         else:
             self.unchecked += 1
 
     def line(self) -> str:
         odd = f" ({self.odd_chip} by the odd-chip rule)" if self.odd_chip else ""
-        unchecked = f", {self.unchecked} without finishing stacks" if self.unchecked else ""
+        more = ""
+        if self.winnings:
+            more += (f", {self.winnings} agreeing with their winnings (rake "
+                     f"{_num(self.rake)} in all)")
+        if self.unchecked:
+            more += f", {self.unchecked} without finishing stacks"
+        if self.incomplete:
+            more += f", {self.incomplete} incomplete"
+        if self.refused:
+            more += f", {self.refused} refused"
         return (f"{self.hands} hands: {self.matched} matched{odd}, {self.mismatched} mismatched, "
-                f"{self.errors} errors{unchecked}; replayed in {self.seconds:.2f} s "
+                f"{self.errors} errors{more}; replayed in {self.seconds:.2f} s "
                 f"({self.rate:,.0f} hands per second; reading took {self.read_seconds:.2f} s)")
 
 
