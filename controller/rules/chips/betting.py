@@ -13,10 +13,12 @@ compared with it:
   setting): a single oversized chip facing a bet is a call (``oversized_chip``); chips beyond
   the call and short of a raise are a call or a full raise (``overcall``: RR Section 14 r.11,
   TDA #43a; limit: a full bet plus a half bet, RR Section 3 r.14); a multiple-chip bet is a call
-  when every chip is needed to make it, whatever it adds up to (TDA #46); chips smaller than the smallest chip that
-  plays do not play (``smallest_chip``, RR Section 3 r.1). ``decide`` gives the console
-  ``Action`` the chips make; the table applies it through the one betting path (``table.py``),
-  so the engine judges it like a typed action;
+  when every chip is needed to make it, whatever it adds up to (TDA #46); chips smaller than the
+  smallest chip that plays do not play (``smallest_chip``, RR Section 3 r.1). ``decide`` gives
+  the console ``Action`` the chips make; the table applies it through the one betting path
+  (``table.py``), so the engine judges it like a typed action. Change given for chips over the
+  wager (an oversized call, TDA #46, over the pot) is no bet taken back (RR Section 14
+  Pot-Limit r.1);
 - **more**, from another seat: a second motion after the seat's own action is a string raise
   (RR Section 3 r.14); chips beyond a console declaration are a mismatch (the declaration
   stands, RR Section 3 r.9); otherwise chips out of turn (RR Section 3 r.11), binding or not
@@ -244,12 +246,13 @@ def _change(bets: ChipBets, before: ChipZone | None, zone: ChipZone, seat: int, 
     """A chip a seat called with (an oversized chip, or one of a multiple-chip call) has left its
     bet zone: the dealer is making change. Once chips come back in front (one motion or several
     settles later), they must be the seat's wager: the call (RR Section 3 r.15)."""
-    if not set(zone.uids) - set(before.uids if before is not None else ()):
-        return Reading(None, (), bets)  # the chip went to the tray; the call is still to come
-    bets = replace(bets, change=MappingProxyType(
+    done = replace(bets, change=MappingProxyType(
         {s: c for s, c in bets.change.items() if s != seat}))
     if zone.total == wager:
-        return Reading(None, (), bets)
+        return Reading(None, (), done)  # the surplus is back (chips of the wager's own)
+    if not set(zone.uids) - set(before.uids if before is not None else ()):
+        return Reading(None, (), bets)  # the chip went to the tray; the change is still to come
+    bets = done
     return Reading(None, (_change_wrong(seat, zone.total, wager, seq),), bets)
 
 
@@ -359,9 +362,20 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if total > hi:
         limit = "the pot" if g.variant.structure == "pot" else "the limit"
+        if single and g.variant.structure == "pot" and call == 0:
+            # "a player who puts a chip or a bill larger than the pot size into the pot without
+            # comment is considered to be making a bet of the pot size" (RR Section 14
+            # Pot-Limit r.6)
+            limit = ("the pot: a single chip larger than the pot is a bet of the pot's size, RR "
+                     "Section 14 Pot-Limit r.6")
         out.append(make_finding("CHIP_OVER_POT", seq, seats=[seat], fill={
             "seat": seat, "amount": put, "maximum": hi, "excess": total - hi, "limit": limit},
             ))
+        # "the surplus will be given back to the bettor as soon as possible" (RR Section 14
+        # Pot-Limit r.1): a chip of it leaving the zone is change being made, not a bet taken
+        # back; what comes back in front must be the wager (CHIP_CHANGE_WRONG otherwise)
+        new = frozenset(u for u in zone.uids if u not in old)
+        bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
         return Reading(Action(seat=seat, kind=kind, amount=hi), tuple(out), bets)
     if total >= lo or call == 0:
         # a bet of the chips' value (a single chip not facing a bet: its full value, TDA #45);
