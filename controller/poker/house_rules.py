@@ -89,6 +89,15 @@ class Settings:
     straddle: Literal["none", "utg", "utg_and_button"] = _choice(
         "utg", ("none", "utg", "utg_and_button"),
         f"{RR} Section 14 No-Limit r.15; {WSOP} Section 4 r.11")
+    # The blind layout of a blinds game: "two_blinds", the small and the big blind left of the
+    # button (RR Section 4 intro: "Blinds are posted before the players look at their cards",
+    # the small blind left of the button); "button_blind", the six-plus hold'em of the home-game
+    # guide: "There is only one blind (the big blind) posted by the dealer. Antes are also used"
+    # (JPN Six Plus Hold'em): the button posts the big blind, every player the ante, and the
+    # action starts left of the button. The button moves forward one player a hand.
+    blind_layout: Literal["two_blinds", "button_blind"] = _choice(
+        "two_blinds", ("two_blinds", "button_blind"),
+        f"{RR} Section 4 intro; {JPN} Six Plus Hold'em")
     # Antes (RR Glossary ANTE: "posted ... by all players"); a single big-blind ante is NOT IN THE
     # RULEBOOKS (research Part 6) and offered as a structure option.
     ante_style: Literal["each", "big_blind"] = _choice(
