@@ -90,6 +90,9 @@ class ChipBets:
     # dealer making change, judged when chips come back (RR Section 3 r.15).
     change: Mapping[int, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
     award: Award | None = None  # from hand.end: the hand's chips followed to the winners
+    # seat -> the street on which it declared a raise with no amount (TDA #45): its chips say
+    # how much
+    raise_declared: Mapping[int, int] = field(default_factory=lambda: _NO_INTS)
 
 
 NO_BETS = ChipBets()
@@ -323,6 +326,20 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
     single = len(added) == 1 and added[0] == put
     lo = e.min_completion_betting_or_raising_to()
     hi = e.max_completion_betting_or_raising_to()
+    if bets.raise_declared.get(seat) == e.street:
+        bets = replace(bets, raise_declared=MappingProxyType(
+            {s: st for s, st in bets.raise_declared.items() if s != seat}))
+        if lo is not None and hi is not None and put > call:
+            # "If raise is declared but no amount, the raise is the maximum allowable for the
+            # chip" (AZW Section 3 r.15, TDA #45): a raise to all the chips make, a single
+            # oversized chip too; at least the minimum raise (a declared raise is completed,
+            # RR Section 3 r.14), at most what the structure allows (the surplus comes back)
+            to = min(max(total, lo), hi)
+            if total > to:
+                new = frozenset(u for u in zone.uids if u not in old)
+                bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
+            return Reading(Action(seat=seat, kind="bet" if cur == 0 else "raise", amount=to),
+                           tuple(out), bets)
     kind: ActionKind = "bet" if cur == 0 else "raise"
     fill: dict[str, object] = {"seat": seat, "amount": put, "call": call}
     if call > 0 and put < call:
