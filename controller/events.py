@@ -41,7 +41,9 @@ ACTION_KINDS: tuple[str, ...] = ("post", "bet", "call", "raise", "check", "fold"
 # post/bet/raise carry `amount` = the seat's total wager on this street after the action
 # ("raise to", as entered at the dealer console); call/check/fold/allin need none. `draw` (draw
 # games) carries the number of cards the player asks for, 0 = standing pat.
-ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "raise", "draw"})
+# A raise without an amount is a raise declared before the chips (TDA #45): the chips that follow
+# say how much (controller/rules/chips/betting.py).
+ACTIONS_WITH_AMOUNT = frozenset({"post", "bet", "draw"})
 
 # The games a table is set up for are every variant of controller/poker/variants.py and its
 # mixed games (``GAME_IDS``); ``structure`` names one of these (docs/games.md).

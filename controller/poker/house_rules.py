@@ -51,6 +51,28 @@ class Settings:
     heads_up_transition: Literal["most_recent_bb", "next_bb"] = _choice(
         "most_recent_bb", ("most_recent_bb", "next_bb"),
         f"{RR} Section 4 r.3; {AZW} When Only Two Players Remain r.1")
+    # Fixed limit, a betting round that becomes heads-up: RR Section 3 Betting and Raising r.5
+    # "Unlimited raising is allowed in heads-up play ... any time the action becomes heads-up
+    # before the raising has been capped" ("becomes"); WSOP Section 3 r.4 "Unlimited raises are
+    # allowed in limit-play when the betting round begins heads-up. If the round begins with more
+    # than two players and becomes heads-up during the middle of the round the raise maximum
+    # still applies" ("starts"). In a tournament the cap applies heads-up too until the event is
+    # down to its last two players, whatever this setting (RR Section 15 r.23; AZW Section 3 r.5
+    # and Section 15 r.23): the monitor takes a tournament table's two last players for them.
+    # Fixed limit, the raises allowed "for a pot involving three or more players who are not
+    # all-in": RR Section 3 Betting and Raising r.4 a bet and three raises with three or more
+    # betting rounds, a bet and four raises with two ("rr"); RRH Section 3 r.3 "a maximum of a
+    # bet and three raises" for every limit game ("bet_and_three"); WSOP Section 3 Betting and
+    # Raising r.3(a) "A game with two or more betting rounds allows a maximum of a bet and four
+    # raises" ("bet_and_four").
+    limit_raise_cap: Literal["rr", "bet_and_three", "bet_and_four"] = _choice(
+        "rr", ("rr", "bet_and_three", "bet_and_four"),
+        f"{RR} Section 3 Betting and Raising r.4; {RRH} Section 3 r.3; {WSOP} Section 3 "
+        "Betting and Raising r.3")
+    heads_up_raising: Literal["becomes", "starts"] = _choice(
+        "becomes", ("becomes", "starts"),
+        f"{RR} Section 3 Betting and Raising r.5, Section 15 r.23; {WSOP} Section 3 r.4; "
+        f"{AZW} Section 3 r.5, Section 15 r.23")
     # Entry between the big blind and the button: RR Section 4 r.7 "You must wait until the
     # button passes"; WSOP Section 4 r.4 a new player may "buy the button".
     between_blinds_entry: Literal["wait", "buy_button"] = _choice(
@@ -67,6 +89,15 @@ class Settings:
     straddle: Literal["none", "utg", "utg_and_button"] = _choice(
         "utg", ("none", "utg", "utg_and_button"),
         f"{RR} Section 14 No-Limit r.15; {WSOP} Section 4 r.11")
+    # The blind layout of a blinds game: "two_blinds", the small and the big blind left of the
+    # button (RR Section 4 intro: "Blinds are posted before the players look at their cards",
+    # the small blind left of the button); "button_blind", the six-plus hold'em of the home-game
+    # guide: "There is only one blind (the big blind) posted by the dealer. Antes are also used"
+    # (JPN Six Plus Hold'em): the button posts the big blind, every player the ante, and the
+    # action starts left of the button. The button moves forward one player a hand.
+    blind_layout: Literal["two_blinds", "button_blind"] = _choice(
+        "two_blinds", ("two_blinds", "button_blind"),
+        f"{RR} Section 4 intro; {JPN} Six Plus Hold'em")
     # Antes (RR Glossary ANTE: "posted ... by all players"); a single big-blind ante is NOT IN THE
     # RULEBOOKS (research Part 6) and offered as a structure option.
     ante_style: Literal["each", "big_blind"] = _choice(
@@ -384,6 +415,7 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         first_cards_exposed="first",          # RRH Section 5 Hold'em r.1 (D-03)
         a5_sevens_rule="off",                 # RRH Section 11 Ace-to-Five r.4: optional (D-19)
         oot_chips_after_call="not_binding",   # RRH Section 3 r.10
+        limit_raise_cap="bet_and_three",      # RRH Section 3 r.3
     ),
     "wsop-2009": Settings(
         button_method="dead",                 # WSOP Section 4 r.2 "a. Dead button"
@@ -406,6 +438,8 @@ PROFILES: Mapping[str, Settings] = MappingProxyType({
         foreign_card="wsop",                         # WSOP Section 3 Irregularities r.3 (D-09)
         dropped_cards="floor_may_kill",              # WSOP Section 3 Irregularities r.14
         overcall="fifty_percent",                    # WSOP Section 15 No-Limit r.11
+        heads_up_raising="starts",                   # WSOP Section 3 r.4
+        limit_raise_cap="bet_and_four",              # WSOP Section 3 r.3(a)
     ),
     "tda-tournament": Settings(
         tournament=True,

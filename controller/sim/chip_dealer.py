@@ -281,7 +281,13 @@ class ChipDealer:
         # with the console, a post is entered before its chips (after them, a seat owing a
         # second post, a missed blind, would have the console's post applied again) and so is
         # an action after which the seat is to act again (a console line then is a new action)
-        declare = self.console and (action.kind == "post" or self._acts_again(seat, uids))
+        call = e.checking_or_calling_amount() or 0
+        every_chip = (raising and len(uids) > 1
+                      and put - min(self.chips.denomination[u] for u in uids) < call)
+        # a raise in chips every one of which the call needs is a call (TDA #46, "unless raise
+        # is declared first"): the player declares the raise before its chips go out
+        declare = every_chip or (
+            self.console and (action.kind == "post" or self._acts_again(seat, uids)))
         if declare:
             self.t.raw_emit(action)
         if not self._chips_act(seat, uids, action.kind) and not declare:

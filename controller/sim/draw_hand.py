@@ -48,6 +48,7 @@ class DrawHand(HandDealer):
         super().__init__(table, v, kind, order, hand)
         self.mistake_street = -1  # the draw (street index) of a mistake on the draw
         self.held: str | None = None  # the button's last card, held back until an action
+        self.draw_burned = False  # the first draw's burn already made by a remedy
         if kind in ON_DRAW_KINDS:
             self.mistake_street = self.rng.randrange(1, len(v.streets))
 
@@ -126,6 +127,7 @@ class DrawHand(HandDealer):
             seat = order[replace_at % n]
             self.shoe(f"seat:{seat}")
             self.move(uids[replace_at], f"seat:{seat}", "burn", face_up=True)
+            self.draw_burned = True  # the first draw's burn: none more before it
         if self.held is not None:
             self.first_action_short()
 
@@ -188,7 +190,9 @@ class DrawHand(HandDealer):
             five_taken = five_taken or k == 5  # one five-card draw a round (RR r.10 ordering)
             budget -= k
             want[p] = k
-        burned = False
+        # the first draw's burn may already be down: the exposed card of the deal (RR Section
+        # 11 Ace-to-Five r.3 "This first exposed card is used as the burncard")
+        burned, self.draw_burned = self.draw_burned, False
         deferred: list[int] = []  # seats owed a card after everyone else has drawn
         for p in queue:
             if not self.in_play():

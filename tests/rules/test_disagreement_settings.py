@@ -79,6 +79,8 @@ def test_every_remedy_a_setting_swaps_in_cites_a_rulebook(shared: Path) -> None:
         return re.sub(r"[^a-z0-9]", "", text.lower())
 
     values = {str(v) for name in setting_names() for v in setting_choices(name)}
+    # ... or a boolean setting's name, for when it is on (RAISE_CAPPED's "tournament")
+    values |= {name for name in setting_names() if setting_choices(name) == (True, False)}
     for (code, value), (rule, steps) in REMEDY_BY_SETTING.items():
         assert value in values, f"{code}: {value!r} is no setting's value"
         book = shared / "rulebooks" / rule.file

@@ -13,10 +13,12 @@ compared with it:
   setting): a single oversized chip facing a bet is a call (``oversized_chip``); chips beyond
   the call and short of a raise are a call or a full raise (``overcall``: RR Section 14 r.11,
   TDA #43a; limit: a full bet plus a half bet, RR Section 3 r.14); a multiple-chip bet is a call
-  when every chip is needed to make it (TDA #46); chips smaller than the smallest chip that
-  plays do not play (``smallest_chip``, RR Section 3 r.1). ``decide`` gives the console
-  ``Action`` the chips make; the table applies it through the one betting path (``table.py``),
-  so the engine judges it like a typed action;
+  when every chip is needed to make it, whatever it adds up to (TDA #46); chips smaller than the
+  smallest chip that plays do not play (``smallest_chip``, RR Section 3 r.1). ``decide`` gives
+  the console ``Action`` the chips make; the table applies it through the one betting path
+  (``table.py``), so the engine judges it like a typed action. Change given for chips over the
+  wager (an oversized call, TDA #46, over the pot) is no bet taken back (RR Section 14
+  Pot-Limit r.1);
 - **more**, from another seat: a second motion after the seat's own action is a string raise
   (RR Section 3 r.14); chips beyond a console declaration are a mismatch (the declaration
   stands, RR Section 3 r.9); otherwise chips out of turn (RR Section 3 r.11), binding or not
@@ -83,9 +85,14 @@ class ChipBets:
     oot: Mapping[int, OutOfTurn] = field(default_factory=lambda: MappingProxyType({}))
     last_seat: int | None = None  # the seat of the last betting action applied
     told_short: frozenset[tuple[int, int]] = frozenset()  # (seat, street) told CHIP_BET_SHORT
-    # seat -> the oversized chip it called with: change is due (judged as the bet is scooped)
-    change: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    # seat -> the chips it called (or bet) with that make more than its wager: an oversized chip,
+    # or a multiple-chip call (TDA #46). Change is due: one of them leaving the bet zone is the
+    # dealer making change, judged when chips come back (RR Section 3 r.15).
+    change: Mapping[int, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
     award: Award | None = None  # from hand.end: the hand's chips followed to the winners
+    # seat -> the street on which it declared a raise with no amount (TDA #45): its chips say
+    # how much
+    raise_declared: Mapping[int, int] = field(default_factory=lambda: _NO_INTS)
 
 
 NO_BETS = ChipBets()
@@ -140,10 +147,14 @@ def read_bet_zone(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | 
         return Reading(None, (), bets)
     total = zone.total
     was = before.total if before is not None else 0
-    chip = bets.change.get(seat)
-    if chip is not None and chip not in zone.uids:
+    pending = bets.change.get(seat)
+    if pending is not None and not pending <= set(zone.uids):
         return _change(bets, before, zone, seat, wager, seq)
     if total < was:
+        if pending is not None and total == wager:
+            # the excess came back without change being made (a chip of the call's own)
+            bets = replace(bets, change=MappingProxyType(
+                {s: c for s, c in bets.change.items() if s != seat}))
         return _removed(g, bets, chips, before, zone, seat, wager, seq)
     if total <= wager:
         return Reading(None, (), bets)
@@ -235,15 +246,16 @@ def _removed(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None,
 
 def _change(bets: ChipBets, before: ChipZone | None, zone: ChipZone, seat: int, wager: int,
             seq: int) -> Reading:
-    """The oversized chip a seat called with has left its bet zone: the dealer is making change.
-    Once chips come back in front (one motion or several settles later), they must be the
-    seat's wager: the call (RR Section 3 r.15)."""
-    if not set(zone.uids) - set(before.uids if before is not None else ()):
-        return Reading(None, (), bets)  # the chip went to the tray; the call is still to come
-    bets = replace(bets, change=MappingProxyType(
+    """A chip a seat called with (an oversized chip, or one of a multiple-chip call) has left its
+    bet zone: the dealer is making change. Once chips come back in front (one motion or several
+    settles later), they must be the seat's wager: the call (RR Section 3 r.15)."""
+    done = replace(bets, change=MappingProxyType(
         {s: c for s, c in bets.change.items() if s != seat}))
     if zone.total == wager:
-        return Reading(None, (), bets)
+        return Reading(None, (), done)  # the surplus is back (chips of the wager's own)
+    if not set(zone.uids) - set(before.uids if before is not None else ()):
+        return Reading(None, (), bets)  # the chip went to the tray; the change is still to come
+    bets = done
     return Reading(None, (_change_wrong(seat, zone.total, wager, seq),), bets)
 
 
@@ -314,6 +326,20 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
     single = len(added) == 1 and added[0] == put
     lo = e.min_completion_betting_or_raising_to()
     hi = e.max_completion_betting_or_raising_to()
+    if bets.raise_declared.get(seat) == e.street:
+        bets = replace(bets, raise_declared=MappingProxyType(
+            {s: st for s, st in bets.raise_declared.items() if s != seat}))
+        if lo is not None and hi is not None and put > call:
+            # "If raise is declared but no amount, the raise is the maximum allowable for the
+            # chip" (AZW Section 3 r.15, TDA #45): a raise to all the chips make, a single
+            # oversized chip too; at least the minimum raise (a declared raise is completed,
+            # RR Section 3 r.14), at most what the structure allows (the surplus comes back)
+            to = min(max(total, lo), hi)
+            if total > to:
+                new = frozenset(u for u in zone.uids if u not in old)
+                bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
+            return Reading(Action(seat=seat, kind="bet" if cur == 0 else "raise", amount=to),
+                           tuple(out), bets)
     kind: ActionKind = "bet" if cur == 0 else "raise"
     fill: dict[str, object] = {"seat": seat, "amount": put, "call": call}
     if call > 0 and put < call:
@@ -330,7 +356,19 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
             "seat": seat, "chip": put, "call": call, "change": put - call}))
         chip = next((u for u in zone.uids if u not in old
                      and reg.denomination_of(u) == put), "")
-        bets = replace(bets, change=MappingProxyType({**bets.change, seat: chip}))
+        bets = replace(bets, change=MappingProxyType({**bets.change, seat: frozenset({chip})}))
+        return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
+    if call > 0 and len(added) > 1 and put - min(added) < call:
+        # "When facing a bet, unless raise is declared first, a multiple-chip bet is a call if
+        # every chip is needed to make the call; i.e. removal of just one of the smallest chips
+        # leaves less than the call amount" (AZW Section 3 r.16, TDA #46), whatever the chips
+        # add up to: facing a raise to 1,200, two 1,000 chips are a call. No book says
+        # otherwise (RR Section 14 No-Limit r.11: chips put in unintentionally to call).
+        out.append(make_finding("CHIP_OVERCALL", seq, seats=[seat], fill={
+            **fill, "minimum": lo if lo is not None else cur, "excess": put - call,
+            "why": "every chip was needed to make the call (TDA #46)"}))
+        new = frozenset(u for u in zone.uids if u not in old)
+        bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if lo is None or hi is None:
         if call == 0:
@@ -341,19 +379,27 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if total > hi:
         limit = "the pot" if g.variant.structure == "pot" else "the limit"
+        if single and g.variant.structure == "pot" and call == 0:
+            # "a player who puts a chip or a bill larger than the pot size into the pot without
+            # comment is considered to be making a bet of the pot size" (RR Section 14
+            # Pot-Limit r.6)
+            limit = ("the pot: a single chip larger than the pot is a bet of the pot's size, RR "
+                     "Section 14 Pot-Limit r.6")
         out.append(make_finding("CHIP_OVER_POT", seq, seats=[seat], fill={
             "seat": seat, "amount": put, "maximum": hi, "excess": total - hi, "limit": limit},
             ))
+        # "the surplus will be given back to the bettor as soon as possible" (RR Section 14
+        # Pot-Limit r.1): a chip of it leaving the zone is change being made, not a bet taken
+        # back; what comes back in front must be the wager (CHIP_CHANGE_WRONG otherwise)
+        new = frozenset(u for u in zone.uids if u not in old)
+        bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
         return Reading(Action(seat=seat, kind=kind, amount=hi), tuple(out), bets)
     if total >= lo or call == 0:
         # a bet of the chips' value (a single chip not facing a bet: its full value, TDA #45);
         # below the minimum bet, the engine brings it up (undersized_wager)
         return Reading(Action(seat=seat, kind=kind, amount=total), tuple(out), bets)
     # between the call and a full raise, with no raise declared
-    smallest_added = min(added) if added else 0
-    if len(added) > 1 and put - smallest_added < call:
-        why = "every chip was needed to make the call (TDA #46)"
-    elif g.variant.structure in ("fixed", "spread"):
+    if g.variant.structure in ("fixed", "spread"):
         unit = lo - cur
         if 2 * (put - call) >= unit:
             return _made_up(seat, put, call, lo, total, tuple(out), bets, seq)

@@ -259,6 +259,33 @@ class _Betting(_HandState):
         # three or more players who are not all-in" (RR Section 3 Betting r.4-5)
         return self._able <= 2
 
+    def cap_rule(self) -> str:
+        """Which rule keeps the raising capped: "" the cap itself (RR Section 3 Betting r.4),
+        "becomes" capped before the action became heads-up (r.5), "tournament" heads-up in a
+        tournament (RR Section 15 r.23), "starts" a round begun with more than two players
+        (WSOP Section 3 r.4)."""
+        if self._able > 2:
+            return ""
+        mode = self._s.heads_up_uncapped
+        if mode == "becomes":
+            return "becomes"  # capped before the action became heads-up (r.5)
+        return "tournament" if mode == "never" else "starts"
+
+    def _cap_reason(self) -> str:
+        """Why the raising is capped, worded for the dealer: the cap and the rule keeping it."""
+        raises = (self._cap or 1) - 1
+        words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+        made = f"a bet and {words[raises] if raises < len(words) else raises} raises have been made"
+        return made + {
+            "": " (RR Section 3 Betting r.4)",
+            "becomes": "; capped before the action became heads-up, it stays capped (RR "
+                      "Section 3 Betting r.5)",
+            "tournament": "; in a tournament the cap applies heads-up too until the last two "
+                          "players (RR Section 3 Betting r.5, Section 15 r.23)",
+            "starts": "; the round began with more than two players (WSOP Section 3 Betting "
+                      "and Raising r.4)",
+        }[self.cap_rule()]
+
     def _limit_threshold(self, unit: int) -> int:
         if self._s.limit_short_all_in == "half_bet":
             return (unit + 1) // 2
@@ -287,7 +314,7 @@ class _Betting(_HandState):
         if self._capped or (
             self._cap is not None and self._n_aggr >= self._cap and not self._heads_up_uncapped()
         ):
-            return ("RAISE_CAPPED", "the raising is capped (RR Section 3 Betting r.4)")
+            return ("RAISE_CAPPED", self._cap_reason())
         if self.acted[i] and self.levels[i] >= self._full_level:
             return ("NOT_REOPENED",
                     "the betting was not reopened to this player: the all-in was less than a "

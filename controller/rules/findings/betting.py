@@ -15,6 +15,9 @@ from controller.rules.findings.rulebooks import (
     RULES_BLINDS,
 )
 
+AZW = "azwine-tour-tournament-rules.txt"
+WSOP = "wsop-2009-live-action-rules.md"
+
 BETTING_ENTRIES: tuple[Entry, ...] = (
     # --- betting -------------------------------------------------------------------------------
     Entry(
@@ -65,6 +68,28 @@ BETTING_ENTRIES: tuple[Entry, ...] = (
         ),
         (
             "Seat {seat} may not raise: the wager since its last action is not a full raise.",
+            "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
+        ),
+        "the betting actions (dealer console or chip sensors)",
+    ),
+    Entry(
+        "RAISE_CAPPED",
+        "Raise not permitted: the raising is capped",
+        "warning",
+        (
+            cite(BETTING, "4", "In limit poker, for a pot involving three or more players who "
+                 "are not all-in, these limits on raises apply"),
+            cite(BETTING, "5", "Unlimited raising is allowed in heads-up play except in "
+                 "tournaments."),
+            cite("Section 3, Betting and Raising", "4", "If the round begins with more than two "
+                 "players and becomes heads-up during the middle of the round the raise maximum "
+                 "still applies.", file=WSOP),
+            cite("Section 15, Tournaments", "23", "The limitation on the number of raises at "
+                 "limit poker is also applied to heads-up situations (except the last two "
+                 "players in a tournament are exempted from a limitation on raises).", file=AZW),
+        ),
+        (
+            "Seat {seat} may not raise: {why}.",
             "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
         ),
         "the betting actions (dealer console or chip sensors)",

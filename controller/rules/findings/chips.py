@@ -308,6 +308,11 @@ CHIP_ENTRIES: tuple[Entry, ...] = (
             cite(NOLIMIT, "Pot-Limit Rules", "A bet may not exceed the pot size."),
             cite(NOLIMIT, "intro", "The dealer is responsible for determining the pot size at "
                  "pot-limit, and should enforce the pot-size cap on wagers"),
+            cite(NOLIMIT, "Pot-Limit Rules, r.1", "If a wager is made that exceeds the pot size, "
+                 "the surplus will be given back to the bettor as soon as possible"),
+            cite(NOLIMIT, "Pot-Limit Rules, r.6", "a player who puts a chip or a bill larger than "
+                 "the pot size into the pot without comment is considered to be making a bet of "
+                 "the pot size (unless he is facing a bet)."),
         ),
         (
             "Seat {seat} put in {amount}; the most it may wager is {maximum} ({limit}).",

@@ -18,11 +18,36 @@ AZW = "azwine-tour-tournament-rules.txt"
 RRH = "roberts-rules-home.txt"
 JPN = "jamies-poker-notes.md"
 
+_RAISE_CAPPED_REMEDY = (
+    "Seat {seat} may not raise: {why}.",
+    "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
+)
+
 # Where the rulebooks disagree on a remedy, the house setting's value picks the rule a finding
 # cites and the remedy it gives (research/irregularities.md Part 2; docs/house-rules.md). The
 # entries above hold Robert's remedy, the default. (code, setting value) -> (rule, remedy).
 REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = {
     **KEY_REMEDY_BY_SETTING,  # the keys' entries (keys.py)
+    # Fixed limit, the raise cap kept heads-up: WSOP's round that began three-handed, and a
+    # tournament until its last two players (the entry cites RR Section 3 r.4, the cap itself)
+    ("RAISE_CAPPED", "starts"): (
+        cite("Section 3, Betting and Raising", "4", "If the round begins with more than two "
+             "players and becomes heads-up during the middle of the round the raise maximum "
+             "still applies.", file=WSOP),
+        _RAISE_CAPPED_REMEDY,
+    ),
+    ("RAISE_CAPPED", "tournament"): (
+        cite("Section 15, Tournaments", "23", "The limitation on the number of raises at limit "
+             "poker is also applied to heads-up situations (except the last two players in a "
+             "tournament are exempted from a limitation on raises).", file=AZW),
+        _RAISE_CAPPED_REMEDY,
+    ),
+    ("RAISE_CAPPED", "becomes"): (
+        cite("Section 3, Betting and Raising", "5", "Once the raising is capped on a betting "
+             "round, it cannot be uncapped by a subsequent fold that leaves two players "
+             "heads-up."),
+        _RAISE_CAPPED_REMEDY,
+    ),
     # D-05, the four-card flop
     ("FLOP_TOO_MANY_CARDS", "scramble_top_is_turn_burn"): (
         cite("Section 5, Holdem", "3", "To redeal the flop, the four cards will be scrambled "

@@ -144,7 +144,7 @@ def _not_available(h: GameHand, seat: int, detail: str, seq: int, out: list[Find
     return h, out
 
 
-_NOT_REOPENED = ("CANNOT_RAISE", "NO_ONE_TO_RAISE", "RAISE_CAPPED", "NOT_REOPENED")
+_NOT_REOPENED = ("CANNOT_RAISE", "NO_ONE_TO_RAISE", "NOT_REOPENED")
 
 
 def _wager(h: GameHand, p: int, kind: str, amount: int | None, seq: int, out: list[Finding]
@@ -169,6 +169,11 @@ def _wager(h: GameHand, p: int, kind: str, amount: int | None, seq: int, out: li
     target = min(amount or 0, top)
     if not e.can_complete_bet_or_raise(p):
         problem = e.raise_problem()
+        if problem is not None and problem[0] == "RAISE_CAPPED":
+            out.append(make_finding("RAISE_CAPPED", seq, seats=[seat], fill={
+                "seat": seat, "why": problem[1], "call": min(to_call, e.stacks[p])},
+                setting=e.cap_rule()))
+            return None
         if problem is not None and problem[0] in _NOT_REOPENED:
             out.append(make_finding("RAISE_NOT_PERMITTED", seq, seats=[seat],
                                     fill={"seat": seat, "call": min(to_call, e.stacks[p])}))

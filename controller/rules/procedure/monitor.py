@@ -52,30 +52,48 @@ from controller.rules.procedure.game_hand import (
 )
 from controller.rules.procedure.stud_family import pass_free_folds
 
-# The engine's house settings at the live table: the cardroom defaults. One shared instance: the
-# engine caches each hand's forced-bet layout by it.
+# The engine's house settings at the live table: the cardroom defaults. One shared instance per
+# distinct choice: the engine caches each hand's forced-bet layout by it.
 _HOUSE = engine.HouseSettings()
-# ... and one per value of the house setting a5_sevens_rule (research/irregularities.md D-19:
-# RR Section 11 Ace-to-Five r.4 a seven, WSOP Section 11 Ace-to-Five r.4 a five, RRH optional).
-_HOUSES: Mapping[str, engine.HouseSettings] = MappingProxyType({
-    "seven": _HOUSE,
-    "five": engine.HouseSettings(sevens_rule=5),
-    "off": engine.HouseSettings(sevens_rule=0),
-})
+# The house setting a5_sevens_rule (research/irregularities.md D-19: RR Section 11 Ace-to-Five
+# r.4 a seven, WSOP Section 11 Ace-to-Five r.4 a five, RRH optional) ...
+_SEVENS: Mapping[str, int] = MappingProxyType({"seven": 7, "five": 5, "off": 0})
+# ... and limit_raise_cap: bets and raises on a round (None: RR Section 3 r.4 by the rounds).
+_CAPS: Mapping[str, int | None] = MappingProxyType(
+    {"rr": None, "bet_and_three": 4, "bet_and_four": 5})
+_HOUSES: dict[tuple[int, str, int | None], engine.HouseSettings] = {
+    (7, "becomes", None): _HOUSE}
+
+
+def engine_house(settings: Settings, *, last_two: bool = False) -> engine.HouseSettings:
+    """The hand engine's house settings for the table's house rules. Fixed limit heads-up:
+    in a tournament the cap holds until the event is down to its last two players (``last_two``;
+    RR Section 3 r.5, Section 15 r.23; AZW Section 15 r.23), else the house's
+    ``heads_up_raising`` (RR Section 3 r.5 "becomes"; WSOP Section 3 r.4 "starts")."""
+    heads_up = "never" if settings.tournament and not last_two else settings.heads_up_raising
+    key = (_SEVENS.get(settings.a5_sevens_rule, 7), heads_up,
+           _CAPS.get(settings.limit_raise_cap))
+    house = _HOUSES.get(key)
+    if house is None:
+        house = _HOUSES[key] = engine.HouseSettings(
+            sevens_rule=key[0], heads_up_uncapped=key[1], raise_cap=key[2])
+    return house
 
 
 def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
           posts: Sequence[tuple[int, str, int, bool]], *, small_bet: int, big_bet: int,
           bring_in: int, settings: Settings, big_blind: int = 0, after: int | None = None,
           killer: int | None = None, why: Mapping[int, str] | None = None,
-          owes: Mapping[int, str] | None = None) -> GameHand:
+          owes: Mapping[int, str] | None = None, last_two: bool = False) -> GameHand:
     """A new hand of ``variant`` dealt to ``seats`` (dealing order) with these ``stacks``;
     ``posts`` are the seating plan's forced posts (seat, kind, amount, live): a live post is
     part of the poster's bet, a dead one (an ante, the dead part of made-up blinds) is not
     (roberts-rules-v11.txt, Section 4, Rules for Using Blinds, r.10). ``after``: the seat the
     first round's action starts after (the big blind, or the straddle); ``killer``: the seat
     killing the pot; ``why`` and ``owes``: the seats not dealt in and what they owe (board
-    games judge a card dealt to them). Raises ValueError when the engine refuses the stakes."""
+    games judge a card dealt to them); ``last_two``: a tournament is down to its last two
+    players (fixed limit: no raise cap heads-up). Raises ValueError when the engine refuses the
+    stakes."""
     n = len(seats)
     order = list(seats)
     antes = [0] * n
@@ -104,7 +122,7 @@ def start(variant: Variant, seats: Sequence[int], stacks: Sequence[int],
         min_bet=0 if limit else max(small_bet, big, 1),
         killer=order.index(killer) if killer in order and any(blinds) else None, kill=kill,
         opener=opener)
-    house = _HOUSES.get(settings.a5_sevens_rule, _HOUSE)
+    house = engine_house(settings, last_two=last_two)
     h = GameHand(variant=variant, seats=tuple(seats), stacks=tuple(stacks), stakes=stakes,
                  house=house, rules=settings, not_dealt=MappingProxyType(dict(why or {})),
                  owes_blinds=MappingProxyType(dict(owes or {})),

@@ -222,7 +222,7 @@ def _fulfil(h: GameHand, c: CardSeen, zone: str, i: int = 0) -> GameHand:
     the card."""
     h = replace(h, expect=h.expect[:i] + h.expect[i + 1:])
     if zone == "burn":
-        return replace(h, burned=h.eng.street)
+        return _remedy_burned(h)
     if zone.startswith("seat:") and not c.fed:
         return feed(h, c, int(zone[5:]))
     return h
@@ -298,14 +298,35 @@ def _judge(h: GameHand, c: CardSeen, zone: str, seq: int, out: list[Finding]) ->
     return unexpected(h, c, zone, seq, out, slot.why or "no card is due now")
 
 
+def _remedy_burned(h: GameHand) -> GameHand:
+    """A remedy's card is in the burn. The deal of a draw game has no burn: a card burned before
+    the draw is the draw's burn ("This first exposed card is used as the burncard",
+    roberts-rules-v11.txt, Section 11, Ace-to-Five Lowball, r.3), and the first draw deals
+    without another."""
+    street = h.eng.street
+    if h.family == "draw" and street == 0:
+        street = 1
+    return replace(h, burned=street)
+
+
 def _arm(h: GameHand) -> GameHand:
-    """Expectations that wait for the deal: armed once only the owed cards are missing."""
+    """Expectations that wait for the deal: armed once only the owed cards are missing. A card
+    the dealer already put where a step wants it (the exposed card to the burn before its
+    replacement: either order, RR Section 11 Ace-to-Five r.3) meets that step now."""
     if not h.owed_after_deal or h.eng.street != 0:
         return h
     slot = expected(h)
     if slot.kind == "seat" and slot.seat in h.owed and all(
             h.eng.hole_needed(i) <= h.owed.get(s, 0) for i, s in enumerate(h.seats)):
-        return replace(h, expect=(*h.expect, *h.owed_after_deal), owed_after_deal=())
+        armed, h = h.owed_after_deal, replace(h, owed_after_deal=())
+        pending = []
+        for x in armed:
+            c = h.cards.get(x.uid) if x.uid else None
+            if x.zone == "burn" and c is not None and c.zone == "burn":
+                h = _remedy_burned(h)
+                continue
+            pending.append(x)
+        return replace(h, expect=(*h.expect, *pending))
     return h
 
 

@@ -6,6 +6,8 @@ Section 3, Misdeals, r.2(g))."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from controller.events import (
     Action,
 )
@@ -33,6 +35,8 @@ def action(state: TableState, body: Action, seq: int, by_chips: bool = False,
     (``by_chips``; ``depth`` counts the actions the chips make in a row, bounded)."""
     h = state.hand
     chips_read = reads_chips(state) and h is not None and h.in_play
+    if body.kind == "raise" and body.amount is None and not by_chips:
+        return _raise_declared(state, body, seq, chips_read)
     if chips_read and not by_chips and h is not None:
         verdict, told, bets = chip_rules.console(h.game, h.bets, body, seq)
         if verdict != "apply":
@@ -49,6 +53,27 @@ def action(state: TableState, body: Action, seq: int, by_chips: bool = False,
         return Step(state2, found)
     more = action(state2, nxt, seq, by_chips=True, depth=depth + 1)
     return Step(more.state, found + more.findings)
+
+
+def _raise_declared(state: TableState, body: Action, seq: int, chips_read: bool) -> Step:
+    """A raise declared with no amount (TDA #45): at a table reading the chips, the raise the
+    seat's chips make next (``chips.betting.decide``); without chip sensors the console must
+    give the amount."""
+    h = state.hand
+    # a table with a chip set registered has chip sensors, whether or not a bet zone has
+    # reported yet this session
+    chips_read = chips_read or bool(state.chips.registry.chips)
+    if h is None or not h.in_play or not chips_read or h.game.to_act != body.seat:
+        why = ("the chips are not read at this table: enter the raise's amount"
+               if h is not None and h.in_play and not chips_read
+               else "it is not the seat's turn" if h is not None and h.in_play
+               else "there is no hand in progress")
+        detail = f"Seat {body.seat} declared a raise with no amount: {why}."
+        f = make_finding("ACTION_NOT_AVAILABLE", seq, seats=[body.seat], fill={"detail": detail},
+                         message=detail)
+        return Step(with_findings(state, [f]), (f,))
+    declared = MappingProxyType({**h.bets.raise_declared, body.seat: h.game.eng.street})
+    return Step(replace(state, hand=replace(h, bets=replace(h.bets, raise_declared=declared))))
 
 
 # The chips may make several actions in a row (posts settled together, a binding out-of-turn

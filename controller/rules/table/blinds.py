@@ -118,6 +118,8 @@ def plan_hand(s: Seating, settings: Settings, *, now_ms: int | None = None,
         raise SeatingError(f"fewer than two players can be dealt in (eligible: {eligible})")
     if s.stakes.forced == "antes":
         return _plan_antes_only(s, settings, rules, ante, level)
+    if settings.blind_layout == "button_blind":
+        return _plan_button_blind(s, rules, bb_amt, ante, level)
 
     roles: _Roles | None = None
     if len(eligible) > 2:
@@ -477,6 +479,38 @@ def _plan_antes_only(s: Seating, cfg: Settings, rules: _Rules, ante: int,
                     dealt_in=tuple(dealt), sitting_out=tuple(n for n in order if n not in dealt),
                     why=MappingProxyType(why), hand_number=s.hand_number, sb_position=None,
                     ante=ante or s.stakes.ante, level=level, tournament=s.tournament)
+
+
+def _plan_button_blind(s: Seating, rules: _Rules, bb_amt: int, ante: int,
+                       level: int | None) -> HandPlan:
+    """One blind, on the button: "There is only one blind (the big blind) posted by the dealer.
+    Antes are also used" (JPN Six Plus Hold'em; the house setting ``blind_layout``). The button
+    moves forward one player a hand; every player dealt in antes, the button posts the big blind
+    (live), and the action starts left of it."""
+    players = [n for n, st in sorted(s.seats.items()) if rules.bb_eligible(st)]
+    start = s.button if s.button is not None else players[0]
+    btn = _first(s, start, players) if s.hand_number > 0 else start
+    if btn is not None and btn not in players:
+        btn = _first(s, btn, players)  # the drawn button is away: the next player has it
+    assert btn is not None
+    order = [n for n in seats_after(s, btn) if n in s.seats]
+    dealt = [n for n in order if n in players]
+    why = {n: "away or without chips" for n in order if n not in players}
+    left = {n: s.seats[n].stack for n in dealt}
+    posts: list[Post] = []
+    each = ante or s.stakes.ante
+    for n in dealt:
+        if each > 0 and left[n] > 0:
+            posts.append(Post(n, "ante", min(each, left[n]), False))
+            left[n] -= posts[-1].amount
+    if left[btn] > 0:
+        posts.append(Post(btn, "big_blind", min(bb_amt, left[btn]), True))
+    absent = tuple(n for n in dealt if not s.seats[n].present)
+    return HandPlan(button=btn, small_blind=None, big_blind=btn, posts=tuple(posts),
+                    dealt_in=tuple(dealt), sitting_out=tuple(n for n in order if n not in dealt),
+                    why=MappingProxyType(why), hand_number=s.hand_number, sb_position=None,
+                    big_blind_amount=bb_amt, ante=each, level=level,
+                    absent=absent, tournament=s.tournament)
 
 
 def _plan_stud(s: Seating, cfg: Settings, rules: _Rules, ante: int, bring_in: int,

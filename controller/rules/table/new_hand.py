@@ -76,8 +76,22 @@ def new_hand(state: TableState, plan: HandPlan, number: int, v: Variant) -> Hand
         engine_posts(plan),
         small_bet=_small_bet(setup), big_bet=_big_bet(setup),
         bring_in=plan.bring_in or _bring_in(setup), settings=state.settings,
-        big_blind=big or setup.big_blind, after=after, killer=plan.kill, why=why, owes=owes)
+        big_blind=big or setup.big_blind, after=after, killer=plan.kill, why=why, owes=owes,
+        last_two=last_two(state, plan))
     return Hand(number=number, game=game, phase=v.streets[0].name,
                 button=plan.button if plan.button is not None else 0,
                 small_blind=plan.small_blind, big_blind=plan.big_blind, plan=plan,
                 absent=tuple(plan.absent))
+
+
+def last_two(state: TableState, plan: HandPlan) -> bool:
+    """Is the tournament down to its last two players? The table knows it as: a tournament table
+    dealing two players with nobody else seated with chips (absent players are dealt in, RR
+    Section 15 r.7). A table of a multi-table event is balanced or broken before it is left
+    two-handed (AZW Balancing), so its last two are the event's. Fixed limit: only then is the
+    raising heads-up unlimited (RR Section 3 Betting and Raising r.5, Section 15 r.23; AZW
+    Section 15 r.23 "except the last two players in a tournament")."""
+    table = state.seating
+    if not table.tournament or len(plan.dealt_in) != 2:
+        return False
+    return not any(st.stack > 0 for n, st in table.seats.items() if n not in plan.dealt_in)
