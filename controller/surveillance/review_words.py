@@ -142,6 +142,8 @@ def _action(e: Mapping[str, Any], names: Names) -> str:
     if kind == "bet":
         return f"{who} bets {chips(amount)}"
     if kind == "raise":
+        if amount is None:  # TDA #45: declared with no amount; the seat's chips make it
+            return f"{who} raises (the amount from the chips)"
         return f"{who} raises to {chips(amount)}"
     if kind == "draw":
         return f"{who} stands pat" if amount == 0 else f"{who} draws {chips(amount)}"
