@@ -378,6 +378,15 @@ def boards(sim_build: Path) -> Iterator[dict[str, Harness]]:
         yield {"shoe": shoe, "chip": chips}
 
 
+def _first_oks(record: list[Any]) -> list[Any]:
+    """The record with its leading run of readers' "ok" health (one per reader, in whichever
+    order the readers connected) sorted; the rest as it is."""
+    n = 0
+    while n < len(record) and record[n][:1] == ("reader.health",) and record[n][2] == "ok":
+        n += 1
+    return [*sorted(record[:n]), *record[n:]]
+
+
 def test_each_fault_is_a_status_bit_and_the_same_finding_as_through_the_twin(
         boards: dict[str, Harness], tmp_path: Path) -> None:
     watch = Watch(tmp_path / "firmware.sqlite", boards["shoe"].pty, boards["chip"].pty)
@@ -442,7 +451,9 @@ def test_each_fault_is_a_status_bit_and_the_same_finding_as_through_the_twin(
         print(f"  {a!s:90} | {b}")
     print("firmware STATUS per fault: " +
           ", ".join(f"{name}: 0x{st:02X}" for name, st in seen_status.items()))
-    assert firmware == twin
+    # the two readers' first "ok" come in whichever order their threads connect: compare them as
+    # a set, and everything after in order
+    assert _first_oks(firmware) == _first_oks(twin)
     assert firmware.count(("finding", "READER_FAULT")) == 5
     assert firmware.count(("finding", "CHIPS_UNRESOLVED")) == 1
     assert firmware.count(("finding", "READER_RESTORED")) == 6
