@@ -216,18 +216,26 @@ class OddsWorker:
         with self._lock:
             return self._figures.get(spot)
 
-    def close(self, timeout: float = 2.0) -> None:
+    def close(self, timeout: float = 0.3) -> None:
+        """Stop the child and the reader, quickly: the odds are disposable, and a table's stop
+        must not wait on them. The child is asked to stop, then killed after ``timeout`` (at
+        SCHED_IDLE on a busy machine it may not get the CPU to read the request)."""
         if self._closed:
             return
         self._closed = True
-        try:
+        with contextlib.suppress(Exception):
             self._requests.put(None)
+        if self._proc.pid is not None:
             self._proc.join(timeout)
-        finally:
             if self._proc.is_alive():
-                self._proc.terminate()
-                self._proc.join(timeout)
+                self._proc.kill()
+                self._proc.join(1.0)
+        # neither queue's feeder thread may hold up the process's exit on a full pipe
+        self._requests.cancel_join_thread()
+        with contextlib.suppress(Exception):
             self._results.put(None)  # wakes the reader
+        self._results.cancel_join_thread()
+        if self._reader.is_alive():
             self._reader.join(timeout)
 
     def _read(self) -> None:

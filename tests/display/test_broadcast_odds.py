@@ -237,3 +237,20 @@ def test_feltguard_sim_has_odds_unless_told(monkeypatch: pytest.MonkeyPatch,
         args = build_parser().parse_args([*argv, "--journal", str(tmp_path / "j.sqlite")])
         assert args.func(args) == 0
         assert got.pop().odds is odds
+
+
+def test_closing_stops_the_worker_even_in_the_middle_of_a_figure() -> None:
+    """A table's stop never waits on the odds: the child, busy with a fine figure, is gone."""
+    worker = OddsWorker().start()
+    snap = {"table": {"game": "omaha8"}, "hand": {"phase": "preflop", "board": [], "muck": []},
+            "seats": [{"seat": 1, "in_hand": True, "folded": False,
+                       "hole": ["Ah", "2h", "3c", "Kd"]},
+                      {"seat": 2, "in_hand": True, "folded": False,
+                       "hole": ["Ks", "Kc", "Qd", "Jd"]},
+                      {"seat": 3, "in_hand": True, "folded": False,
+                       "hole": ["9s", "8s", "7d", "6d"]}]}
+    assert worker.request(snap) is not None
+    time.sleep(0.3)
+    worker.close()
+    assert not worker._proc.is_alive() and not worker._reader.is_alive()
+    worker.close()  # twice is harmless
