@@ -14,6 +14,10 @@ What a stream is. A *base stream* is a real sequence of table events:
 - hold'em hands dealt by ``controller.sim.SimDealer`` with dealing mistakes (and the remedies it
   follows or botches) and seat changes between hands; its deck also registers a joker tag that
   the dealer never draws, so that a mutation can bring the joker in;
+- hold'em played with chips (``SimDealer(chips=True)``: bets, scoops and pushes as
+  ``chips.zone`` events) at a table set up with a rake (``rake_percent``, ``rake_cap``), the
+  dealer dropping the rake into the drop as it pushes the pot, with card and chip mistakes
+  (``raked_stream``);
 - hands of every stud and draw game dealt by the same dealer (``SimDealer(game=...)``) with its
   mistakes;
 - every scenario file of ``tests/scenarios/**.jsonl`` (``controller.journal.load_events``).
@@ -37,7 +41,7 @@ pick the values, so any integers are a valid mutation, which hypothesis can draw
   later;
 - change one field of it: a tag to another tag of the deck, an unknown tag or a joker tag; a
   zone; a seat (empty seats too); an amount; the action kind; the post kind; ``face_up``; the
-  button; who exposed a card; the game, seats or stakes of a set-up; a ruling's outcome;
+  button; who exposed a card; the game, seats, stakes or rake of a set-up; a ruling's outcome;
 - insert an event: a ``hand.start`` or ``shuffle.done`` mid-hand, a ``table.setup`` of another
   game, a ``deck.register`` of another deck, ``seat.leave`` / ``seat.take`` / ``player.away`` /
   ``player.back`` / ``seat.change`` of a seat in the hand, ``undo``, ``floor.ruling``,
@@ -52,7 +56,14 @@ ever applies parsed events).
 
 What is checked, for every mutated stream: ``apply`` raises nothing; every finding's and every
 award's ``to_json()`` is JSON-serialisable; no award is negative; at the end of the stream
-``snapshot(state)`` and ``json.dumps`` of it work and no stack (seat or in-hand) is negative. On
+``snapshot(state)`` and ``json.dumps`` of it work and no stack (seat or in-hand) is negative;
+and after every event, chip conservation (``Conservation``): the table's chips (every seated
+player's stack, the hand engine's for a seat dealt in, plus the hand's bets and pots, plus the
+antes carried to the next deal) change only at ``seat.take`` / ``seat.leave`` / ``chiprace.end``
+(chips brought in or taken away), at ``undo`` (back to what they were before the event undone)
+and by the rake, a legal
+outflow: at most the schedule of the set-up in force at ``hand.end`` applied to the pots it
+awarded, taken as the award is judged (a ``chips.zone`` or the next ``hand.start``). On
 a sample (one stream in ``PURITY_EVERY``) every state of the stream is snapshotted before and
 after it is applied to, and must be unchanged (purity), and the snapshot checks run after every
 event. A failure is a *crash*; its *site* is where it happened (the exception and the innermost
@@ -201,6 +212,21 @@ def holdem_stream(seed: int, hands: int) -> Base:
     return Base(f"holdem seed {seed} seats {seats}", _numbered(bodies))
 
 
+def raked_stream(seed: int, hands: int) -> Base:
+    """Hold'em played with chips (``SimDealer(chips=True)``: every bet, scoop and push a
+    ``chips.zone``) at a table set up with a rake (5 or 10 per cent, capped at 3 or 5 or not
+    at all: the dealer drops it into the drop as it pushes the pot), with card mistakes (0.3),
+    chip mistakes (0.3) and seat changes (0.1), 2 to 9 seats."""
+    rng = random.Random(seed)
+    seats = rng.randint(2, 9)
+    percent, cap = rng.choice((5, 10)), rng.choice((0, 3, 5))
+    dealer = SimDealer(rng, seats=seats, mistake_rate=0.3, seat_changes=0.1, chips=True,
+                       chip_mistake_rate=0.3, rake_percent=percent, rake_cap=cap)
+    bodies = [b for _ in range(hands) for step in dealer.next_hand() for b in expand(step)]
+    return Base(f"raked holdem with chips seed {seed} seats {seats} rake {percent}% cap {cap}",
+                _numbered(bodies))
+
+
 def game_stream(game: str, seed: int, hands: int) -> Base:
     """Hands of a stud or draw game with mistakes (rate 0.5), 2 to 6 seats."""
     rng = random.Random(seed)
@@ -223,10 +249,12 @@ def scenario_streams() -> list[Base]:
 
 
 def corpus(seed: int, *, holdem: int, hands: int, game_hands: int, games_each: int = 1,
-           scenarios: bool = True) -> list[Base]:
-    """The base streams: ``holdem`` hold'em streams of ``hands`` hands, ``games_each`` streams
-    of ``game_hands`` hands for every stud and draw game, and the scenario files."""
+           raked: int = 0, scenarios: bool = True) -> list[Base]:
+    """The base streams: ``holdem`` hold'em streams of ``hands`` hands, ``raked`` streams of
+    ``hands`` hands of hold'em with chips and a rake, ``games_each`` streams of ``game_hands``
+    hands for every stud and draw game, and the scenario files."""
     out = [holdem_stream(seed * 1000 + i, hands) for i in range(holdem)]
+    out += [raked_stream(seed * 1000 + 500 + i, hands) for i in range(raked)]
     for g, game in enumerate(STUD_AND_DRAW):
         out += [game_stream(game, seed * 1000 + 100 + 10 * g + i, game_hands)
                 for i in range(games_each)]
@@ -396,7 +424,7 @@ def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event]
     if isinstance(body, SeatChange):
         return replace(body, to=1 + b % 10) if a % 2 else replace(body, seat=1 + b % 10)
     if isinstance(body, TableSetup):
-        which = a % 6
+        which = a % 7
         if which == 5:
             return varied_setup(body, random.Random(b))
         if which == 0:
@@ -407,6 +435,9 @@ def changed(body: Body, a: int, b: int, state: TableState, tail: Sequence[Event]
             return replace(body, profile=_pick(PROFILES, b))
         if which == 3:
             return replace(body, ante=b % 4, bring_in=(b // 4) % 3)
+        if which == 6:
+            return replace(body, rake_percent=_pick((0, 5, 10, 100), b),
+                           rake_cap=_pick((0, 1, 3, 5), b // 4))
         return replace(body, small_blind=b % 3, big_blind=1 + (b // 3) % 4)
     if isinstance(body, FloorRuling):
         return replace(body, outcome="void" if body.outcome == "stand" else "stand")
@@ -612,14 +643,111 @@ def check_state(state: TableState) -> dict[str, Any]:
     return snap
 
 
+# --- chip conservation ---------------------------------------------------------------------------
+
+# Events that bring chips to the table or take them away: a buy-in, a re-buy or a stack
+# corrected (``seat.take``), a cash-out (``seat.leave``), a colour-up's rounding
+# (``chiprace.end``). Every other event leaves the table's chips as they were, but for the rake.
+CHIPS_IN_OR_OUT = frozenset({"seat.take", "seat.leave", "chiprace.end"})
+# Where the core takes the house's rake off the winners' stacks: the award judged as the push
+# settles (``chips.zone``), or at the next ``hand.start`` when the push was never seen to end.
+RAKE_EVENTS = frozenset({"chips.zone", "hand.start"})
+
+
+def table_chips(state: TableState) -> int:
+    """The players' chips as the core holds them: every seated player's stack (a seat dealt into
+    the hand in play: its stack in the hand engine) plus the chips in play in the hand (the
+    engine's pot: antes, blinds and bets of every street; once the hand is over and the engine
+    has settled it, in the winners' stacks already, but for the antes a deal nobody opened
+    leaves to the next), plus those antes carried to the next deal (``TableState.carry``)."""
+    stacks = {n: st.stack for n, st in state.seating.seats.items()}
+    total = state.carry
+    h = state.hand
+    g = h.game if h is not None and h.in_play else None
+    if g is not None:
+        e = g.eng
+        for i, seat in enumerate(g.seats):
+            stacks.pop(seat, None)
+            total += e.stacks[i]
+        total += e.carry_over if e.is_over else e.pot
+    return total + sum(stacks.values())
+
+
+def rake_schedule(pot: int, percent: int, cap: int) -> int:
+    """The most the house may rake from ``pot`` (docs/chips.md, table.setup's ``rake_percent``
+    and ``rake_cap``): the percentage, rounded down, at most the cap (0: none)."""
+    r = pot * percent // 100
+    return min(r, cap) if cap else r
+
+
+class Conservation:
+    """The chip-conservation check, event by event (``table_chips`` before and after).
+
+    Conserved: the table's chips (``table_chips``: the stacks plus the pot and bets of the hand
+    in play plus the antes carried). They may change only at ``CHIPS_IN_OR_OUT`` (any amount,
+    as the event says), at ``undo`` (back to the total before the undone event, or unchanged
+    when the undo is refused), and by the rake, the one legal outflow: they may fall at a
+    ``RAKE_EVENTS`` event by no more than the rake left of the last award, the schedule of the
+    ``table.setup`` in force at ``hand.end`` applied to the pots it awarded (its ``results``),
+    used up as the core takes it, and none once the next hand has started. A stream cut (or
+    undone) between a ``hand.end`` and its award's judging starts with that schedule (at most:
+    the part already taken is not known). Anything else is a crash at site ``check: chips not
+    conserved at <event type>``."""
+
+    def __init__(self, state: TableState) -> None:
+        self.total = table_chips(state)
+        self.rake_left = self._rake_at(state)
+
+    @classmethod
+    def _rake_at(cls, state: TableState) -> int:
+        """The rake an award not yet judged may still take, at most (its schedule), for a
+        stream that starts at ``state`` or goes back to it."""
+        return cls._award_rake(state, state.results) if state.phase == "complete" else 0
+
+    @staticmethod
+    def _award_rake(state: TableState, results: Sequence[Any]) -> int:
+        pot = sum(n for a in results for n in a.shares.values())
+        return rake_schedule(pot, state.setup.rake_percent, state.setup.rake_cap)
+
+    def step(self, before: TableState, event: Event, after: TableState,
+             results: Sequence[Any]) -> None:
+        """Check one applied event (``results``: the awards it made); raise CheckFailed."""
+        total = table_chips(after)
+        kind = event.type
+        was, self.total = self.total, total
+        if kind == "undo":
+            # back to the state before the last event an undo takes back (``previous``: a
+            # chips.zone that made no betting action and a reader's report are not such events)
+            # or, with nothing to undo, unchanged
+            back = table_chips(before.previous) if before.previous is not None else was
+            if total != back:
+                raise CheckFailed(f"check: chips not conserved at {kind}",
+                                  f"table chips {was} -> {total}, {back} before the undone "
+                                  f"event (event {event.seq})")
+            self.rake_left = self._rake_at(after)
+            return
+        if kind not in CHIPS_IN_OR_OUT and total != was:
+            if not (kind in RAKE_EVENTS and 0 < was - total <= self.rake_left):
+                raise CheckFailed(f"check: chips not conserved at {kind}",
+                                  f"table chips {was} -> {total} (event {event.seq}); the "
+                                  f"rake left to take: {self.rake_left}")
+            self.rake_left -= was - total
+        if kind == "hand.end" and results:
+            self.rake_left = self._award_rake(after, results)
+        elif kind == "hand.start" and after.hand_number != before.hand_number:
+            self.rake_left = 0  # the last award is judged as a hand starts
+
+
 def run_events(state: TableState, events: Sequence[Event], *, full: bool) -> TableState:
     """Apply ``events`` from ``state``, checking as described in the module docstring; a
     failure raises (the core's own exception, or CheckFailed). ``full``: the per-event purity
     and snapshot checks."""
     before = check_state(state) if full else None
+    chips = Conservation(state)
     for e in events:
         step = apply(state, e)
         check_step(step.findings, step.results)
+        chips.step(state, e, step.state, step.results)
         if full:
             if snapshot(state) != before:
                 raise CheckFailed("check: apply changed the state it was given",
@@ -710,8 +838,8 @@ def _setup_worker(seed: int, size: str) -> None:
 def bench_corpus(seed: int, size: str = "full") -> list[Base]:
     """The bench's base streams (``size`` small: for a quick look)."""
     if size == "small":
-        return corpus(seed, holdem=2, hands=10, game_hands=6)
-    return corpus(seed, holdem=8, hands=40, game_hands=20, games_each=2)
+        return corpus(seed, holdem=2, hands=10, game_hands=6, raked=1)
+    return corpus(seed, holdem=8, hands=40, game_hands=20, games_each=2, raked=4)
 
 
 def run_batch(index: int, seed: int, streams: int, window: int, deep_every: int) -> Batch:

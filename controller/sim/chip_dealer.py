@@ -12,9 +12,12 @@ a new action), and the core corroborates it.
 The dealer's part (RR Section 2 and AZW The Pot): at each betting round's end it scoops every
 bet zone into the pot; at ``hand.end`` it pushes each seat's award (its share of each pot, an
 uncalled bet back to the bettor: the core's ``results``) from the pot to the seat's bet zone,
-and the players take their chips back to their stacks. After a misdeal every chip goes back to
-the player who put it in. Between hands a player whose stack could not make every amount
-changes it at the cage, and the stacks are checked against the core's (``stack_errors``).
+and the players take their chips back to their stacks. At a table set up with a rake
+(``SimDealer(rake_percent=..., rake_cap=...)``, off by default) the dealer drops the house's
+rake, as the set-up's schedule allows it, from the pot into the drop in the same motion. After
+a misdeal every chip goes back to the player who put it in. Between hands a player whose stack
+could not make every amount changes it at the cage, and the stacks are checked against the
+core's (``stack_errors``).
 
 Each step is a ``ChipMove`` (``chip_moves.py``) emitted through the table dealer, which applies
 its ``chips.zone`` events to the shadow table, as the daemon applies what sensing settles.
@@ -47,6 +50,7 @@ from controller.sim.chip_table import (
     CAGE,
     DEALER,
     DENOMINATIONS,
+    DROP,
     FLOAT,
     POT,
     TRAY,
@@ -407,21 +411,25 @@ class ChipDealer:
         """At hand.end: each seat's award from the pot to its bet zone, then the players take
         their chips back to their stacks; their stacks are checked against the core's. The
         award mistakes: a chip of a share kept back, or dropped in the tray (a skim), or a share
-        pushed to another seat; each put right once the core has judged the push."""
+        pushed to another seat; each put right once the core has judged the push. With a rake
+        set up, the rake goes from the pot to the drop in the push's motion (``_rake``)."""
         results = snapshot(self.state).get("results", [])
         awards: dict[int, int] = {}
         for pot in results:
             for seat, n in pot["shares"].items():
                 awards[int(seat)] = awards.get(int(seat), 0) + int(n)
+        awards, rake = self._rake(awards)
         shares = self._shares(awards)
         left = self.chips.value(POT)
         if left and awards:
             log.warning("hand %d: %d left in the pot after the awards", self.state.hand_number,
                         left)
-        for _, uids in shares:  # back in the pot until the push moves them
+        for uids in (*(u for _, u in shares), rake):  # back in the pot until the push
             self.chips.move(uids, POT)
         owner = {s: s for s in range(1, self.t.seats + 1)}  # bet zone -> whose chips lie there
         pushes: list[Move] = [(tuple(uids), POT, bet(seat)) for seat, uids in shares]
+        if rake:  # the house's rake into the drop, in the same motion as the push
+            pushes.append((tuple(rake), POT, DROP))
         kept: tuple[int, list[str]] | None = None
         if shares and self.kind == "chip_award_short":
             seat, uids = shares[0]
@@ -452,6 +460,50 @@ class ChipDealer:
         self.take_back(owner)
         self.check_stacks()
         self._settle_leftover()
+
+    def _rake(self, awards: dict[int, int]) -> tuple[dict[int, int], list[str]]:
+        """The house's rake of the pots, at a table set up with one (``table.setup``'s
+        ``rake_percent`` and ``rake_cap``, as the core holds them): the awards less the rake
+        (taken from the largest shares first) and the pot's chips that make it, set apart in
+        the dealer's hand. The schedule is the core's (chips/pot.py): ``rake_percent`` of the
+        pots awarded, rounded down, at most ``rake_cap`` (0: no cap). Where the pot's chips
+        cannot make that rake and still make every share exactly, the dealer takes the most
+        below it that they can (the house may take less than its schedule, never more); the
+        core cuts each winner's stack by what its share came short."""
+        setup = self.state.setup
+        pot = sum(awards.values())
+        if not setup.rake_percent or pot <= 0:
+            return awards, []
+        allowed = pot * setup.rake_percent // 100
+        if setup.rake_cap:
+            allowed = min(allowed, setup.rake_cap)
+        for rake in range(allowed, 0, -1):
+            uids = self.chips.exact(POT, rake)
+            if uids is None:
+                continue
+            left = dict(awards)
+            todo = rake
+            for seat in sorted(left, key=lambda s: (-left[s], s)):
+                cut = min(todo, left[seat])
+                left[seat] -= cut
+                todo -= cut
+            trial = self.chips.copy()
+            trial.move(uids, DEALER)
+            if self._makes(trial, left):
+                self.chips.move(uids, DEALER)
+                return {s: n for s, n in left.items() if n > 0}, uids
+        return awards, []
+
+    @staticmethod
+    def _makes(chips: ChipTable, awards: dict[int, int]) -> bool:
+        """Can the pot's chips of ``chips`` (a copy: it is changed) make every award exactly,
+        the largest first, as ``_shares`` takes them?"""
+        for _, amount in sorted(awards.items(), key=lambda kv: (-kv[1], kv[0])):
+            uids = chips.exact(POT, amount) if amount > 0 else []
+            if uids is None:
+                return False
+            chips.move(uids, DEALER)
+        return True
 
     def _shares(self, awards: dict[int, int]) -> list[tuple[int, list[str]]]:
         """Each seat's award in chips of the pot (the largest first), set apart in the

@@ -15,7 +15,7 @@ codes it raises, in order; the dealer records a ``Mistake`` per code. Listed in 
 - ``chip_award_wrong_seat``: the dealer pushes a winner's share to another seat's bet zone; the
   chips then go to the winner.
 - ``chip_pot_skim``: pushing the pot, the dealer drops a chip of a winner's share into the tray
-  (no rake at the sim's table); it then goes to the winner.
+  (at a raked table, a skim only beyond the schedule's rake); it then goes to the winner.
 - ``chip_change_wrong``: a player calls with one oversized chip (CHIP_OVERSIZED_CALL) and the
   dealer, making change from the tray, puts a chip more than the call in the bet zone
   (CHIP_CHANGE_WRONG as the change settles); the dealer then hands the player the chip back.

@@ -5,8 +5,9 @@ Pure and deterministic given its ``random.Random``: no clock, no I/O. Every chip
 uid has exactly one holder:
 
 - the antenna zones the chip reader sees: ``bet:N`` (a seat's betting line), ``pot``, ``tray``
-  (the dealer's float); the simulated table reads no ``stack:N`` and no ``drop`` (a stack of
-  hundreds of chips per antenna would swamp the line, and the sim takes no rake);
+  (the dealer's float) and ``drop`` (the rake's slot: chips reach it only at a table set up
+  with a rake, ``SimDealer(rake_percent=...)``); the simulated table reads no ``stack:N`` (a
+  stack of hundreds of chips per antenna would swamp the line);
 - off every antenna: ``player:N`` (the chips a player holds, its stack), ``dealer`` (chips in
   the dealer's hand between two motions) and ``cage`` (the chips off the table, where players
   buy in, cash out and change chips).
@@ -34,7 +35,7 @@ SET_ID = "sim"
 DENOMINATIONS = (1, 5, 25, 100)
 COLOURS: Mapping[int, str] = {1: "white", 5: "red", 25: "green", 100: "black"}
 # Zones the simulated chip reader has an antenna under (chip_sensing.DEFAULT_CHIP_ANTENNAS).
-POT, TRAY, CAGE, DEALER = "pot", "tray", "cage", "dealer"
+POT, TRAY, DROP, CAGE, DEALER = "pot", "tray", "drop", "cage", "dealer"
 # The tray's float at set-up: enough small chips to make change for an oversized chip.
 FLOAT: Mapping[int, int] = {1: 40, 5: 30, 25: 20, 100: 10}
 # The cage keeps at least this many chips of each denomination per seat; below it the house
@@ -45,8 +46,8 @@ Move = tuple[tuple[str, ...], str, str]  # (uids, from holder, to holder)
 
 
 def on_antenna(holder: str) -> bool:
-    """Does the chip reader see this holder (a bet zone, the pot, the tray)?"""
-    return holder.startswith("bet:") or holder in (POT, TRAY)
+    """Does the chip reader see this holder (a bet zone, the pot, the tray, the drop)?"""
+    return holder.startswith("bet:") or holder in (POT, TRAY, DROP)
 
 
 def bet(seat: int) -> str:

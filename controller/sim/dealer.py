@@ -116,6 +116,8 @@ class SimDealer:
         chips: bool = False,
         chip_mistake_rate: float = 0.0,
         chips_console: bool = False,
+        rake_percent: int = 0,
+        rake_cap: int = 0,
     ) -> None:
         if game not in SIM_GAMES:
             raise ValueError(f"unknown game {game!r}; one of {', '.join(SIM_GAMES)}")
@@ -134,7 +136,8 @@ class SimDealer:
             if type(value) is not int or value <= 0:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
         for name, value in (("ante", ante or 0), ("bring_in", bring_in),
-                            ("small_bet", small_bet), ("big_bet", big_bet)):
+                            ("small_bet", small_bet), ("big_bet", big_bet),
+                            ("rake_cap", rake_cap)):
             if type(value) is not int or value < 0:
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
         if small_blind > big_blind or (big_bet and small_bet > big_bet):
@@ -143,6 +146,8 @@ class SimDealer:
                            ("chip_mistake_rate", chip_mistake_rate)):
             if not 0.0 <= rate <= 1.0:
                 raise ValueError(f"{name} must be in 0..1, got {rate!r}")
+        if type(rake_percent) is not int or not 0 <= rake_percent <= 100:
+            raise ValueError(f"rake_percent must be an int in 0..100, got {rake_percent!r}")
         settings_for(profile)  # SettingsError names an unknown profile
         self.rng = rng
         self.game = game
@@ -159,6 +164,10 @@ class SimDealer:
         self.big_bet = big_bet or 2 * self.small_bet
         self.bring_in = bring_in or max(1, self.small_bet // 3)
         self.profile = profile
+        # the house's rake of each pot (table.setup's schedule); off by default. At a table that
+        # reads its chips the dealer drops it in the drop as it pushes the pot (chip_dealer.py)
+        self.rake_percent = rake_percent
+        self.rake_cap = rake_cap
         self.attention_on_alert = attention_on_alert
         self.seat_changes = seat_changes
         # Cards a remedy returns to the stub may come out again in the same hand after the
@@ -327,7 +336,8 @@ class SimDealer:
             game=self.game, structure=self.structure, seats=self.seats,
             small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante,
             bring_in=self.bring_in, small_bet=self.small_bet, big_bet=self.big_bet,
-            profile=self.profile, settings=settings))
+            profile=self.profile, settings=settings, rake_percent=self.rake_percent,
+            rake_cap=self.rake_cap))
         for seat in range(1, self.seats + 1):
             self.emit(SeatTake(seat=seat, player=NAMES[seat - 1], stack=self.stack))
         self.emit(self._new_deck())

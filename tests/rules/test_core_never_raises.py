@@ -5,8 +5,9 @@ JSON object a line, parsed as the daemon parses them), replayed through ``apply`
 checks on every step, and the ruling it gets now (findings and phase, as the rulebooks give it).
 
 The fuzz (the engine and its design: ``bench/fuzz.py``). Base streams: 3 hold'em streams of 6
-hands (``SimDealer``, mistakes and seat changes), one stream of 4 hands for each of the 10 stud
-and draw games (``SimDealer(game=...)``, mistakes), and every scenario file of
+hands (``SimDealer``, mistakes and seat changes), one stream of 6 hands of hold'em with chips and a
+rake (``bench.fuzz.raked_stream``), one stream of 4 hands for each of the 10 stud and draw games
+(``SimDealer(game=...)``, mistakes), and every scenario file of
 ``tests/scenarios``; the state before each of their events is kept once (``Track``).
 
 - ``test_mutated_streams_never_crash``: hypothesis draws a base stream, a position ``k`` in it,
@@ -18,7 +19,9 @@ and draw games (``SimDealer(game=...)``, mistakes), and every scenario file of
   another kind, stream or game, splice in another stream), every mutated event parsed as the
   daemon would. Checked for each stream: ``apply`` raises nothing, every finding and award
   serialises to JSON, ``snapshot`` and ``json.dumps`` of the final state work, no stack is
-  negative; one stream in ``PURITY_SAMPLE`` has the purity and snapshot checks after every event.
+  negative, the table's chips are conserved after every event but for chips brought in or taken
+  out and the rake (``bench.fuzz.Conservation``); one stream in ``PURITY_SAMPLE`` has the
+  purity and snapshot checks after every event.
   ``EXAMPLES`` x (1 + ``BRANCHES``) = 102,000 streams under the ``long`` marker (``make
   test-long``), a tenth of them in the default suite, counted, and the count asserted at the
   end. A failure reports the crash site and its sequence shrunk by delta debugging.
@@ -260,7 +263,7 @@ STREAMS_AT_LEAST = 100_000
 
 @cache
 def _fuzz() -> tuple[tuple[Track, ...], Pools]:
-    bases: list[Base] = corpus(5, holdem=3, hands=6, game_hands=4)
+    bases: list[Base] = corpus(5, holdem=3, hands=6, game_hands=4, raked=1)
     return tuple(Track(b) for b in bases), Pools.of(bases)
 
 
