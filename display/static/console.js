@@ -7,8 +7,6 @@
 (function () {
   "use strict";
 
-  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-  var RANKS = { T: "10" };
   var p = null;          // the latest payload
   var picked = null;     // a seat the dealer tapped (null: the seat to act)
   var amount = "";       // the keypad's digits
@@ -17,18 +15,9 @@
 
   function $(id) { return document.getElementById(id); }
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-
-  function cardLabel(card) {
-    return (RANKS[card.charAt(0)] || card.charAt(0)) + (SUITS[card.charAt(1)] || card.charAt(1));
-  }
+  // shared with the other pages (cards.js)
+  var el = window.FeltguardCards.el, clear = window.FeltguardCards.clear;
+  var cardLabel = window.FeltguardCards.cardText;
 
   function hand() { return (p && p.hand) || {}; }
 

@@ -9,31 +9,9 @@
 
   var ROLES = { dealer: "dealer", broadcast: "broadcast" };
   var role = ROLES[document.body.dataset.role] || "table";
-  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-  var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-  var RANKS = { T: "10" };
-
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-  }
-
-  function cardFace(card) {
-    var rank = card.charAt(0), suit = card.charAt(1);
-    var red = suit === "h" || suit === "d";
-    var node = el("span", "card face " + (red ? "red" : "black"));
-    node.dataset.card = card;
-    node.title = (RANKS[rank] || rank) + " of " + (SUIT_NAMES[suit] || suit);
-    node.appendChild(el("span", "rank", RANKS[rank] || rank));
-    node.appendChild(el("span", "suit", SUITS[suit] || suit));
-    return node;
-  }
+  // shared with the other pages (cards.js)
+  var el = window.FeltguardCards.el, clear = window.FeltguardCards.clear;
+  var cardFace = function (card) { return window.FeltguardCards.cardFace(card, false); };
 
   function cardBack() {
     var node = el("span", "card back");

@@ -9,9 +9,10 @@
   "use strict";
 
   var FRAME_W = 1920, FRAME_H = 1080;
-  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-  var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-  var RANKS = { T: "10" };
+  // shared with the other pages (cards.js); four colours (clubs green, diamonds blue), as
+  // television decks have them: a viewer tells the suits apart on a small screen by colour
+  var el = window.FeltguardCards.el, clear = window.FeltguardCards.clear;
+  var cardFace = function (card) { return window.FeltguardCards.cardFace(card, true); };
   var STREETS = {
     preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River",
     third: "Third street", fourth: "Fourth street", fifth: "Fifth street",
@@ -19,17 +20,6 @@
     predraw: "Before the draw", draw1: "Draw 1", draw2: "Draw 2", draw3: "Draw 3",
     showdown: "Showdown", complete: "Hand over"
   };
-
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-  }
 
   // 12345 -> "12,345": a stack read at a glance.
   function chips(n) {
@@ -45,18 +35,6 @@
     if (p === 0) return "<1%";
     if (p === 100) return ">99%";
     return p + "%";
-  }
-
-  // A card face up. Four colours (clubs green, diamonds blue), as television decks have them:
-  // a viewer tells the suits apart on a small screen by colour alone.
-  function cardFace(card) {
-    var rank = card.charAt(0), suit = card.charAt(1);
-    var node = el("span", "card face suit-" + suit);
-    node.dataset.card = card;
-    node.title = (RANKS[rank] || rank) + " of " + (SUIT_NAMES[suit] || suit);
-    node.appendChild(el("span", "rank", RANKS[rank] || rank));
-    node.appendChild(el("span", "suit", SUITS[suit] || suit));
-    return node;
   }
 
   // The connection: a small dot in a corner, never words over the picture.

@@ -6,22 +6,14 @@
 (function () {
   "use strict";
 
-  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   var PAGE_SIZE = 50;
   var state = { hand: null, step: 0, offset: 0, query: "" };
 
   function $(id) { return document.getElementById(id); }
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-  }
+  // shared with the other pages (cards.js)
+  var el = window.FeltguardCards.el, clear = window.FeltguardCards.clear;
+  var cardFace = function (card) { return window.FeltguardCards.cardFace(card, false); };
 
   function when(ts) {
     if (typeof ts !== "number") return "";
@@ -31,16 +23,6 @@
   // An amount of chips as the words of the server write it: 1,216.
   function amount(n) {
     return typeof n === "number" ? n.toLocaleString("en-US") : (n === null ? "" : String(n));
-  }
-
-  function cardFace(card) {
-    if (!/^[2-9TJQKA][cdhs]$/.test(card)) return el("span", "card face black", card);
-    var suit = card.charAt(1);
-    var node = el("span", "card face " + (suit === "h" || suit === "d" ? "red" : "black"));
-    node.dataset.card = card;
-    node.appendChild(el("span", "rank", card.charAt(0) === "T" ? "10" : card.charAt(0)));
-    node.appendChild(el("span", "suit", SUITS[suit]));
-    return node;
   }
 
   // A seat's cards; those lying face up (stud's upcards, an exposed card) are marked.
