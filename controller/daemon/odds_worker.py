@@ -41,8 +41,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.poker.equity import DEFAULT_SAMPLES, Equity, equity
-from controller.poker.odds import CHUNK, QUICK_S, SHOW_MARGIN, Spot, block, chunk, merge, spot_of
+from controller.poker.equity import DEFAULT_SAMPLES, EXACT_BUDGET, Equity
+from controller.poker.odds import (
+    FIRST_BUDGET,
+    QUICK_S,
+    SHOW_MARGIN,
+    Spot,
+    block,
+    chunk,
+    merge,
+    spot_of,
+)
 from controller.poker.outs import outs
 
 __all__ = ["MAX_KEPT", "OddsWorker", "broadcast_odds"]
@@ -76,6 +85,7 @@ class _Work:
     k: int = 0  # the next piece
     outs: tuple[int | None, ...] | None = None
     shown: bool = False  # a figure fine enough for the screen was sent
+    tried_exact: bool = False  # the fine figure's exact count was tried (``EXACT_BUDGET``)
 
 
 def _final(eq: Equity) -> bool:
@@ -95,7 +105,8 @@ def _quick(work: _Work, quick_s: float, clock: Callable[[], float]) -> None:
     deadline = clock() + quick_s
     work.outs = outs(work.spot.game, work.spot.hands, work.spot.board, work.spot.dead)
     while True:
-        piece = chunk(work.spot, work.k)
+        # the first piece is the whole exact figure where that fits the quick budget
+        piece = chunk(work.spot, work.k, budget=FIRST_BUDGET if work.k == 0 else 0)
         work.k += 1
         work.eq = piece if work.eq is None else merge(work.eq, piece)
         if _final(work.eq) or clock() >= deadline:
@@ -103,18 +114,13 @@ def _quick(work: _Work, quick_s: float, clock: Callable[[], float]) -> None:
 
 
 def _refine(work: _Work) -> None:
-    """One step of the fine figure: the whole exact figure where ``EXACT_BUDGET`` allows (once,
-    at the first step), else one more Monte Carlo piece."""
+    """One step of the fine figure: the whole exact figure where ``EXACT_BUDGET`` allows (tried
+    once, at the first step), else one more Monte Carlo piece, pooled."""
     assert work.eq is not None
-    if work.k == 1 or work.eq.method == "exact":  # only a first piece so far: try exact once
-        whole = equity(work.spot.game, work.spot.hands, work.spot.board, work.spot.dead,
-                       samples=CHUNK, seed=work.k)
-        work.k += 1
-        work.eq = whole if whole.method == "exact" else merge(work.eq, whole)
-        return
-    piece = chunk(work.spot, work.k)
+    piece = chunk(work.spot, work.k, budget=0 if work.tried_exact else EXACT_BUDGET)
+    work.tried_exact = True
     work.k += 1
-    work.eq = merge(work.eq, piece)
+    work.eq = piece if piece.method == "exact" else merge(work.eq, piece)
 
 
 def _serve(requests: Any, results: Any, quick_s: float = QUICK_S,

@@ -170,11 +170,11 @@ CHUNK = 500
 _FIGURES = tuple(f.name for f in fields(PlayerEquity) if f.name not in ("cards", "labels"))
 
 
-def chunk(spot: Spot, k: int, *, budget: int = FIRST_BUDGET, seed: int = 0) -> Equity:
+def chunk(spot: Spot, k: int, *, budget: int = 0, seed: int = 0) -> Equity:
     """Piece ``k`` (0, 1, ...) of a spot's figure: the whole exact figure when it fits
-    ``budget`` evaluations (piece 0 then is all there is), else ``CHUNK`` Monte Carlo
-    run-outs seeded by ``seed`` and ``k``, to be merged (``merge``) with the others."""
-    return equity(spot.game, spot.hands, spot.board, spot.dead, budget=budget if k == 0 else 0,
+    ``budget`` evaluations, else ``CHUNK`` Monte Carlo run-outs seeded by ``seed`` and ``k``, to
+    be merged (``merge``) with the others."""
+    return equity(spot.game, spot.hands, spot.board, spot.dead, budget=budget,
                   samples=CHUNK, seed=seed * 1_000_003 + k)
 
 

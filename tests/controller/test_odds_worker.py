@@ -117,3 +117,16 @@ def test_pieces_pooled_equal_one_figure_of_as_many_run_outs_within_its_error() -
     both = merge(first, second)
     assert both.players[0].win == pytest.approx((first.players[0].win + second.players[0].win) / 2)
     assert both.margin < first.margin
+
+
+def test_a_spot_exact_within_the_fine_budget_only_ends_exact() -> None:
+    """Heads-up hold'em before the flop with ten cards dead: 501,942 boards, too many for the
+    quick figure (Monte Carlo pieces), few enough for the fine one, which is then exact."""
+    spot = Spot("nlhe", (1, 2), (("Ah", "Kh"), ("Qs", "Qd")), (),
+                ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc"))
+    got = _serve([spot], until=_settled([spot]))
+    assert got[0][1]["method"] == "monte carlo" and not got[0][1]["final"]
+    final = got[-1][1]
+    assert final["final"] and final["method"] == "exact" and final["deals"] == 501_942
+    exact = equity(spot.game, spot.hands, spot.board, spot.dead, exact=True)
+    assert [row["win"] for row in final["seats"]] == [p.win for p in exact.players]
