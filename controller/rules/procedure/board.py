@@ -218,6 +218,9 @@ def board_end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[Pot
         awards = by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"
+    if not e.is_over:
+        # the engine did not settle: awarding nothing would lose the pot, so keep it
+        return h, out, (), {}, "the pots cannot be settled: the hand has not reached its showdown"
     stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
     return replace(h, _engine=e), out, awards, stacks, ""
 

@@ -451,6 +451,13 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
     e = h.eng
     if not e.betting_over:
         return h, out, (), {}, "the betting is not complete"
+    owed = _cards_owed(h, e)
+    if owed and len(h.live) > 1:
+        # Everyone all in before the draw (or before the last stud card) still gets the rest of
+        # the hand: "at lowball and draw high a hand with too few cards before the draw is live"
+        # (roberts-rules-v11.txt, Section 3, Dead Hands, r.1(d)), so it draws its missing
+        # cards; nothing is shown down, nothing awarded, until it has.
+        return h, out, (), {}, owed
     if h.free_folds:  # folded with no wager and never killed by a bet: still out of the pot
         h = replace(h, dead=(*h.dead, *(s for s in h.free_folds if s not in h.dead)),
                     free_folds=())
@@ -481,5 +488,21 @@ def end(h: GameHand, seq: int) -> tuple[GameHand, list[Finding], tuple[PotAward,
         awards = by_seat(h, e)
     except (engine.IllegalAction, ValueError, AssertionError) as exc:
         return h, out, (), {}, f"the pots cannot be settled: {exc}"
+    if not e.is_over:
+        # the engine did not settle: awarding nothing would lose the pot, so keep it
+        return h, out, (), {}, "the pots cannot be settled: the hand has not reached its showdown"
     stacks = {s: e.stacks[i] for i, s in enumerate(h.seats)}
     return replace(h, _engine=e), out, awards, stacks, ""
+
+
+def _cards_owed(h: GameHand, e: engine.Hand) -> str:
+    """Why the hand is short of its showdown though the betting is over ("" when it is not):
+    a draw still to be asked for, or cards still to be dealt."""
+    d = e.discarder
+    if d is not None:
+        return f"the draw is not complete: seat {h.seats[d]} draws next"
+    owed = [(h.seats[p], n) for p in range(e.n) if (n := e.hole_needed(p))]
+    if owed:
+        who = ", ".join(f"seat {s}: {n} card{'s' if n > 1 else ''}" for s, n in owed)
+        return f"cards are still to be dealt ({who})"
+    return ""
