@@ -3,7 +3,8 @@
 Version 1 (one hand at a time) plus the additive table-layer events of issue 4: seats across
 hands (away, back, seat change), the house-rules settings in ``table.setup``, posts of every kind
 (``action post`` with a ``blind`` field), the tournament schedule and level changes (and the
-players left in the event, issue 31), the initial-button draw and the chip race. A v1 file parses and replays exactly as before.
+players left in the event, issue 31), the initial-button draw and the chip race. A v1 file
+parses and replays exactly as before.
 
 Every fact about the table reaches the rules core as one of these events, in order. A scenario
 file and the journal hold the same objects, one JSON object per line:
