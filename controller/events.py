@@ -2,8 +2,9 @@
 
 Version 1 (one hand at a time) plus the additive table-layer events of issue 4: seats across
 hands (away, back, seat change), the house-rules settings in ``table.setup``, posts of every kind
-(``action post`` with a ``blind`` field), the tournament schedule and level changes, the
-initial-button draw and the chip race. A v1 file parses and replays exactly as before.
+(``action post`` with a ``blind`` field), the tournament schedule and level changes (and the
+players left in the event, issue 31), the initial-button draw and the chip race. A v1 file
+parses and replays exactly as before.
 
 Every fact about the table reaches the rules core as one of these events, in order. A scenario
 file and the journal hold the same objects, one JSON object per line:
@@ -160,6 +161,9 @@ class TournamentSetup:
 
     TYPE: ClassVar[str] = "tournament.setup"
     levels: tuple[Mapping[str, int], ...]
+    # The entrants: the players left in the event until ``tournament.players`` says otherwise
+    # (None: not told; the table then infers its last two, rules/table/new_hand.py last_two).
+    players: int | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,18 @@ class LevelUp:
 
     TYPE: ClassVar[str] = "tournament.level"
     level: int
+
+
+@dataclass(frozen=True)
+class TournamentPlayers:
+    """The players left in the whole event (``remaining``, 1 or more), as the tournament
+    director or the tournament software counts them: at a multi-table event a table cannot see
+    it. Fixed limit: the raise cap holds heads-up until the event is down to its last two (RR
+    Section 3 r.5, Section 15 r.23; AZW Section 15 r.23); the count applies from the next hand,
+    and each player busted at this table lowers it by one."""
+
+    TYPE: ClassVar[str] = "tournament.players"
+    remaining: int
 
 
 @dataclass(frozen=True)
@@ -476,6 +492,7 @@ Body = (
     | ButtonDraw
     | TournamentSetup
     | LevelUp
+    | TournamentPlayers
     | ChipRaceStart
     | ChipRaceEnd
     | DeckRegister
@@ -522,6 +539,7 @@ BODY_TYPES: dict[str, type[Any]] = {
         ButtonDraw,
         TournamentSetup,
         LevelUp,
+        TournamentPlayers,
         ChipRaceStart,
         ChipRaceEnd,
         DeckRegister,
@@ -575,7 +593,7 @@ class Event:
                 value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             if f.name in ("settings", "blind", "post", "bring_in", "small_bet", "big_bet",
                           "structure", "idle", "lost", "cutter", "asked_by", "card", "colours",
-                          "rake_percent", "rake_cap", "ruled_by") \
+                          "rake_percent", "rake_cap", "ruled_by", "players") \
                     and not value:
                 continue  # optional and unset: keep v1 lines as they were
             if f.name == "uid" and not value:
@@ -600,8 +618,9 @@ INT_MAX = 2**53 - 1
 # field of every body type is listed here.
 INT_FIELDS = frozenset({"seat", "seats", "stack", "small_blind", "big_blind", "ante", "bring_in",
                         "small_bet", "big_bet", "to", "level", "reader", "total",
-                        "rake_percent", "rake_cap"})
-OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by", "antenna"})
+                        "rake_percent", "rake_cap", "remaining"})
+OPTIONAL_INT_FIELDS = frozenset({"button", "amount", "cutter", "asked_by", "antenna",
+                                 "players"})
 STR_FIELDS = frozenset({"uid", "zone", "player", "deck", "game", "profile", "kind", "by", "text",
                         "outcome", "state", "set"})
 CHOICE_STR_FIELDS = frozenset({"structure", "card", "name", "detail",  # a string, "" default
@@ -748,9 +767,15 @@ def validate_body(body: Body) -> None:
             raise EventError("field 'levels' needs at least one level")
         for i, level in enumerate(body.levels, start=1):
             _check_level(i, level)
+        if body.players is not None and body.players < 1:
+            raise EventError(f"field 'players' must be >= 1 (the entrants), got {body.players}")
     elif isinstance(body, LevelUp):
         if body.level < 1:
             raise EventError(f"field 'level' must be >= 1, got {body.level}")
+    elif isinstance(body, TournamentPlayers):
+        if body.remaining < 1:
+            raise EventError(f"field 'remaining' must be >= 1 (the players left in the event), "
+                             f"got {body.remaining}")
     elif isinstance(body, ChipRaceEnd):
         for seat, stack in body.stacks.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:

@@ -29,6 +29,8 @@ sends the same events (docs/events.md):
     away SEAT | back SEAT [post] | move SEAT TO   presence and seat changes
     draw SEAT=CARD ...   the high-card draw for the button (e.g. draw 1=Kh 2=As)
     level N              the tournament level clock moved to level N
+    players N            the tournament director's count: N players left in the event
+                         (fixed limit: heads-up raising is capped until the last two)
     race start | race end [SEAT=STACK ...]   the colour-up chip race
     fault KIND [CUTTER]  a deck fault (KIND: shuffle_insufficient, cut_missing,
                          cut_wrong_player, bottom_card_exposed, stub_fouled)
@@ -71,6 +73,7 @@ from controller.events import (
     SeatLeave,
     SeatTake,
     ShuffleDone,
+    TournamentPlayers,
     Undo,
     parse_line,
     validate_body,
@@ -207,6 +210,10 @@ def _parse(line: str) -> Body:
         if len(args) != 1:
             raise EventError("usage: level N")
         return LevelUp(level=_int(args[0], "level"))
+    if cmd == "players":
+        if len(args) != 1:
+            raise EventError("usage: players N")
+        return TournamentPlayers(remaining=_int(args[0], "remaining"))
     if cmd == "race":
         if args[:1] == ["start"] and len(args) == 1:
             return ChipRaceStart()
@@ -232,5 +239,5 @@ def _parse(line: str) -> Body:
         return SeatLeave(seat=_int(args[0], "seat"))
     raise EventError(f"unknown command {cmd!r}; try: hand, shuffle, post, straddle, bet, raise, "
                      "call, check, fold, allin, exposed, flashed, boxed, attention, ruling, undo, "
-                     "misdeal, end, game, sit, leave, away, back, move, draw, level, race, fault, "
-                     "drew, deck")
+                     "misdeal, end, game, sit, leave, away, back, move, draw, level, players, "
+                     "race, fault, drew, deck")

@@ -58,7 +58,8 @@ class Settings:
     # than two players and becomes heads-up during the middle of the round the raise maximum
     # still applies" ("starts"). In a tournament the cap applies heads-up too until the event is
     # down to its last two players, whatever this setting (RR Section 15 r.23; AZW Section 3 r.5
-    # and Section 15 r.23): the monitor takes a tournament table's two last players for them.
+    # and Section 15 r.23): the count the director tells (``tournament.players``), else a
+    # tournament table's two last players taken for them (rules/table/new_hand.py last_two).
     # Fixed limit, the raises allowed "for a pot involving three or more players who are not
     # all-in": RR Section 3 Betting and Raising r.4 a bet and three raises with three or more
     # betting rounds, a bet and four raises with two ("rr"); RRH Section 3 r.3 "a maximum of a

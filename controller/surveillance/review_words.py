@@ -189,8 +189,11 @@ _WORDS: dict[str, _Words] = {
     f"{e.get('to')}",
     "button.draw": lambda e, c, s, n: "draw for the button: " + ", ".join(
         f"seat {seat} {card_name(str(card))}" for seat, card in (e.get("cards") or {}).items()),
-    "tournament.setup": lambda e, c, s, n: f"tournament: {len(e.get('levels') or [])} levels",
+    "tournament.setup": lambda e, c, s, n: f"tournament: {len(e.get('levels') or [])} levels"
+    + (f", {e['players']} entrants" if e.get("players") else ""),
     "tournament.level": lambda e, c, s, n: f"tournament level {e.get('level')}",
+    "tournament.players": lambda e, c, s, n: f"tournament: {e.get('remaining')} players left "
+    "in the event",
     "chiprace.start": lambda e, c, s, n: "chip race starts",
     "chiprace.end": lambda e, c, s, n: "chip race over",
     "deck.register": lambda e, c, s, n: f"deck {e.get('deck')} registered "

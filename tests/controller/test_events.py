@@ -260,6 +260,7 @@ _GOOD = {
     "stack": st.integers(0, 500), "small_blind": st.integers(0, 2),
     "big_blind": st.integers(1, 4), "ante": st.integers(0, 2), "bring_in": st.integers(0, 3),
     "small_bet": st.integers(0, 4), "big_bet": st.integers(0, 8), "level": st.integers(1, 4),
+    "remaining": st.integers(1, 6), "players": st.none() | st.integers(1, 60),
     "rake_percent": st.integers(0, 10), "rake_cap": st.integers(0, 5),
     "button": st.none() | st.integers(1, 10), "amount": st.none() | st.integers(0, 60),
     "cutter": st.none() | st.integers(1, 10), "asked_by": st.none() | st.integers(1, 10),

@@ -62,6 +62,7 @@ NEW_EVENTS = [
     {"type": "tournament.setup", "levels": [{"small_blind": 1, "big_blind": 2},
                                             {"small_blind": 2, "big_blind": 4, "ante": 1}]},
     {"type": "tournament.level", "level": 2},
+    {"type": "tournament.players", "remaining": 5},
     {"type": "chiprace.start"},
     {"type": "chiprace.end", "stacks": {"2": 205}},
     {"type": "action", "seat": 4, "kind": "post", "amount": 4, "blind": "straddle"},
@@ -112,6 +113,7 @@ def test_v1_lines_are_unchanged_by_the_new_optional_fields():
     ("sit 4 Dee 200 post", {"type": "seat.take", "post": True}),
     ("draw 1=Kh 2=As", {"type": "button.draw", "cards": {1: "Kh", 2: "As"}}),
     ("level 3", {"type": "tournament.level", "level": 3}),
+    ("players 5", {"type": "tournament.players", "remaining": 5}),
     ("race start", {"type": "chiprace.start"}),
     ("race end 2=205", {"type": "chiprace.end", "stacks": {2: 205}}),
 ])

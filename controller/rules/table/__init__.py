@@ -5,11 +5,12 @@ own face) imports these names, never the modules below. Behind it, by idea:
 
 - ``state.py``: the records (``TableState``, ``Hand``, ``Step``); ``dispatch.py``: ``apply`` and its
   dispatch to the handlers; ``kernel.py``: what every handler shares to make its Step;
-- the handlers: ``seats.py`` (set-up and seats), ``levels.py`` (tournament levels),
-  ``hand_start.py`` (with ``new_hand.py``: a hand's stakes and record from the plan),
-  ``cards.py``, ``betting.py``, ``chip_zones.py`` (the chips the antennas read), ``deck.py``,
-  ``cutoff.py`` (the misdeal cut-off and attention), ``hand_end.py`` (the end, the misdeal, the
-  next game), ``rulings.py`` (the floor's rulings and the keys for what the antennas cannot see);
+- the handlers: ``seats.py`` (set-up and seats), ``levels.py`` (tournament levels and the
+  players left in the event), ``hand_start.py`` (with ``new_hand.py``: a hand's stakes and
+  record from the plan), ``cards.py``, ``betting.py``, ``chip_zones.py`` (the chips the
+  antennas read), ``deck.py``, ``cutoff.py`` (the misdeal cut-off and attention),
+  ``hand_end.py`` (the end, the misdeal, the next game), ``rulings.py`` (the floor's rulings
+  and the keys for what the antennas cannot see);
 - what the handlers ask: ``seating.py`` and ``blinds.py`` (the table across hands: seats, the
   button, every blind obligation), ``mixed.py`` (the game of each hand), ``devices.py`` (the
   readers' health), ``card_keys.py``, ``deck_keys.py``, ``lost_cards.py`` (cards that leave);

@@ -34,6 +34,7 @@ from controller.rules.table.seating import (
     frozen_seats,
     level_index,
     occupied,
+    players_left_after,
     seats_after,
     seats_before,
     seats_between,
@@ -585,6 +586,10 @@ def finish_hand(s: Seating, plan: HandPlan, stacks_after: Mapping[int, int], *,
         hand_number=s.hand_number + 1, last_big_blind_hand=MappingProxyType(last_bb),
         heads_up=heads_up, busted_last_hand=frozenset(busted), eliminated=tuple(eliminated),
         last_dealt=frozenset(s.seats[n].player for n in still))
+    if s.tournament and s.players_left is not None:
+        # each player eliminated here is one fewer left in the event (RR Section 15 r.21)
+        out = replace(out, players_left=players_left_after(
+            out, s.players_left, len(eliminated) - len(s.eliminated)))
     return _kill_after(out, s, plan, pots)
 
 

@@ -43,6 +43,7 @@ from controller.events import (
     ShoeDraw,
     ShuffleDone,
     TableSetup,
+    TournamentPlayers,
     TournamentSetup,
     TrayCounts,
     Undo,
@@ -62,7 +63,7 @@ from controller.rules.table.devices import DEVICE_CODES, report
 from controller.rules.table.hand_end import choose, hand_end, misdeal
 from controller.rules.table.hand_start import hand_start
 from controller.rules.table.kernel import hand_in_play, out_of_place, with_findings
-from controller.rules.table.levels import level_up, tournament_setup
+from controller.rules.table.levels import level_up, tournament_players, tournament_setup
 from controller.rules.table.rulings import deck_fault, draw_query, floor_ruling
 from controller.rules.table.seats import (
     button_draw,
@@ -147,6 +148,8 @@ def _apply(state: TableState, event: Event) -> Step:
         return tournament_setup(state, body, seq)
     if isinstance(body, LevelUp):
         return level_up(state, body, seq)
+    if isinstance(body, TournamentPlayers):
+        return tournament_players(state, body, seq)
     if isinstance(body, (ChipRaceStart, ChipRaceEnd)):
         return chip_race_event(state, body, seq)
     if isinstance(body, DeckRegister):

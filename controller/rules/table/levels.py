@@ -1,10 +1,13 @@
 """Tournament levels: the set-up of a tournament, a level going up, and the hand a new level
-replans (a level marker passed mid-hand takes effect at the next hand)."""
+replans (a level marker passed mid-hand takes effect at the next hand); and the players left in
+the event (``tournament.players``), which decide when a fixed-limit heads-up hand raises without
+a cap (``new_hand.last_two``)."""
 
 from __future__ import annotations
 
 from controller.events import (
     LevelUp,
+    TournamentPlayers,
     TournamentSetup,
 )
 from controller.poker.records import replace
@@ -28,8 +31,35 @@ def tournament_setup(state: TableState, body: TournamentSetup, seq: int) -> Step
                        for lv in body.levels)
     except SeatingError as exc:
         return out_of_place(state, seq, f"Blind schedule refused: {exc}.")
-    return Step(replace(state, seating=replace(state.seating, levels=levels), level=0,
-                        level_next=None))
+    table = state.seating
+    if body.players is not None:
+        fewer = _fewer_than_here(table, body.players, "entrants")
+        if fewer:
+            return out_of_place(state, seq, fewer)
+    # (a schedule sent again without its entrants keeps the count told before)
+    told = table.players_left if body.players is None else body.players
+    return Step(replace(state, seating=replace(table, levels=levels, players_left=told),
+                        level=0, level_next=None))
+
+
+def tournament_players(state: TableState, body: TournamentPlayers, seq: int) -> Step:
+    """The players left in the event, as the director tells it: kept from now, read when the
+    next hand is planned (a hand under way keeps the raising it was dealt with)."""
+    if not state.seating.tournament:
+        return out_of_place(state, seq, f"Profile {state.setup.profile!r} is not a tournament: "
+                            "it has no players left in an event to count.")
+    fewer = _fewer_than_here(state.seating, body.remaining, "players left")
+    if fewer:
+        return out_of_place(state, seq, fewer)
+    return Step(replace(state, seating=replace(state.seating, players_left=body.remaining)))
+
+
+def _fewer_than_here(table: seating.Seating, count: int, what: str) -> str:
+    """Why ``count`` cannot be the event's (fewer than the players with chips here), or ""."""
+    here = seating.with_chips(table)
+    if count >= here:
+        return ""
+    return f"The event cannot have {count} {what}: {here} players have chips at this table."
 
 
 def level_up(state: TableState, body: LevelUp, seq: int) -> Step:

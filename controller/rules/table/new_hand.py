@@ -85,13 +85,21 @@ def new_hand(state: TableState, plan: HandPlan, number: int, v: Variant) -> Hand
 
 
 def last_two(state: TableState, plan: HandPlan) -> bool:
-    """Is the tournament down to its last two players? The table knows it as: a tournament table
-    dealing two players with nobody else seated with chips (absent players are dealt in, RR
-    Section 15 r.7). A table of a multi-table event is balanced or broken before it is left
-    two-handed (AZW Balancing), so its last two are the event's. Fixed limit: only then is the
-    raising heads-up unlimited (RR Section 3 Betting and Raising r.5, Section 15 r.23; AZW
-    Section 15 r.23 "except the last two players in a tournament")."""
+    """Is the tournament down to its last two players? Fixed limit: only then is the raising
+    heads-up unlimited (RR Section 3 Betting and Raising r.5, Section 15 r.23; AZW Section 3
+    r.5, Section 15 r.23 "except the last two players in a tournament"). Read when a hand is
+    planned: a hand already dealt keeps what it was dealt with.
+
+    Told (``Seating.players_left``: ``tournament.players``, or the entrants of
+    ``tournament.setup``, less the players busted here since): the count is the rule, a hand
+    dealt to two players when two or fewer are left in the event. Not told, the table infers
+    it: a tournament table dealing two players with nobody else seated with chips (absent
+    players are dealt in, RR Section 15 r.7), taking a table of a multi-table event to be
+    balanced or broken before it is left two-handed (AZW Balancing). The inference is wrong at
+    a table left two-handed while other tables still play: tell the count there."""
     table = state.seating
     if not table.tournament or len(plan.dealt_in) != 2:
         return False
+    if table.players_left is not None:
+        return table.players_left <= 2
     return not any(st.stack > 0 for n, st in table.seats.items() if n not in plan.dealt_in)

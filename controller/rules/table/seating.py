@@ -156,6 +156,11 @@ class Seating:
     kill_due: str | None = None
     kill_due_amount: int = 0
     eliminated: tuple[str, ...] = ()
+    # Tournament: the players left in the whole event as the director last told it
+    # (``tournament.players``, or the entrants of ``tournament.setup``), less each player busted
+    # here since (no re-buy: a bust here is a player out of the event, RR Section 15 r.21). None:
+    # not told (``new_hand.last_two`` then infers the last two from this table).
+    players_left: int | None = None
     # The players dealt in on the last hand.
     last_dealt: frozenset[str] = frozenset()
     # A colour-up chip race is being dealt (RR Section 15 r.11): the monitor accepts face-up
@@ -319,14 +324,30 @@ def set_post(s: Seating, seat: int, post: bool = True) -> Seating:
 
 
 def bust(s: Seating, seat: int) -> Seating:
-    """The player has no chips. Tournament: out of the event, the seat is empty (RR Section 15
-    r.21). Cash: stays seated with no chips and may re-buy (RR Section 4 r.12)."""
+    """The player has no chips. Tournament: out of the event, the seat is empty, one player
+    fewer left in the event (RR Section 15 r.21). Cash: stays seated with no chips and may
+    re-buy (RR Section 4 r.12)."""
     st = occupied(s, seat)
     if s.tournament:
         out = _with_seat(s, st.seat, None)
         return replace(out, eliminated=(*s.eliminated, st.player),
-                       kill_button=None if s.kill_button == st.player else s.kill_button)
+                       kill_button=None if s.kill_button == st.player else s.kill_button,
+                       players_left=players_left_after(out, s.players_left, 1))
     return _with_seat(s, st.seat, replace(st, stack=0, post=False))
+
+
+def with_chips(s: Seating) -> int:
+    """The players seated here with chips: each of them is still in the event."""
+    return sum(1 for st in s.seats.values() if st.stack > 0)
+
+
+def players_left_after(s: Seating, told: int | None, out: int) -> int | None:
+    """The players left in the event once ``out`` players busted here (``s``: the table after
+    them): the told count less them, never fewer than the players still seated here with
+    chips; None while nothing was told."""
+    if told is None:
+        return None
+    return max(told - out, with_chips(s), 1)
 
 
 def rebuy(s: Seating, seat: int, amount: int) -> Seating:

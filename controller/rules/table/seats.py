@@ -50,9 +50,11 @@ def table_setup(state: TableState, body: TableSetup, seq: int) -> Step:
         levels = old.levels or (Level(LEVEL_MS, stakes.small_blind, stakes.big_blind,
                                       body.ante),)
         seats = {n: replace(st) for n, st in old.seats.items()}
+        # (a tournament set up again keeps the players left in its event)
         table = replace(seating.new_table(max_seats=body.seats, stakes=stakes,
                                           tournament=cfg.tournament, levels=levels),
-                        seats=MappingProxyType(seats))
+                        seats=MappingProxyType(seats),
+                        players_left=old.players_left if cfg.tournament else None)
     except (SettingsError, SeatingError) as exc:
         return out_of_place(state, seq, f"Table set-up refused: {exc}.")
     return Step(replace(state, setup=body, settings=cfg, seating=table,

@@ -121,7 +121,8 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...], zones: Mapping[st
             "can_raise": False, "pots": [], "uncalled": None,
             "expect": "a new hand (hand.start)", "showdown": [],
             "cards_seen": 0, "straddles": [], "kill": None, "posts": [], "dealt_in": [],
-            "level": _level(state), "draw_answer": None, "stakes": None, "house": None,
+            "level": _level(state), "players_left": _players_left(state),
+            "draw_answer": None, "stakes": None, "house": None,
             "carry": state.carry, "to_call": 0, "max_raise_to": 0, "all_in_to": 0,
             "remedy_now": None, "post_due": None, "to_draw": None,
         }
@@ -161,6 +162,7 @@ def _hand(state: TableState, due: tuple[tuple[str, str], ...], zones: Mapping[st
             for p in plan.posts] if plan is not None else []),
         "dealt_in": list(plan.dealt_in) if plan is not None else [],
         "level": _level(state),
+        "players_left": _players_left(state),
         "draw_answer": _draw_answer(h),
         "stakes": memo.same("stakes", (g.stakes, g.seats, g.stacks), lambda: _stakes(g)),
         "house": memo.same("house", (g.house,), lambda: _house(g)),
@@ -236,6 +238,12 @@ def _house(g: procedure.GameHand) -> dict[str, Any]:
 def _level(state: TableState) -> int | None:
     """The tournament level in force (1-based), or None at a cash table."""
     return state.level + 1 if state.seating.tournament else None
+
+
+def _players_left(state: TableState) -> int | None:
+    """Tournament: the players left in the event as told (``tournament.players``, less the
+    busts here since), or None when not told or at a cash table."""
+    return state.seating.players_left if state.seating.tournament else None
 
 
 def _zones(g: procedure.GameHand | None) -> dict[str, list[str]]:
