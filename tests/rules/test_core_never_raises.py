@@ -358,6 +358,24 @@ def test_a_card_that_passed_its_seat_then_boxed_is_not_a_crash_at_the_next_card(
     assert state.phase == "preflop"
 
 
+def test_an_award_before_the_draw_with_everyone_all_in_keeps_the_pot() -> None:
+    # Found by bench.fuzz (issue 31, 37 of 200,000 streams, one site): 2-7 single draw, the deal
+    # cut short, everyone all in before the draw, the draw not made; hand.end completed the hand
+    # with nothing awarded and the 1,000 chips in the pot were gone. The hands still draw (RR
+    # Section 3, Dead Hands, r.1(d): a hand short before the draw is live), so nothing is shown
+    # down: the pot stays for the draw, a misdeal or the floor.
+    path = Path(__file__).parent / "regressions" / "draw_all_in_award_before_the_draw.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("{")]
+    state, steps = _replay("\n".join(lines))
+    last = list(steps[-1].findings)
+    assert [f.code for f in last] == ["SHOWDOWN_INCOMPLETE"]
+    assert "The draw is not complete: seat 2 draws next" in last[0].message
+    assert not steps[-1].results
+    assert state.hand is not None and state.hand.in_play
+    assert state.hand.game.eng.pot == 1000
+    assert sum(s["stack"] for s in snapshot(state)["seats"]) == 0
+
+
 def test_a_player_due_to_kill_who_goes_away_is_not_a_crash_at_the_next_hand() -> None:
     # Found by bench.fuzz's million-stream run (issue 9): seat 4 must kill the next pot (two
     # pots in a row, kill pots on), goes away, and the next hand's plan posted its kill blind
