@@ -15,7 +15,6 @@ from controller.rules.findings.rulebooks import (
     RULES_BLINDS,
 )
 
-AZW = "azwine-tour-tournament-rules.txt"
 WSOP = "wsop-2009-live-action-rules.md"
 
 BETTING_ENTRIES: tuple[Entry, ...] = (
@@ -86,7 +85,7 @@ BETTING_ENTRIES: tuple[Entry, ...] = (
                  "still applies.", file=WSOP),
             cite("Section 15, Tournaments", "23", "The limitation on the number of raises at "
                  "limit poker is also applied to heads-up situations (except the last two "
-                 "players in a tournament are exempted from a limitation on raises).", file=AZW),
+                 "players in a tournament are exempted from a limitation on raises)."),
         ),
         (
             "Seat {seat} may not raise: {why}.",

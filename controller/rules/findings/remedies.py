@@ -29,7 +29,9 @@ _RAISE_CAPPED_REMEDY = (
 REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = {
     **KEY_REMEDY_BY_SETTING,  # the keys' entries (keys.py)
     # Fixed limit, the raise cap kept heads-up: WSOP's round that began three-handed, and a
-    # tournament until its last two players (the entry cites RR Section 3 r.4, the cap itself)
+    # tournament until its last two players (the entry cites RR Section 3 r.4, the cap itself).
+    # The tournament rule is RR Section 15 r.23, word for word AZW's Section 15 r.23 too: the
+    # books agree, so Robert's, the default, is cited under every profile.
     ("RAISE_CAPPED", "starts"): (
         cite("Section 3, Betting and Raising", "4", "If the round begins with more than two "
              "players and becomes heads-up during the middle of the round the raise maximum "
@@ -39,7 +41,7 @@ REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = 
     ("RAISE_CAPPED", "tournament"): (
         cite("Section 15, Tournaments", "23", "The limitation on the number of raises at limit "
              "poker is also applied to heads-up situations (except the last two players in a "
-             "tournament are exempted from a limitation on raises).", file=AZW),
+             "tournament are exempted from a limitation on raises)."),
         _RAISE_CAPPED_REMEDY,
     ),
     ("RAISE_CAPPED", "becomes"): (
