@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.phh_online import _whole_unit_split
 from controller.phh import loads
 from controller.phh.replay import Refused, check, play, replay_hands, run
 
@@ -270,3 +271,24 @@ def test_a_showdown_with_no_hand_dealt_known_is_still_refused() -> None:
     result = check(loads(text, source="ipn.phhs"))
     assert result.status == "refused"
     assert "no hand was seen at the showdown" in result.line()
+
+
+def test_a_tied_pot_in_a_game_of_cents_is_split_to_the_cent() -> None:
+    # Absolute's and Full Tilt's shape: blinds and bets written whole, stacks in cents; the two
+    # wheels tie for a pot of 13: 6.50 each. PokerKit splits it in whole units (7 and 6).
+    text = """\
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 99.30, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 6', 'p1 f', 'p2 cc', \
+'d db 2s3h5c', 'p2 cc', 'p3 cc', 'd db Ac', 'p2 cc', 'p3 cc', 'd db 4s', 'p2 cc', 'p3 cc', \
+'p2 sm 8cKc', 'p3 sm AsTs']
+"""
+    ours = play(loads(text))
+    assert ours == (99, Decimal("99.80"), Decimal("100.50"))
+    theirs = _pokerkit(text)
+    assert theirs == [99, Decimal("100.30"), 100]
+    assert _whole_unit_split([Decimal(str(v)) for v in ours], theirs)
+    assert not _whole_unit_split([Decimal(99), Decimal(101), Decimal(100)], theirs)
