@@ -149,12 +149,27 @@ def _count(site: Site, hand: HandHistory, result: HandResult, state: Any) -> Non
         return
     site.pk_compared += 1
     theirs = [_num(v) for v in state.stacks]
-    if theirs == [_num(v) for v in result.got]:
+    ours = [_num(v) for v in result.got]
+    if theirs == ours:
         site.pk_agree += 1
+        return
+    line = (f"{result.label}: ours {list(map(str, result.got))}, PokerKit's "
+            f"{list(map(str, theirs))}")
+    if _whole_unit_split(ours, theirs):
+        site.note("final stacks differ from PokerKit's: a tied pot PokerKit splits in whole "
+                  "units, we to the cent", line)
     else:
-        site.note("final stacks differ from PokerKit's",
-                  f"{result.label}: ours {list(map(str, result.got))}, PokerKit's "
-                  f"{list(map(str, theirs))}")
+        site.note("final stacks differ from PokerKit's", line)
+
+
+def _whole_unit_split(ours: list[Decimal], theirs: list[Decimal]) -> bool:
+    """A tied pot of an odd number of whole units in a game played in cents: PokerKit splits
+    it in whole units (its odd chip is one unit: 24 and 23 of a 47 pot, when the blinds and
+    bets are written whole), we split it to the cent (23.50 each). The chips are the same and
+    nobody differs by a whole unit or more."""
+    diff = [o - t for o, t in zip(ours, theirs, strict=True)]
+    return (sum(diff) == 0 and all(abs(d) < 1 for d in diff)
+            and any(o != o.to_integral_value() for o in ours))
 
 
 def _spread(values: list[float]) -> str:

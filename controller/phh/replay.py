@@ -24,7 +24,8 @@ are read as a surveillance officer reads them; how PHH writes them becomes what 
   over and another hand is shown: the shown hands win what no shown hand beats, as PokerKit
   says. Written again before each later board card of an all-in run-out, it is the same hand,
   whose real cards may come at the end. A showdown where no hand is seen is refused: who won is
-  not known.
+  not known. A hand whose cards were dealt known (``d dh p1 9d6d``; iPoker writes the cards
+  shown at the showdown there, never a folded hand's) is shown as dealt, not mucked.
 - A show after everyone else folded (``p4 sm JsJh`` after the last fold) is allowed and
   changes nothing.
 - Unknown starting stacks (``inf``) are played deep (a stack larger than every chip the hand
@@ -389,12 +390,25 @@ def _play(hand: HandHistory, settings: HouseSettings | None, scale: int
 def _muck_unseen(hand: HandHistory, game: HandEngine, unseen: list[tuple[int, PhhAction]],
                  scale: int) -> None:
     """The hands not seen at the showdown are mucked, once every other hand has been shown
-    (or mucked): the shown hands then win what no shown hand beats. With no hand seen at all,
-    or none among the hands that contest a side pot, who won is not known: refused."""
+    (or mucked): the shown hands then win what no shown hand beats. A hand whose cards were
+    dealt known (iPoker writes the cards shown at the showdown in the deal, ``d dh p1 9d6d``,
+    and ``sm ????`` at the showdown) is shown first, as dealt. With no hand seen at all, or
+    none among the hands that contest a side pot, who won is not known: refused."""
     pending = game.showdown_pending
     players = [p for p in dict.fromkeys(a.actor for _, a in unseen) if p in pending]
     if not players or game.board_needed or set(pending) - set(players):
         return  # something else is still due: the hand is incomplete (_due)
+    for p in [p for p in players if game.holes[p] and all(game.holes[p])]:
+        players.remove(p)
+        if game.is_over:
+            return
+        try:
+            game.show_or_muck(p, ())
+        except IllegalAction as exc:
+            i, a = next((i, a) for i, a in unseen if a.actor == p)
+            raise _refused(hand, i, a, str(exc)) from None
+    if game.is_over:
+        return
     if not any(game.shown):
         i, a = unseen[-1]
         raise Refused(f"{hand.label}: refused: action {i}: {a.text!r}: no hand was seen at the "

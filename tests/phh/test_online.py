@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.phh_online import _whole_unit_split
 from controller.phh import loads
 from controller.phh.replay import Refused, check, play, replay_hands, run
 
@@ -216,3 +217,78 @@ def test_a_side_pot_only_unseen_hands_contest_is_refused() -> None:
     assert result.status == "refused"
     assert result.line() == ("x: refused: action 18: 'p3 sm ????': no hand was seen for a pot "
                              "of 20 (p2, p3), so who won it is not known")
+
+
+# iPoker writes the cards shown at the showdown in the deal ("d dh p1 QsAd"; a folded hand is
+# always "????") and "sm ????" for every hand at the showdown.
+IPOKER_SHOWDOWN = """\
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [{stacks}]
+actions = ['d dh p1 {p1}', 'd dh p2 {p2}', 'd dh p3 ????', 'p3 f', 'p1 cc', 'p2 cbr 8', \
+'p1 cc', 'd db 8hTh8s', 'p1 cbr 6', 'p2 cc', 'd db As', 'p1 cc', 'p2 cc', 'd db Jh', \
+'p1 cc', 'p2 cbr 26', 'p1 cc', 'p1 sm ????', 'p2 sm ????']
+winnings = [0, 0, 0]
+"""
+
+
+def test_ipoker_hands_dealt_known_are_shown_at_a_showdown_of_unseen_hands() -> None:
+    # aces and eights with the queen (p1) beat aces and eights with the jack (p2): 40 each
+    text = IPOKER_SHOWDOWN.format(stacks="100, 100, 100", p1="QsAd", p2="Ah4s")
+    assert play(loads(text)) == (140, 60, 100)
+    # PokerKit reads each "sm ????" as a show of unknown cards and gives each his 40 back
+    assert _pokerkit(text) == [100, 100, 100]
+
+
+def test_ipoker_a_hand_dealt_known_wins_over_one_mucked_unseen() -> None:
+    # p2's cards were never shown (mucked unseen), p1's were: p1 wins; the stacks unknown
+    text = IPOKER_SHOWDOWN.format(stacks="inf, inf, inf", p1="7c2d", p2="????")
+    result = check(loads(text, source="ipn.phhs"))
+    assert result.status == "unchecked"
+    assert result.line() == ("ipn.phhs: the starting stacks are unknown (inf): played deep; "
+                             "net [+40, -40, 0]")
+    # the showdown's order does not matter: p2's unseen hand first, then p1's
+    swapped = text.replace("'p1 sm ????', 'p2 sm ????'", "'p2 sm ????', 'p1 sm ????'")
+    assert check(loads(swapped)).net == (40, -40, 0)
+
+
+def test_a_hand_dealt_known_all_in_is_shown_after_the_run_out() -> None:
+    # p1 (dealt known) all in preflop, p2 calls; "sm ????" before each board card, as PokerStars
+    # writes a run-out, and p2 never shown: p1's hand wins the pot of 200 + p3's nothing
+    text = IPOKER_SHOWDOWN.format(stacks="100, 100, 100", p1="KsKd", p2="????").replace(
+        "'p1 cc', 'p2 cbr 8', 'p1 cc', 'd db 8hTh8s', 'p1 cbr 6', 'p2 cc', 'd db As', "
+        "'p1 cc', 'p2 cc', 'd db Jh', 'p1 cc', 'p2 cbr 26', 'p1 cc', 'p1 sm ????', "
+        "'p2 sm ????'",
+        "'p1 cbr 100', 'p2 cc', 'p1 sm ????', 'p2 sm ????', 'd db 8hTh8s', 'p1 sm ????', "
+        "'p2 sm ????', 'd db As', 'd db Jh', 'p1 sm ????', 'p2 sm ????'")
+    assert play(loads(text)) == (200, 0, 100)
+
+
+def test_a_showdown_with_no_hand_dealt_known_is_still_refused() -> None:
+    text = IPOKER_SHOWDOWN.format(stacks="inf, inf, inf", p1="????", p2="????")
+    result = check(loads(text, source="ipn.phhs"))
+    assert result.status == "refused"
+    assert "no hand was seen at the showdown" in result.line()
+
+
+def test_a_tied_pot_in_a_game_of_cents_is_split_to_the_cent() -> None:
+    # Absolute's and Full Tilt's shape: blinds and bets written whole, stacks in cents; the two
+    # wheels tie for a pot of 13: 6.50 each. PokerKit splits it in whole units (7 and 6).
+    text = """\
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 99.30, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 6', 'p1 f', 'p2 cc', \
+'d db 2s3h5c', 'p2 cc', 'p3 cc', 'd db Ac', 'p2 cc', 'p3 cc', 'd db 4s', 'p2 cc', 'p3 cc', \
+'p2 sm 8cKc', 'p3 sm AsTs']
+"""
+    ours = play(loads(text))
+    assert ours == (99, Decimal("99.80"), Decimal("100.50"))
+    theirs = _pokerkit(text)
+    assert theirs == [99, Decimal("100.30"), 100]
+    assert _whole_unit_split([Decimal(str(v)) for v in ours], theirs)
+    assert not _whole_unit_split([Decimal(99), Decimal(101), Decimal(100)], theirs)
