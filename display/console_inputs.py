@@ -9,10 +9,13 @@ controller/security/accounts.py)
   may send inputs;
 - only the event types a dealer console key or betting entry makes (``CONSOLE_TYPES``) pass:
   card reads, deck set-up and seating come from the readers and the config, never the page;
-- a `floor.ruling` also needs the floor's credential in the same message (a login whose role
-  may ``RULE``: the floor's own name and password, or the floor token on a table without
-  accounts): the floor types it on the tablet for each ruling, and a wrong one counts against
-  the login rate limit like a wrong dealer login;
+- a `floor.ruling`, and the tournament's `tournament.level` and `tournament.players` (the
+  level clock and the players left in the event, as the floor counts them), also need the
+  floor's credential in the same message (``FLOOR_TYPES``; a login whose role may ``RULE``: the
+  floor's own name and password, or the floor token on a table without accounts): the floor
+  types it on the tablet for each such input, and a wrong one counts against the login rate
+  limit like a wrong dealer login. Only a ruling is stamped with who made it (``ruled_by``): the
+  tournament events have no such field;
 - the body itself is parsed and validated by the shell's ``submit`` callback (the runner wires it
   to ``controller.events.parse_event`` and ``TableDaemon.submit``: journal first, then apply),
   whose refusal reason comes back to the page as the acknowledgement.
@@ -26,12 +29,13 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from controller.security.accounts import RULE, SEND_INPUT, may
 from display.access import Authenticator, Identity, LoginLimiter
 
-__all__ = ["CONSOLE_TYPES", "ChooseHook", "ConsoleInputs", "Submit"]
+__all__ = ["CONSOLE_TYPES", "FLOOR_TYPES", "ChooseHook", "ConsoleInputs", "Submit"]
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +48,14 @@ ChooseHook = Callable[[str | None], None]
 CONSOLE_TYPES = frozenset({
     "action", "hand.start", "shuffle.done", "hand.end", "misdeal.declared", "undo",
     "attention.called", "game.choose", "card.exposed", "card.boxed", "card.flashed",
-    "card.kept", "draw.query", "floor.ruling",
+    "card.kept", "draw.query", "floor.ruling", "tournament.level", "tournament.players",
 })
-FLOOR_TYPES = frozenset({"floor.ruling"})
+# The inputs only the floor may make, each with what its refusal calls it.
+FLOOR_TYPES: Mapping[str, str] = MappingProxyType({
+    "floor.ruling": "a ruling",
+    "tournament.level": "a tournament level",
+    "tournament.players": "a count of the players left",
+})
 
 # A body is one short JSON object; a ruling's text is at most 500 characters (docs/events.md).
 MAX_BODY = 4096
@@ -103,8 +112,8 @@ class ConsoleInputs:
 
     def input(self, identity: Identity | None, data: Any, client: str) -> dict[str, Any]:
         """One input: `data` is the body as a JSON string, or ``{"body": "<json>", "floor":
-        {"user": "...", "password": "..."}}`` for a ruling (``{"token": "..."}`` without
-        accounts). Returns the acknowledgement the page shows."""
+        {"user": "...", "password": "..."}}`` for a ruling or a tournament input
+        (``{"token": "..."}`` without accounts). Returns the acknowledgement the page shows."""
         if not may(identity, SEND_INPUT):
             return _refused("only the dealer's console may send inputs")
         if self._submit is None:
@@ -130,25 +139,27 @@ class ConsoleInputs:
             return _refused("a card key names the card (\"card\": \"As\" or \"last\"), "
                             "never a tag uid")
         if kind in FLOOR_TYPES:
-            ruler = self._floor_check(floor_creds, client)
+            ruler = self._floor_check(floor_creds, client, FLOOR_TYPES[kind])
             if isinstance(ruler, str):
                 return _refused(ruler)
-            # who ruled, from the login that was checked: never the page's word
-            data = json.dumps({**body, "ruled_by": ruler.name})
+            if kind == "floor.ruling":
+                # who ruled, from the login that was checked: never the page's word
+                data = json.dumps({**body, "ruled_by": ruler.name})
         ok, reason, findings = self._submit(data)
         return {"ok": ok, "reason": reason, "findings": findings}
 
-    def _floor_check(self, creds: Any, client: str) -> Identity | str:
-        """The floor login in a ruling's message, or the refusal's reason."""
+    def _floor_check(self, creds: Any, client: str, what: str) -> Identity | str:
+        """The floor login in the message of a floor input (``what``: a ruling, a tournament
+        level, ...), or the refusal's reason."""
         if self._floor is None:
-            return "no floor login is configured: rulings are refused"
+            return f"no floor login is configured: {what} is refused"
         if self._limiter.retry_after(client) > 0:
-            log.warning("refused a floor ruling from %s: too many failed logins", client)
+            log.warning("refused %s from %s: too many failed logins", what, client)
             return "too many failed logins: try again later"
         who = self._floor(creds if isinstance(creds, Mapping) else {})
         if who is None or not may(who, RULE):
             if creds is not None:
                 self._limiter.failed(client)
-            log.warning("refused a floor ruling from %s: no floor login", client)
-            return "a ruling needs the floor's login"
+            log.warning("refused %s from %s: no floor login", what, client)
+            return f"{what} needs the floor's login"
         return who

@@ -481,6 +481,10 @@ def dealer_payload(snapshot: Mapping[str, Any], memo: PayloadMemo = _NO_MEMO) ->
             "remedy_now": _remedy_now(hand.get("remedy_now")),
             "post_due": _post_due(hand.get("post_due")),
             "to_draw": _int(hand.get("to_draw")),
+            # tournament (the console's floor part): the level in force and the players left in
+            # the event as told; null at a cash table
+            "level": _int(hand.get("level")),
+            "players_left": _int(hand.get("players_left")),
         },
         "seats": seats,
         "findings": findings,

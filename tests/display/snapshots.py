@@ -144,6 +144,8 @@ def _snap(
             "post_due": None,
             "to_draw": None,
             "remedy_now": None,
+            "level": None,  # a cash table: no tournament level, no players left
+            "players_left": None,
         },
         "seats": seats,
         "findings": copy.deepcopy(findings or []),

@@ -12,6 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.events import (
+    LevelUp,
+    SeatTake,
+    TableSetup,
+    TournamentPlayers,
+    TournamentSetup,
+    make,
+)
+from controller.rules import apply, initial_state
+from controller.rules import snapshot as core_snapshot
 from display.payloads import dealer_payload, table_payload
 from tests.display.snapshots import (
     BURNS,
@@ -246,3 +256,26 @@ def test_public_never_shows_a_hole_card_of_a_seat_not_tabled(
     text = json.dumps(pub)
     for card in {c for h in holes.values() for c in h} - visible:
         assert not mentions(text, card)
+
+
+def test_the_dealer_payload_carries_the_tournament_level_and_players_left() -> None:
+    """The console's floor part reads them (docs/display.md): the core's values at a tournament
+    table, null at a cash table and when malformed; the public payload carries neither."""
+    levels = ({"small_blind": 25, "big_blind": 50}, {"small_blind": 50, "big_blind": 100})
+    bodies: list[Any] = [TableSetup(seats=3, profile="tda-tournament"),
+                         *(SeatTake(seat=s, player=f"P{s}", stack=1000) for s in (1, 2, 3)),
+                         TournamentSetup(levels=levels, players=40), LevelUp(level=2),
+                         TournamentPlayers(remaining=17)]
+    state = initial_state()
+    for seq, body in enumerate(bodies, start=1):
+        state = apply(state, make(seq, body)).state
+    snap = core_snapshot(state)
+    assert dealer_payload(snap)["hand"]["level"] == snap["hand"]["level"] == 2
+    assert dealer_payload(snap)["hand"]["players_left"] == snap["hand"]["players_left"] == 17
+    assert not {"level", "players_left"} & set(table_payload(snap)["hand"])
+    cash = dealer_payload(short_hand()[0])["hand"]
+    assert (cash["level"], cash["players_left"]) == (None, None)
+    bad = copy.deepcopy(snap)
+    bad["hand"].update(level="2", players_left=True)
+    assert (dealer_payload(bad)["hand"]["level"], dealer_payload(bad)["hand"]["players_left"]) \
+        == (None, None)
