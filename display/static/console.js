@@ -61,6 +61,28 @@
     picked = null;  // the next tap acts for whoever is to act then
   }
 
+  // The floor's login for one floor input (a ruling, a tournament entry): the floor's own name
+  // and password (per-user accounts), or the floor token of a table without accounts; the
+  // server takes whichever it uses. The secret is emptied: each entry asks for it again.
+  function floorLogin() {
+    var secret = $("floor-token").value;
+    $("floor-token").value = "";
+    return { user: $("floor-user").value.trim(), password: secret, token: secret };
+  }
+
+  // A tournament entry (`field` of the event `type`) from a number field, with the floor's login.
+  function tournamentEntry(type, field, input, what) {
+    var value = $(input).value;
+    if (value === "") {
+      showAck("refused", "Refused: type the " + what + " first");
+      return;
+    }
+    var body = { type: type };
+    body[field] = Number(value);  // a malformed number is the server's to refuse, with its reason
+    $(input).value = "";
+    send(body, what + " " + value, floorLogin());
+  }
+
   function action(kind, extra) {
     var seat = actingSeat();
     if (seat === null || seat === undefined) {
@@ -263,12 +285,25 @@
     if (!(p.findings || []).length) list.appendChild(el("li", "none", "none this hand"));
   }
 
+  // Tournament: shown only where the table has a level (null at a cash table).
+  function renderTournament() {
+    var h = hand(), known = typeof h.level === "number";
+    $("tournament").hidden = !known;
+    var now = $("tournament-now");
+    now.dataset.level = known ? String(h.level) : "";
+    now.dataset.playersLeft = typeof h.players_left === "number" ? String(h.players_left) : "";
+    now.textContent = !known ? "" : "level " + h.level + " \u00b7 " +
+      (typeof h.players_left === "number" ? h.players_left + " players left"
+        : "players left not told");
+  }
+
   function render(payload) {
     p = payload;
     renderHeader();
     renderPlay();
     renderCards();
     renderFindings();
+    renderTournament();
     document.body.dataset.lastSeq = p.last_seq === null ? "" : String(p.last_seq);
   }
 
@@ -340,12 +375,15 @@
     var body = { type: "floor.ruling", text: $("ruling-text").value,
       outcome: $("ruling-outcome").value };
     if ($("ruling-code").value) body.code = $("ruling-code").value;
-    // the floor's own name and password (per-user accounts), or the floor token of a table
-    // without accounts: the server takes whichever it uses
-    var secret = $("floor-token").value;
-    $("floor-token").value = "";  // each ruling asks for the floor's login again
-    send(body, "ruling recorded",
-      { user: $("floor-user").value.trim(), password: secret, token: secret });
+    send(body, "ruling recorded", floorLogin());
+  });
+  $("tournament-level").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    tournamentEntry("tournament.level", "level", "level-value", "level");
+  });
+  $("tournament-players").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    tournamentEntry("tournament.players", "remaining", "players-value", "players left");
   });
 
   // The console socket goes straight to WebSocket, as the dealer page's does (no Engine.IO

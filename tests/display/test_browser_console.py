@@ -11,7 +11,8 @@ Each hand replays a recorded scenario (tests/scenarios): its reads go to the dae
 events become taps, and the journal must then hold the scenario's events and findings. On the
 page, each finding shows its remedy steps, and the move the monitor expects now is highlighted
 and advances as the cards are dealt. Refusals: an out-of-turn action shows the core's reason, a
-ruling without the floor's login is refused, the public namespace cannot send inputs.
+ruling without the floor's login is refused, the public namespace cannot send inputs. At a
+tournament table the floor sets the level and the players left from the tablet, with its login.
 
 Skipped where /usr/bin/chromium is absent (as tests/display/test_browser.py).
 """
@@ -36,6 +37,7 @@ from controller.events import (
     HandStart,
     SeatTake,
     TableSetup,
+    TournamentSetup,
     read_scenario,
 )
 from controller.journal import Journal, read_events, read_findings
@@ -476,3 +478,114 @@ def test_board_hole_card_exposed_by_a_tap_remedy_followed(console: Any, table: T
     check_journal(table, events)
     codes = [f["code"] for f in table.daemon.last_snapshot["findings"]]
     assert codes == ["HOLECARD_EXPOSED_SINGLE_REPLACE"]
+
+
+def tournament_table(table: Table, players: int = 40) -> None:
+    """A three-handed tda-tournament table with a two-level schedule and the event's entrants
+    (the config's and the director's set-up: submitted, not tapped)."""
+    table.daemon.submit(TableSetup(seats=3, profile="tda-tournament"))
+    for seat in (1, 2, 3):
+        table.daemon.submit(SeatTake(seat=seat, player=f"P{seat}", stack=1000))
+    table.daemon.submit(TournamentSetup(levels=({"small_blind": 25, "big_blind": 50},
+                                                {"small_blind": 50, "big_blind": 100}),
+                                        players=players))
+
+
+def floor_entry(page: Any, table: Table, form: str, value: str, login: str) -> dict[str, str]:
+    """The floor types a number and its login into the tournament part, and sends it."""
+    page.locator(f"#{form} input").fill(value)
+    page.locator("#floor-token").fill(login)
+    return tap(page, table, f"#{form} button[type=submit]")
+
+
+def test_tournament_level_and_players_left_from_the_floor(console: Any, table: Table) -> None:
+    """At a tournament table the floor part shows the level in force and the players left, and
+    sets each with the floor's login (tournament.level; tournament.players, RR Section 15 r.23
+    decides by it when a fixed-limit heads-up hand raises without a cap); a wrong login or none
+    is refused with its reason and never journaled, and the secret field is emptied each time."""
+    from playwright.sync_api import expect
+
+    tournament_table(table)
+    synced(console, table)
+    expect(console.locator("#tournament")).to_be_visible()
+    now = console.locator("#tournament-now")
+    expect(now).to_have_text("level 1 \u00b7 40 players left")
+
+    ack = floor_entry(console, table, "tournament-level", "2", FLOOR)
+    assert ack == {"kind": "ok", "text": "level 2 \u2713"}
+    assert table.daemon.last_snapshot["hand"]["level"] == 2
+    assert console.locator("#floor-token").input_value() == ""
+    expect(now).to_have_attribute("data-level", "2")
+
+    ack = floor_entry(console, table, "tournament-players", "12", FLOOR)
+    assert ack == {"kind": "ok", "text": "players left 12 \u2713"}
+    assert table.daemon.last_snapshot["hand"]["players_left"] == 12
+    expect(now).to_have_text("level 2 \u00b7 12 players left")
+
+    # a wrong login, then none: refused with the reason, nothing journaled, nothing changed
+    seq = table.daemon.seq
+    ack = floor_entry(console, table, "tournament-players", "9", "not-the-floor")
+    assert ack == {"kind": "refused",
+                   "text": "Refused: a count of the players left needs the floor's login"}
+    ack = floor_entry(console, table, "tournament-level", "1", "")
+    assert ack == {"kind": "refused", "text": "Refused: a tournament level needs the floor's login"}
+    # the dealer's own token is not the floor's
+    ack = floor_entry(console, table, "tournament-level", "1", TOKEN)
+    assert ack["kind"] == "refused"
+    assert table.daemon.seq == seq
+    hand = table.daemon.last_snapshot["hand"]
+    assert (hand["level"], hand["players_left"]) == (2, 12)
+    # a count below the players with chips here is the core's to refuse: shown as its finding
+    ack = floor_entry(console, table, "tournament-players", "2", FLOOR)
+    assert ack["kind"] == "finding" and ack["text"].startswith("EVENT_OUT_OF_PLACE")
+    assert table.daemon.last_snapshot["hand"]["players_left"] == 12
+    # an empty field sends nothing
+    seq = table.daemon.seq
+    console.locator("#players-value").fill("")
+    ack = tap(console, table, "#tournament-players button[type=submit]")
+    assert ack == {"kind": "refused", "text": "Refused: type the players left first"}
+    assert table.daemon.seq == seq
+    journaled = [e.type for e in read_events(table.journal)]
+    assert journaled.count("tournament.level") == 1
+    assert journaled.count("tournament.players") == 2  # the one the core refused is journaled
+
+
+def test_a_cash_table_has_no_tournament_part(console: Any, table: Table) -> None:
+    from playwright.sync_api import expect
+
+    table.daemon.submit(TableSetup(seats=3))
+    synced(console, table)
+    assert table.daemon.last_snapshot["hand"]["level"] is None
+    expect(console.locator("#tournament")).to_be_hidden()
+    expect(console.locator("#ruling")).to_be_visible()
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (820, 1180), (1180, 820)],
+                         ids=["phone", "portrait", "landscape"])
+def test_tournament_part_fits_phone_and_tablet(browser: Any, table: Table, width: int,
+                                               height: int) -> None:
+    """The floor part with the tournament entries shown: nothing wider than the screen, each of
+    its controls at least 44 CSS px each way (WCAG 2.5.5), as test_tablet_layout_touch_targets."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(table.handle.url + "/dealer/console")
+        page.locator("#token").fill(TOKEN)
+        page.locator("#login button[type=submit]").click()
+        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        tournament_table(table, players=1234)
+        synced(page, table)
+        expect(page.locator("#tournament")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        small = page.locator("#floor button:visible, #floor input:visible, "
+                             "#floor select:visible").evaluate_all(
+            """els => els.map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+                        .filter(([, r]) => r.width < 44 || r.height < 44 || r.right > %d)
+                        .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""" % width)
+        assert small == []
+        page.locator("#floor").screenshot(
+            path=f"/tmp/feltguard-console-tournament-{width}x{height}.png")
+    finally:
+        context.close()
