@@ -111,6 +111,74 @@ def test_a_ruling_needs_the_floor_token_in_the_same_message(server: Any) -> None
     assert [b["type"] for b in rec.bodies] == ["floor.ruling"]
 
 
+TOURNAMENT_INPUTS = [
+    ({"type": "tournament.level", "level": 3}, "a tournament level needs the floor's login"),
+    ({"type": "tournament.players", "remaining": 18},
+     "a count of the players left needs the floor's login"),
+]
+
+
+@pytest.mark.parametrize("body, refusal", TOURNAMENT_INPUTS, ids=["level", "players"])
+def test_a_tournament_input_needs_the_floor_token_in_the_same_message(
+    server: Any, body: dict[str, Any], refusal: str
+) -> None:
+    handle, rec = server
+    data = json.dumps(body)
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        bare = ask(c, "input", data)
+        no_login = ask(c, "input", {"body": data})
+        dealer_token = ask(c, "input", {"body": data, "floor": {"token": TOKEN}})
+        good = ask(c, "input", {"body": data, "floor": {"token": FLOOR}})
+        # the dealer's token was the first failed floor login (the bare ones carried none):
+        # two more reach the limit (3)
+        ask(c, "input", {"body": data, "floor": {"token": "x"}})
+        ask(c, "input", {"body": data, "floor": {"token": "y"}})
+        limited = ask(c, "input", {"body": data, "floor": {"token": FLOOR}})
+    finally:
+        c.disconnect()
+    assert bare == no_login == {"ok": False, "reason": refusal, "findings": []}
+    assert dealer_token == {"ok": False, "reason": refusal, "findings": []}
+    assert good == {"ok": True, "reason": "", "findings": []}
+    assert limited == {"ok": False, "reason": "too many failed logins: try again later",
+                       "findings": []}
+    # the body reaches the table as sent: no `ruled_by` (the tournament events have none)
+    assert rec.bodies == [body]
+
+
+def test_a_wrong_floor_login_on_a_tournament_input_counts_for_a_ruling_too(server: Any) -> None:
+    """One rate limit per address for every floor input: wrong logins on the level and the
+    players left lock out the next ruling."""
+    handle, rec = server
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        for body, _ in TOURNAMENT_INPUTS:
+            ask(c, "input", {"body": json.dumps(body), "floor": {"token": "wrong"}})
+        ask(c, "input", {"body": json.dumps(TOURNAMENT_INPUTS[0][0]), "floor": {"user": "x"}})
+        ruling = json.dumps({"type": "floor.ruling", "text": "stands"})
+        limited = ask(c, "input", {"body": ruling, "floor": {"token": FLOOR}})
+    finally:
+        c.disconnect()
+    assert limited["reason"] == "too many failed logins: try again later"
+    assert rec.bodies == []
+
+
+def test_no_floor_login_configured_refuses_tournament_inputs() -> None:
+    rec = Recorder()
+    app, live, _ = create_app(dealer_token=TOKEN, submit=rec.submit)
+    handle = run_server(app, live, "127.0.0.1", 0)
+    c = client(handle.url, DEALER, auth={"token": TOKEN})
+    try:
+        reply = ask(c, "input", {"body": json.dumps({"type": "tournament.level", "level": 2}),
+                                 "floor": {"token": FLOOR}})
+    finally:
+        c.disconnect()
+        handle.stop()
+    assert reply == {"ok": False, "findings": [],
+                     "reason": "no floor login is configured: a tournament level is refused"}
+    assert rec.bodies == []
+
+
 def test_the_public_namespace_sends_nothing(server: Any) -> None:
     handle, rec = server
     c = client(handle.url, TABLE)
@@ -191,3 +259,40 @@ def test_the_console_page_sits_behind_the_login_and_the_login_returns_to_it() ->
     other = app.test_client().post("/dealer/login",
                                    data={"token": TOKEN, "next": "https://evil.example/"})
     assert other.headers["Location"] == "/dealer"
+
+
+@pytest.mark.parametrize("body, reason", [
+    ({"type": "tournament.level", "level": 0}, "level"),
+    ({"type": "tournament.level", "level": "2"}, "level"),
+    ({"type": "tournament.level"}, "level"),
+    ({"type": "tournament.players", "remaining": 0}, "'remaining' must be >= 1"),
+    ({"type": "tournament.players", "remaining": 2.5}, "remaining"),
+    ({"type": "tournament.players", "remaining": 5, "by": "floor"}, "by"),
+])
+def test_the_runners_submit_refuses_malformed_tournament_bodies(
+    tmp_path: Any, body: dict[str, Any], reason: str
+) -> None:
+    """A tournament input that passed the floor check is still the vocabulary's to judge
+    (``controller.daemon.console_submit``): a malformed one is refused with a one-line reason and
+    never journaled; a good one is."""
+    from controller.daemon.console_submit import console_submit
+    from controller.daemon.table_daemon import TableDaemon
+    from controller.events import SeatTake, TableSetup, TournamentSetup
+    from controller.journal import Journal, read_events
+
+    journal = Journal(tmp_path / "j.sqlite")
+    daemon = TableDaemon(journal)
+    daemon.submit(TableSetup(seats=2, profile="tda-tournament"))
+    daemon.submit(SeatTake(seat=1, player="Ann", stack=100))
+    daemon.submit(SeatTake(seat=2, player="Bob", stack=100))
+    daemon.submit(TournamentSetup(levels=({"small_blind": 1, "big_blind": 2},
+                                          {"small_blind": 2, "big_blind": 4})))
+    submit = console_submit(daemon)
+    try:
+        ok, why, _ = submit(json.dumps(body))
+        assert not ok and reason in why and "\n" not in why
+        assert [e.type for e in read_events(journal.path)][-1] == "tournament.setup"
+        assert submit(json.dumps({"type": "tournament.players", "remaining": 9})) == (True, "", [])
+        assert daemon.last_snapshot["hand"]["players_left"] == 9
+    finally:
+        journal.close()
