@@ -6,7 +6,8 @@
   and the findings only when `broadcast_findings` puts them on air.
 - `/dealer` (login when configured): the dealer's screen; gets `payloads.dealer_payload`. The
   dealer's touch console (`/dealer/console`) joins it too and sends its taps back as `input`
-  events (display/console_inputs.py: only a dealer socket may, a ruling needs the floor's token).
+  events (display/console_inputs.py: only a dealer socket may, a ruling or a tournament
+  entry needs the floor's token).
 
 Namespaces, not rooms, separate the roles: a connect handler guards each namespace's door, and an
 emit that forgot its `namespace=` goes to `/`, which no page joins, instead of to the public
@@ -426,8 +427,9 @@ def create_app(
     key is random per call, so a restart logs every screen out.
 
     The touch console's inputs go to `submit` (the daemon's one submit path; None: the server
-    refuses inputs), rulings only with `floor_token` given in the same message, and the card the
-    dealer chooses to `on_choose` (display/console_inputs.py).
+    refuses inputs), rulings and tournament entries only with the floor's login (`floor_token`)
+    in the same message, and the card the dealer chooses to `on_choose`
+    (display/console_inputs.py).
     `accounts` (controller/security/accounts.py): each person logs in with their own name and
     password and their role decides what they may open (``may``); the shared `dealer_token` and
     `floor_token` are then not accepted. `audit` records logins, failed and rate-limited logins,

@@ -581,9 +581,10 @@ def test_tournament_part_fits_phone_and_tablet(browser: Any, table: Table, width
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         small = page.locator("#floor button:visible, #floor input:visible, "
                              "#floor select:visible").evaluate_all(
-            """els => els.map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
-                        .filter(([, r]) => r.width < 44 || r.height < 44 || r.right > %d)
-                        .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""" % width)
+            """(els, width) => els.map(e => [e.id || e.textContent.trim(),
+                                             e.getBoundingClientRect()])
+                        .filter(([, r]) => r.width < 44 || r.height < 44 || r.right > width)
+                        .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""", width)
         assert small == []
         page.locator("#floor").screenshot(
             path=f"/tmp/feltguard-console-tournament-{width}x{height}.png")
