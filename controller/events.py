@@ -173,6 +173,9 @@ class LevelUp:
 
     TYPE: ClassVar[str] = "tournament.level"
     level: int
+    # The floor login that entered it at the touch console (display/console_inputs.py stamps
+    # it from the login it checked); "" from the typed console or a file.
+    ruled_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,7 @@ class TournamentPlayers:
 
     TYPE: ClassVar[str] = "tournament.players"
     remaining: int
+    ruled_by: str = ""  # the floor login that entered it, as for ``tournament.level``
 
 
 @dataclass(frozen=True)
@@ -772,10 +776,14 @@ def validate_body(body: Body) -> None:
     elif isinstance(body, LevelUp):
         if body.level < 1:
             raise EventError(f"field 'level' must be >= 1, got {body.level}")
+        if len(body.ruled_by) > 64:
+            raise EventError("field 'ruled_by' is longer than 64 characters")
     elif isinstance(body, TournamentPlayers):
         if body.remaining < 1:
             raise EventError(f"field 'remaining' must be >= 1 (the players left in the event), "
                              f"got {body.remaining}")
+        if len(body.ruled_by) > 64:
+            raise EventError("field 'ruled_by' is longer than 64 characters")
     elif isinstance(body, ChipRaceEnd):
         for seat, stack in body.stacks.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:

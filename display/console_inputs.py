@@ -14,8 +14,8 @@ controller/security/accounts.py)
   floor's credential in the same message (``FLOOR_TYPES``; a login whose role may ``RULE``: the
   floor's own name and password, or the floor token on a table without accounts): the floor
   types it on the tablet for each such input, and a wrong one counts against the login rate
-  limit like a wrong dealer login. Only a ruling is stamped with who made it (``ruled_by``): the
-  tournament events have no such field;
+  limit like a wrong dealer login. Each is stamped with the floor login that made it
+  (``ruled_by``), for the journal and the review;
 - the body itself is parsed and validated by the shell's ``submit`` callback (the runner wires it
   to ``controller.events.parse_event`` and ``TableDaemon.submit``: journal first, then apply),
   whose refusal reason comes back to the page as the acknowledgement.
@@ -142,9 +142,8 @@ class ConsoleInputs:
             ruler = self._floor_check(floor_creds, client, FLOOR_TYPES[kind])
             if isinstance(ruler, str):
                 return _refused(ruler)
-            if kind == "floor.ruling":
-                # who ruled, from the login that was checked: never the page's word
-                data = json.dumps({**body, "ruled_by": ruler.name})
+            # who ruled or set it, from the login that was checked: never the page's word
+            data = json.dumps({**body, "ruled_by": ruler.name})
         ok, reason, findings = self._submit(data)
         return {"ok": ok, "reason": reason, "findings": findings}
 

@@ -169,6 +169,11 @@ def _seat_take(e: Mapping[str, Any], names: Names) -> str:
         ", posting to be dealt in" if e.get("post") else "")
 
 
+def _set_by(e: Mapping[str, Any]) -> str:
+    """Who entered a tournament input at the touch console (its floor login), or ""."""
+    return f" (set by the floor: {e['ruled_by']})" if e.get("ruled_by") else ""
+
+
 def _card_key(e: Mapping[str, Any], card: str, what: str) -> str:
     by = f" by the {e['by']}" if e.get("by") else ""
     return f"{card_name(card)} {what}{by}"
@@ -191,9 +196,10 @@ _WORDS: dict[str, _Words] = {
         f"seat {seat} {card_name(str(card))}" for seat, card in (e.get("cards") or {}).items()),
     "tournament.setup": lambda e, c, s, n: f"tournament: {len(e.get('levels') or [])} levels"
     + (f", {e['players']} entrants" if e.get("players") else ""),
-    "tournament.level": lambda e, c, s, n: f"tournament level {e.get('level')}",
+    "tournament.level": lambda e, c, s, n: f"tournament level {e.get('level')}"
+    + _set_by(e),
     "tournament.players": lambda e, c, s, n: f"tournament: {e.get('remaining')} players left "
-    "in the event",
+    "in the event" + _set_by(e),
     "chiprace.start": lambda e, c, s, n: "chip race starts",
     "chiprace.end": lambda e, c, s, n: "chip race over",
     "deck.register": lambda e, c, s, n: f"deck {e.get('deck')} registered "

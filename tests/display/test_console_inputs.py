@@ -142,8 +142,8 @@ def test_a_tournament_input_needs_the_floor_token_in_the_same_message(
     assert good == {"ok": True, "reason": "", "findings": []}
     assert limited == {"ok": False, "reason": "too many failed logins: try again later",
                        "findings": []}
-    # the body reaches the table as sent: no `ruled_by` (the tournament events have none)
-    assert rec.bodies == [body]
+    # the body reaches the table as sent, stamped with the floor login that was checked
+    assert rec.bodies == [{**body, "ruled_by": "floor"}]
 
 
 def test_a_wrong_floor_login_on_a_tournament_input_counts_for_a_ruling_too(server: Any) -> None:

@@ -214,6 +214,13 @@ def test_the_events_read_back_and_an_old_schedule_line_is_unchanged() -> None:
     assert parse_line(old).to_line() == old
     entrants = parse_line(old[:-1] + ',"players":40}')
     assert entrants.body.players == 40 and parse_line(entrants.to_line()) == entrants
+    # entered at the touch console: stamped with the floor login that was checked
+    for stamped in ('{"seq":3,"ts":0,"type":"tournament.players","remaining":4,'
+                    '"ruled_by":"flo"}',
+                    '{"seq":4,"ts":0,"type":"tournament.level","level":2,"ruled_by":"flo"}'):
+        assert parse_line(stamped).to_line() == stamped
+    with pytest.raises(EventError, match="field 'ruled_by' is longer than 64 characters"):
+        parse_event({"type": "tournament.level", "level": 2, "ruled_by": "x" * 65})
 
 
 def test_the_console_line_and_the_review_words() -> None:
@@ -224,5 +231,7 @@ def test_the_console_line_and_the_review_words() -> None:
             parse_command(bad)
     assert event_words({"type": "tournament.players", "remaining": 5}, {}, {}) == \
         "tournament: 5 players left in the event"
+    assert event_words({"type": "tournament.level", "level": 3, "ruled_by": "flo"}, {}, {}) == \
+        "tournament level 3 (set by the floor: flo)"
     assert event_words({"type": "tournament.setup", "levels": [{}], "players": 40}, {}, {}) == \
         "tournament: 1 levels, 40 entrants"
