@@ -13,9 +13,14 @@ from controller.rules.findings.rulebooks import (
     NOLIMIT,
     REDEAL,
     RULES_BLINDS,
+    WSOP,
 )
 
-WSOP = "wsop-2009-live-action-rules.md"
+# The remedy of RAISE_CAPPED, whichever rule keeps the cap (findings/remedies.py picks the rule).
+RAISE_CAPPED_REMEDY = (
+    "Seat {seat} may not raise: {why}.",
+    "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
+)
 
 BETTING_ENTRIES: tuple[Entry, ...] = (
     # --- betting -------------------------------------------------------------------------------
@@ -87,10 +92,7 @@ BETTING_ENTRIES: tuple[Entry, ...] = (
                  "limit poker is also applied to heads-up situations (except the last two "
                  "players in a tournament are exempted from a limitation on raises)."),
         ),
-        (
-            "Seat {seat} may not raise: {why}.",
-            "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
-        ),
+        RAISE_CAPPED_REMEDY,
         "the betting actions (dealer console or chip sensors)",
     ),
     Entry(

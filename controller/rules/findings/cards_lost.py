@@ -13,10 +13,10 @@ from collections.abc import Mapping
 
 from controller.rules.findings.entry import Entry, cite
 from controller.rules.findings.finding import Citation
+from controller.rules.findings.rulebooks import WSOP
 
 IRREG = "Section 3, Irregularities"
 STUD = "Section 8, Seven-Card Stud"
-WSOP = "wsop-2009-live-action-rules.md"
 
 CARDS_LOST_ENTRIES: tuple[Entry, ...] = (
     Entry(

@@ -12,10 +12,8 @@ merges these into ``CATALOGUE``.
 from __future__ import annotations
 
 from controller.rules.findings.entry import Entry, cite
+from controller.rules.findings.rulebooks import AZW, RRH, WSOP
 
-AZW = "azwine-tour-tournament-rules.txt"
-WSOP = "wsop-2009-live-action-rules.md"
-RRH = "roberts-rules-home.txt"
 PROCEDURES = "Section 2, Procedures"
 BETTING = "Section 3, Betting and Raising"
 NOLIMIT = "Section 14, No-Limit and Pot-Limit"

@@ -15,11 +15,10 @@ from collections.abc import Mapping
 
 from controller.rules.findings.entry import Entry, cite
 from controller.rules.findings.finding import Citation
+from controller.rules.findings.rulebooks import AZW, WSOP
 
 IRREG = "Section 3, Irregularities"
 DEAD = "Section 3, Dead Hands"
-WSOP = "wsop-2009-live-action-rules.md"
-AZW = "azwine-tour-tournament-rules.txt"
 
 _FOREIGN_IN_PLAY = ("If a card with a different color back appears during a hand, all action is "
                     "void and all chips in the pot are returned to the respective bettors.")

@@ -8,12 +8,12 @@ one a finding carries.
 from __future__ import annotations
 
 from controller.rules.findings.entry import Entry, cite
+from controller.rules.findings.rulebooks import WSOP
 
 IRREG = "Section 3, Irregularities"
 STUD = "Section 8, Seven-Card Stud"
 LOWBALL = "Section 11, Lowball"
 DRAW_HIGH = "Section 12, Draw High"
-WSOP = "wsop-2009-live-action-rules.md"
 
 GAME_ENTRIES: tuple[Entry, ...] = (
     # --- remedies followed through (every family) ---------------------------------------------

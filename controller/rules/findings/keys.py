@@ -14,10 +14,8 @@ from collections.abc import Mapping
 
 from controller.rules.findings.entry import Entry, cite
 from controller.rules.findings.finding import Citation
+from controller.rules.findings.rulebooks import AZW, RRH, WSOP
 
-RRH = "roberts-rules-home.txt"
-AZW = "azwine-tour-tournament-rules.txt"
-WSOP = "wsop-2009-live-action-rules.md"
 SHUFFLE_CUT = "Section 3, The Shuffle and Cut"
 AZW_HAND = "How to Deal No Limit, The Hand"
 TOURNAMENTS = "Section 15, Tournaments"

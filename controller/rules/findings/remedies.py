@@ -6,22 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from controller.rules.findings.betting import RAISE_CAPPED_REMEDY
 from controller.rules.findings.cards_lost import CARDS_LOST_REMEDIES
 from controller.rules.findings.deck import DECK_REMEDY_BY_SETTING
 from controller.rules.findings.entry import cite
 from controller.rules.findings.finding import Citation
 from controller.rules.findings.keys import KEY_REMEDY_BY_SETTING
-from controller.rules.findings.rulebooks import IRREG, REDEAL
-
-WSOP = "wsop-2009-live-action-rules.md"
-AZW = "azwine-tour-tournament-rules.txt"
-RRH = "roberts-rules-home.txt"
-JPN = "jamies-poker-notes.md"
-
-_RAISE_CAPPED_REMEDY = (
-    "Seat {seat} may not raise: {why}.",
-    "Seat {seat} may call {call} or fold; Feltguard has not applied the raise.",
-)
+from controller.rules.findings.rulebooks import AZW, IRREG, JPN, REDEAL, RRH, WSOP
 
 # Where the rulebooks disagree on a remedy, the house setting's value picks the rule a finding
 # cites and the remedy it gives (research/irregularities.md Part 2; docs/house-rules.md). The
@@ -36,19 +27,19 @@ REMEDY_BY_SETTING: Mapping[tuple[str, str], tuple[Citation, tuple[str, ...]]] = 
         cite("Section 3, Betting and Raising", "4", "If the round begins with more than two "
              "players and becomes heads-up during the middle of the round the raise maximum "
              "still applies.", file=WSOP),
-        _RAISE_CAPPED_REMEDY,
+        RAISE_CAPPED_REMEDY,
     ),
     ("RAISE_CAPPED", "tournament"): (
         cite("Section 15, Tournaments", "23", "The limitation on the number of raises at limit "
              "poker is also applied to heads-up situations (except the last two players in a "
              "tournament are exempted from a limitation on raises)."),
-        _RAISE_CAPPED_REMEDY,
+        RAISE_CAPPED_REMEDY,
     ),
     ("RAISE_CAPPED", "becomes"): (
         cite("Section 3, Betting and Raising", "5", "Once the raising is capped on a betting "
              "round, it cannot be uncapped by a subsequent fold that leaves two players "
              "heads-up."),
-        _RAISE_CAPPED_REMEDY,
+        RAISE_CAPPED_REMEDY,
     ),
     # D-05, the four-card flop
     ("FLOP_TOO_MANY_CARDS", "scramble_top_is_turn_burn"): (

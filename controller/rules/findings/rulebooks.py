@@ -1,9 +1,14 @@
-"""The rulebook names and sections the board family's catalogue entries cite (``dealing.py``,
-``betting.py``), and the redeal remedy several of them share."""
+"""The rulebook files every catalogue entry cites, the sections the board family's entries cite
+(``dealing.py``, ``betting.py``), and the redeal remedy several of them share."""
 
 from __future__ import annotations
 
 RR = "roberts-rules-v11.txt"
+# The other rulebooks a finding may cite (where they say more, or a house setting picks them).
+RRH = "roberts-rules-home.txt"
+WSOP = "wsop-2009-live-action-rules.md"
+AZW = "azwine-tour-tournament-rules.txt"
+JPN = "jamies-poker-notes.md"
 MISDEALS = "Section 3, Misdeals"
 IRREG = "Section 3, Irregularities"
 HOLDEM = "Section 5, Holdem"
