@@ -153,8 +153,7 @@ def read_bet_zone(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | 
     if total < was:
         if pending is not None and total == wager:
             # the excess came back without change being made (a chip of the call's own)
-            bets = replace(bets, change=MappingProxyType(
-                {s: c for s, c in bets.change.items() if s != seat}))
+            bets = _change_made(bets, seat)
         return _removed(g, bets, chips, before, zone, seat, wager, seq)
     if total <= wager:
         return Reading(None, (), bets)
@@ -249,8 +248,7 @@ def _change(bets: ChipBets, before: ChipZone | None, zone: ChipZone, seat: int, 
     """A chip a seat called with (an oversized chip, or one of a multiple-chip call) has left its
     bet zone: the dealer is making change. Once chips come back in front (one motion or several
     settles later), they must be the seat's wager: the call (RR Section 3 r.15)."""
-    done = replace(bets, change=MappingProxyType(
-        {s: c for s, c in bets.change.items() if s != seat}))
+    done = _change_made(bets, seat)
     if zone.total == wager:
         return Reading(None, (), done)  # the surplus is back (chips of the wager's own)
     if not set(zone.uids) - set(before.uids if before is not None else ()):
@@ -291,6 +289,17 @@ def smallest_playing(g: GameHand, chips: Chips, settings: Settings) -> int:
     return best
 
 
+def _change_due(bets: ChipBets, seat: int, chips: frozenset[str]) -> ChipBets:
+    """``chips`` of the seat's bet make more than its wager: change is due for them."""
+    return replace(bets, change=MappingProxyType({**bets.change, seat: chips}))
+
+
+def _change_made(bets: ChipBets, seat: int) -> ChipBets:
+    """The seat's change is settled (made, or the surplus back in its own chips)."""
+    return replace(bets, change=MappingProxyType(
+        {s: c for s, c in bets.change.items() if s != seat}))
+
+
 def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, seat: int,
            put: int, seq: int, settings: Settings) -> Reading:
     """The action of the seat to act whose chips in front grew by ``put`` (no declaration: a
@@ -302,6 +311,7 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
         return Reading(None, (), bets)
     out: list[Finding] = []
     old = set(before.uids) if before is not None else set()
+    new = frozenset(u for u in zone.uids if u not in old)  # this motion's chips
     reg = chips.registry
     added = [d for u in zone.uids if u not in old and (d := reg.denomination_of(u)) is not None]
     smallest = smallest_playing(g, chips, settings)
@@ -336,8 +346,7 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
             # RR Section 3 r.14), at most what the structure allows (the surplus comes back)
             to = min(max(total, lo), hi)
             if total > to:
-                new = frozenset(u for u in zone.uids if u not in old)
-                bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
+                bets = _change_due(bets, seat, new)
             return Reading(Action(seat=seat, kind="bet" if cur == 0 else "raise", amount=to),
                            tuple(out), bets)
     kind: ActionKind = "bet" if cur == 0 else "raise"
@@ -356,7 +365,7 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
             "seat": seat, "chip": put, "call": call, "change": put - call}))
         chip = next((u for u in zone.uids if u not in old
                      and reg.denomination_of(u) == put), "")
-        bets = replace(bets, change=MappingProxyType({**bets.change, seat: frozenset({chip})}))
+        bets = _change_due(bets, seat, frozenset({chip}))
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if call > 0 and len(added) > 1 and put - min(added) < call:
         # "When facing a bet, unless raise is declared first, a multiple-chip bet is a call if
@@ -367,8 +376,7 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
         out.append(make_finding("CHIP_OVERCALL", seq, seats=[seat], fill={
             **fill, "minimum": lo if lo is not None else cur, "excess": put - call,
             "why": "every chip was needed to make the call (TDA #46)"}))
-        new = frozenset(u for u in zone.uids if u not in old)
-        bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
+        bets = _change_due(bets, seat, new)
         return Reading(Action(seat=seat, kind="call"), tuple(out), bets)
     if lo is None or hi is None:
         if call == 0:
@@ -391,8 +399,7 @@ def decide(g: GameHand, bets: ChipBets, chips: Chips, before: ChipZone | None, s
         # "the surplus will be given back to the bettor as soon as possible" (RR Section 14
         # Pot-Limit r.1): a chip of it leaving the zone is change being made, not a bet taken
         # back; what comes back in front must be the wager (CHIP_CHANGE_WRONG otherwise)
-        new = frozenset(u for u in zone.uids if u not in old)
-        bets = replace(bets, change=MappingProxyType({**bets.change, seat: new}))
+        bets = _change_due(bets, seat, new)
         return Reading(Action(seat=seat, kind=kind, amount=hi), tuple(out), bets)
     if total >= lo or call == 0:
         # a bet of the chips' value (a single chip not facing a bet: its full value, TDA #45);
