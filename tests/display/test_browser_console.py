@@ -95,10 +95,29 @@ def table(tmp_path: Path) -> Iterator[Table]:
         journal.close()
 
 
+def log_in(page: Any, table: Table) -> None:
+    """Open the console page and log in as the dealer through its form."""
+    from playwright.sync_api import expect
+
+    page.goto(table.handle.url + "/dealer/console")
+    page.locator("#token").fill(TOKEN)
+    page.locator("#login button[type=submit]").click()
+    expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+
+
+def small_controls(page: Any, controls: str, width: int | None = None) -> list[str]:
+    """The controls a finger cannot hit: under 44 CSS px either way (WCAG 2.5.5), or with
+    ``width``, reaching past the screen's right edge."""
+    return list(page.locator(controls).evaluate_all(
+        """(els, width) => els.map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+                    .filter(([, r]) => r.width < 44 || r.height < 44
+                                       || (width !== null && r.right > width))
+                    .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""", width))
+
+
 @pytest.fixture
 def console(browser: Any, table: Table) -> Iterator[Any]:
     """The console page on a tablet-sized screen, logged in through the form."""
-    from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True)
     page = context.new_page()
@@ -108,10 +127,7 @@ def console(browser: Any, table: Table) -> Iterator[Any]:
     missing: list[str] = []  # the browser's own favicon request is the only 404 allowed
     page.on("response", lambda r: missing.append(r.url) if r.status >= 400
             and not r.url.endswith("/favicon.ico") else None)
-    page.goto(table.handle.url + "/dealer/console")
-    page.locator("#token").fill(TOKEN)
-    page.locator("#login button[type=submit]").click()
-    expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+    log_in(page, table)
     assert page.url == table.handle.url + "/dealer/console"
     try:
         yield page
@@ -441,15 +457,11 @@ def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
 def test_tablet_layout_touch_targets(browser: Any, table: Table, width: int, height: int) -> None:
     """Portrait and landscape: nothing wider than the screen, and every control a finger can
     hit (at least 44 CSS px each way: WCAG 2.5.5) with a hand dealt and a finding shown."""
-    from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
     page = context.new_page()
     try:
-        page.goto(table.handle.url + "/dealer/console")
-        page.locator("#token").fill(TOKEN)
-        page.locator("#login button[type=submit]").click()
-        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        log_in(page, table)
         events = scenario("remedy_exposed_card_replaced.jsonl")
         first_bet = next(i for i, e in enumerate(events)
                          if isinstance(e.body, Action) and e.body.kind == "call")
@@ -458,11 +470,7 @@ def test_tablet_layout_touch_targets(browser: Any, table: Table, width: int, hei
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         # a checkbox is hit through its label
         controls = "button:visible, input:visible:not([type=checkbox]), select:visible, label.by"
-        small = page.locator(controls).evaluate_all(
-            """els => els.map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
-                        .filter(([, r]) => r.width < 44 || r.height < 44)
-                        .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""")
-        assert small == []
+        assert small_controls(page, controls) == []
         page.screenshot(path=f"/tmp/feltguard-console-{width}x{height}.png", full_page=True)
     finally:
         context.close()
@@ -571,21 +579,13 @@ def test_tournament_part_fits_phone_and_tablet(browser: Any, table: Table, width
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
     page = context.new_page()
     try:
-        page.goto(table.handle.url + "/dealer/console")
-        page.locator("#token").fill(TOKEN)
-        page.locator("#login button[type=submit]").click()
-        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        log_in(page, table)
         tournament_table(table, players=1234)
         synced(page, table)
         expect(page.locator("#tournament")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        small = page.locator("#floor button:visible, #floor input:visible, "
-                             "#floor select:visible").evaluate_all(
-            """(els, width) => els.map(e => [e.id || e.textContent.trim(),
-                                             e.getBoundingClientRect()])
-                        .filter(([, r]) => r.width < 44 || r.height < 44 || r.right > width)
-                        .map(([name, r]) => name + ' ' + r.width + 'x' + r.height)""", width)
-        assert small == []
+        assert small_controls(page, "#floor button:visible, #floor input:visible, "
+                              "#floor select:visible", width) == []
         page.locator("#floor").screenshot(
             path=f"/tmp/feltguard-console-tournament-{width}x{height}.png")
     finally:
