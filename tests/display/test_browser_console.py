@@ -118,7 +118,6 @@ def small_controls(page: Any, controls: str, width: int | None = None) -> list[s
 @pytest.fixture
 def console(browser: Any, table: Table) -> Iterator[Any]:
     """The console page on a tablet-sized screen, logged in through the form."""
-
     context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True)
     page = context.new_page()
     errors: list[str] = []
@@ -457,7 +456,6 @@ def test_refusals_out_of_turn_ruling_without_floor_and_public_namespace(
 def test_tablet_layout_touch_targets(browser: Any, table: Table, width: int, height: int) -> None:
     """Portrait and landscape: nothing wider than the screen, and every control a finger can
     hit (at least 44 CSS px each way: WCAG 2.5.5) with a hand dealt and a finding shown."""
-
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
     page = context.new_page()
     try:
