@@ -120,7 +120,7 @@ def plan_hand(s: Seating, settings: Settings, *, now_ms: int | None = None,
     if s.stakes.forced == "antes":
         return _plan_antes_only(s, settings, rules, ante, level)
     if settings.blind_layout == "button_blind":
-        return _plan_button_blind(s, rules, bb_amt, ante, level)
+        return _plan_button_blind(s, eligible, bb_amt, ante, level)
 
     roles: _Roles | None = None
     if len(eligible) > 2:
@@ -482,13 +482,12 @@ def _plan_antes_only(s: Seating, cfg: Settings, rules: _Rules, ante: int,
                     ante=ante or s.stakes.ante, level=level, tournament=s.tournament)
 
 
-def _plan_button_blind(s: Seating, rules: _Rules, bb_amt: int, ante: int,
+def _plan_button_blind(s: Seating, players: list[int], bb_amt: int, ante: int,
                        level: int | None) -> HandPlan:
     """One blind, on the button: "There is only one blind (the big blind) posted by the dealer.
     Antes are also used" (JPN Six Plus Hold'em; the house setting ``blind_layout``). The button
     moves forward one player a hand; every player dealt in antes, the button posts the big blind
-    (live), and the action starts left of it."""
-    players = [n for n, st in sorted(s.seats.items()) if rules.bb_eligible(st)]
+    (live), and the action starts left of it. ``players``: the seats that may be dealt in."""
     start = s.button if s.button is not None else players[0]
     btn = _first(s, start, players) if s.hand_number > 0 else start
     if btn is not None and btn not in players:
